@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { normalizeAccession, padCik, toIsoDate } from '../../ingest/core/normalize.ts';
+
+/**
+ * Query and path parameters. Each helper is the single source of a parameter's validation, its 422 detail
+ * (pydantic-style `type`/`ctx`, as the spec shows), its OpenAPI entry and its TypeScript type.
+ */
+
+export interface ParamIssue {
+  type: string;
+  msg: string;
+  ctx?: Record<string, unknown>;
+}
+
+type Parsed<T> = { value: T } | { issue: ParamIssue };
+
+export interface OpenApiSchema {
+  type?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  enum?: readonly string[];
+  default?: unknown;
+  example?: unknown;
+  items?: OpenApiSchema;
+}
+
+export interface ParamDef<T> {
+  /** Converts the raw query value; adds pydantic-style issues on failure. */
+  zod: z.ZodType<T>;
+  openapi: OpenApiSchema;
+  description: string;
+  required: boolean;
+}
+
+export interface ParamOptions {
+  description?: string;
+  example?: unknown;
+}
+
+function build<T>(
+  parse: (s: string) => Parsed<T>,
+  openapi: OpenApiSchema,
+  opts: ParamOptions & { required?: boolean; emptyIsAbsent?: boolean; defaultValue?: T },
+): ParamDef<T | undefined> {
+  const required = opts.required ?? false;
+  const zod = z.any().transform((raw, ctx): T | undefined => {
+    // A repeated query parameter counts once: the last value wins, as in most web frameworks.
+    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (v === undefined || (v === '' && opts.emptyIsAbsent)) {
+      if (required) {
+        ctx.addIssue({ code: 'custom', message: 'Field required', params: { type: 'missing' }, input: null });
+        return z.NEVER;
+      }
+      return opts.defaultValue;
+    }
+    const r = parse(String(v));
+    if ('issue' in r) {
+      ctx.addIssue({ code: 'custom', message: r.issue.msg, params: { type: r.issue.type, ctx: r.issue.ctx }, input: v });
+      return z.NEVER;
+    }
+    return r.value;
+  });
+  return {
+    zod: zod as unknown as z.ZodType<T | undefined>,
+    openapi: { ...openapi, ...(opts.example !== undefined ? { example: opts.example } : {}) },
+    description: opts.description ?? '',
+    required,
+  };
+}
+
+function bounds(n: number, o: { ge?: number; le?: number }): ParamIssue | null {
+  if (o.ge !== undefined && n < o.ge) return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${o.ge}`, ctx: { ge: o.ge } };
+  if (o.le !== undefined && n > o.le) return { type: 'less_than_equal', msg: `Input should be less than or equal to ${o.le}`, ctx: { le: o.le } };
+  return null;
+}
+
+export interface StrOptions extends ParamOptions {
+  pattern?: RegExp;
+  /** Shown in the 422 `ctx.pattern`; defaults to the regex source. */
+  patternText?: string;
+  upper?: boolean;
+  lower?: boolean;
+  maxLength?: number;
+  required?: boolean;
+}
+
+export const p = {
+  str(o: StrOptions = {}) {
+    return build<string>((s) => {
+      let v = s.trim();
+      if (o.maxLength && v.length > o.maxLength) {
+        return { issue: { type: 'string_too_long', msg: `String should have at most ${o.maxLength} characters`, ctx: { max_length: o.maxLength } } };
+      }
+      if (o.upper) v = v.toUpperCase();
+      if (o.lower) v = v.toLowerCase();
+      if (o.pattern && !o.pattern.test(v)) {
+        const pattern = o.patternText ?? o.pattern.source;
+        return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
+      }
+      return { value: v };
+    }, { type: 'string', ...(o.pattern ? { pattern: o.patternText ?? o.pattern.source } : {}) }, { ...o, emptyIsAbsent: !o.required });
+  },
+
+  int(o: ParamOptions & { ge?: number; le?: number; required?: boolean; default?: number } = {}) {
+    return build<number>((s) => {
+      if (!/^[-+]?\d+$/.test(s.trim())) return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' } };
+      const n = Number(s);
+      if (!Number.isSafeInteger(n)) return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, number too large' } };
+      const b = bounds(n, o);
+      return b ? { issue: b } : { value: n };
+    }, { type: 'integer', ...(o.ge !== undefined ? { minimum: o.ge } : {}), ...(o.le !== undefined ? { maximum: o.le } : {}), ...(o.default !== undefined ? { default: o.default } : {}) },
+    { ...o, defaultValue: o.default });
+  },
+
+  float(o: ParamOptions & { ge?: number; le?: number; required?: boolean } = {}) {
+    return build<number>((s) => {
+      const t = s.trim();
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return { issue: { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' } };
+      const n = Number(t);
+      const b = bounds(n, o);
+      return b ? { issue: b } : { value: n };
+    }, { type: 'number', ...(o.ge !== undefined ? { minimum: o.ge } : {}), ...(o.le !== undefined ? { maximum: o.le } : {}) }, o);
+  },
+
+  bool(o: ParamOptions & { required?: boolean } = {}) {
+    return build<boolean>((s) => {
+      const t = s.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on', 't', 'y'].includes(t)) return { value: true };
+      if (['false', '0', 'no', 'off', 'f', 'n'].includes(t)) return { value: false };
+      return { issue: { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' } };
+    }, { type: 'boolean' }, o);
+  },
+
+  /** `YYYY-MM-DD`, a real calendar date (2024-13-01 → 422). */
+  date(o: ParamOptions & { required?: boolean } = {}) {
+    return build<string>((s) => {
+      const t = s.trim();
+      const iso = /^\d{4}-\d{2}-\d{2}$/.test(t) ? toIsoDate(t) : null;
+      if (!iso) return { issue: { type: 'date_parsing', msg: 'Input should be a valid date in the format YYYY-MM-DD', ctx: { format: 'YYYY-MM-DD' } } };
+      return { value: iso };
+    }, { type: 'string', format: 'date' }, { ...o, emptyIsAbsent: false });
+  },
+
+  enum<const T extends readonly string[]>(values: T, o: ParamOptions & { required?: boolean; lower?: boolean; upper?: boolean } = {}) {
+    return build<T[number]>((s) => {
+      let t = s.trim();
+      if (o.lower) t = t.toLowerCase();
+      if (o.upper) t = t.toUpperCase();
+      if ((values as readonly string[]).includes(t)) return { value: t as T[number] };
+      const expected = values.map((v) => `'${v}'`).join(', ');
+      return { issue: { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } } };
+    }, { type: 'string', enum: values }, o);
+  },
+
+  /** A CIK with or without leading zeros; normalized to 10 digits. */
+  cik(o: ParamOptions & { required?: boolean } = {}) {
+    return build<string>((s) => {
+      const v = padCik(s);
+      if (!v) return { issue: { type: 'string_pattern_mismatch', msg: "String should match pattern '^(CIK)?\\d{1,10}$'", ctx: { pattern: '^(CIK)?\\d{1,10}$' } } };
+      return { value: v };
+    }, { type: 'string', pattern: '^(CIK)?\\d{1,10}$' }, { ...o, example: o.example ?? '0000320193' });
+  },
+
+  /** An accession number with or without dashes; normalized to `0001234567-24-000123`. */
+  accession(o: ParamOptions & { required?: boolean } = {}) {
+    const pattern = '^\\d{10}-?\\d{2}-?\\d{6}$';
+    return build<string>((s) => {
+      const v = normalizeAccession(s);
+      if (!v) return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
+      return { value: v };
+    }, { type: 'string', pattern }, { ...o, example: o.example ?? '0000320193-24-000123' });
+  },
+
+  /** Comma-separated list, trimmed, empties dropped. */
+  csv(o: ParamOptions & { required?: boolean; upper?: boolean; item?: RegExp; itemText?: string } = {}) {
+    return build<string[]>((s) => {
+      const items = s.split(',').map((x) => (o.upper ? x.trim().toUpperCase() : x.trim())).filter(Boolean);
+      if (o.item) {
+        const bad = items.find((x) => !o.item!.test(x));
+        if (bad !== undefined) {
+          const pattern = o.itemText ?? o.item.source;
+          return { issue: { type: 'string_pattern_mismatch', msg: `Each item should match pattern '${pattern}' (got '${bad}')`, ctx: { pattern } } };
+        }
+      }
+      return { value: items };
+    }, { type: 'string' }, o);
+  },
+};
+
+/** Standard paging parameters (`limit` 1-100, default 25; opaque `cursor`). */
+export function pagingParams(defaultLimit = 25) {
+  return {
+    limit: p.int({ ge: 1, le: 100, default: defaultLimit, description: `Page size, 1-100 (default ${defaultLimit}).` }),
+    cursor: p.str({ description: 'Opaque cursor taken verbatim from `page.next_cursor`.' }),
+  };
+}
+
+export type ParamDefs = Record<string, ParamDef<unknown>>;
+export type ParamValues<P extends ParamDefs> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
+
+/** A 422 detail entry, exactly the spec's shape. */
+export interface ValidationDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** Validates raw query/path values against param defs; returns typed values or 422 details. */
+export function parseParams<P extends ParamDefs>(
+  defs: P,
+  raw: Record<string, unknown>,
+  where: 'query' | 'path',
+): { ok: true; values: ParamValues<P> } | { ok: false; detail: ValidationDetail[] } {
+  const values: Record<string, unknown> = {};
+  const detail: ValidationDetail[] = [];
+  for (const [name, def] of Object.entries(defs)) {
+    const r = def.zod.safeParse(raw[name]);
+    if (r.success) {
+      if (r.data !== undefined) values[name] = r.data;
+      continue;
+    }
+    for (const issue of r.error.issues) {
+      const params = (issue as { params?: { type?: string; ctx?: Record<string, unknown> } }).params ?? {};
+      const entry: ValidationDetail = { loc: [where, name], msg: issue.message, type: params.type ?? 'value_error' };
+      if (params.type !== 'missing') entry.input = (issue as { input?: unknown }).input ?? raw[name];
+      else entry.input = null;
+      if (params.ctx) entry.ctx = params.ctx;
+      detail.push(entry);
+    }
+  }
+  return detail.length ? { ok: false, detail } : { ok: true, values: values as ParamValues<P> };
+}
+
+/** A cross-field check failure (e.g. `aum_min` > `aum_max`), in the same 422 detail shape. */
+export function crossFieldIssue(param: string, msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationDetail {
+  return { loc: ['query', param], msg, type: 'value_error', input, ...(ctx ? { ctx } : {}) };
+}
+
+/** Range check used by every `*_from`/`*_to`, `min_*`/`max_*` pair. */
+export function rangeIssue(values: Record<string, unknown>, lo: string, hi: string): ValidationDetail | null {
+  const a = values[lo];
+  const b = values[hi];
+  if (a === undefined || b === undefined || a === null || b === null) return null;
+  if ((a as number | string) > (b as number | string)) {
+    return crossFieldIssue(hi, `Value error, ${hi} must be greater than or equal to ${lo}`, b, { [lo]: a });
+  }
+  return null;
+}

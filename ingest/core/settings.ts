@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting, validated once (zod) from the environment. Base URLs default to the real hosts; tests and
+ * `make demo` point them at local servers or read local files, so no traffic leaves loopback.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
+  .transform((v) => ['true', '1', 'on', 'yes'].includes(v));
+
+const SettingsSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('data'),
+  SEC_BASE_URL: z.string().url().default('https://www.sec.gov'),
+  SEC_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),
+  SEC_EFTS_BASE_URL: z.string().url().default('https://efts.sec.gov'),
+  IAPD_BASE_URL: z.string().url().default('https://reports.adviserinfo.sec.gov'),
+  USPTO_BASE_URL: z.string().url().default('https://bulkdata.uspto.gov'),
+  IRS_BASE_URL: z.string().url().default('https://apps.irs.gov'),
+  /** `Org Name contact@example.com`: required by the regulator's fair-access policy on its real hosts. */
+  SEC_USER_AGENT: z.string().optional(),
+  /** Requests per second across all regulator hosts from this process (policy maximum 10). */
+  SEC_MAX_RPS: z.coerce.number().min(0.1).max(10).default(10),
+  HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
+  /** Pause after a 429 or the regulator's rate-threshold 403 (its block lasts 10 minutes and renews). */
+  THROTTLE_PAUSE_MS: z.coerce.number().int().min(0).default(600_000),
+  METERING: z.enum(['on', 'off']).default('on'),
+  /** Per-key request rate (token bucket, requests/second; the burst equals one second's worth). */
+  RATE_LIMIT_RPS: z.coerce.number().min(0.1).default(100),
+  /** Secret that signs cursors; default: generated once and kept in DATA_DIR/cursor.key. */
+  CURSOR_SECRET: z.string().min(16).optional(),
+  SCHEDULE: bool.default(false),
+  NIGHTLY_CRON: z.string().default('30 3 * * *'),
+  DAILY_CRON: z.string().default('15 22 * * 1-5'),
+  /** Hosts webhook deliveries may reach despite resolving to loopback/private ranges (tests, local development). */
+  WEBHOOK_ALLOW_HOSTS: z.string().default(''),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Settings = z.infer<typeof SettingsSchema> & { dataDir: string; lakeDir: string; rawDir: string };
+
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(SettingsSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const r = SettingsSchema.safeParse(picked);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid settings:\n${lines}`);
+  }
+  const dataDir = resolve(r.data.DATA_DIR);
+  return { ...r.data, dataDir, lakeDir: resolve(dataDir, 'lake'), rawDir: resolve(dataDir, 'raw') };
+}
+
+/** The real regulator hosts, which demand a declared User-Agent. */
+export const REAL_SEC_HOSTS = ['www.sec.gov', 'sec.gov', 'data.sec.gov', 'efts.sec.gov', 'reports.adviserinfo.sec.gov'];
