@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
+import { quarterBounds } from '../core/normalize.ts';
+import { localInputs } from '../core/runner.ts';
+import { UpstreamError } from '../core/http.ts';
+import { extractZipMembers } from '../insider-ownership-common/zip.ts';
+import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
+import { OwnershipXmlError, parseOwnershipXml } from './ownership-xml.ts';
+import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';
+import { insiderHoldingsTable, insiderTransactionsTable } from './tables.ts';
+import { writeInsiderSample } from './sample.ts';
+
+const DATA_SET_PATHS = ['/files/structureddata/data/insider-transactions-data-sets/', '/files/dera/data/insider-transactions-data-sets/'];
+const FILING_FILE = /\.(xml|txt|nc)$/i;
+
+type InputKind = 'data_set_zip' | 'data_set_dir' | 'filing';
+
+export default defineIngester({
+  name: 'insider',
+  description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
+  tables: [insiderTransactionsTable, insiderHoldingsTable],
+  parserVersion: 1,
+  source: 'sec_insider_transactions',
+  sourceUrls: [
+    'https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets',
+    'https://www.sec.gov/Archives/edgar/data/',
+  ],
+  argsHelp: '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
+
+  async inputs(ctx, args) {
+    if (args.from) {
+      const files = await localInputs(args.from, (n) => /\.zip$/i.test(n) || FILING_FILE.test(n) || /^submission\.tsv$/i.test(n));
+      return files.map((f): RawInput => {
+        const name = basename(f.path);
+        if (/^submission\.tsv$/i.test(name)) return { path: dirname(f.path), url: null, meta: { kind: 'data_set_dir' satisfies InputKind } };
+        if (/\.zip$/i.test(name)) return { ...f, meta: { kind: 'data_set_zip' satisfies InputKind } };
+        return { ...f, meta: { kind: 'filing' satisfies InputKind } };
+      });
+    }
+    const q = args.period ? quarterBounds(args.period) : null;
+    if (!q) throw new Error('insider: give --period YYYYQn (e.g. 2024Q3) or --from <path>');
+    let lastErr: unknown = null;
+    for (const prefix of DATA_SET_PATHS) {
+      const url = `${ctx.settings.SEC_BASE_URL}${prefix}${q.year}q${q.quarter}_form345.zip`;
+      try {
+        const path = await ctx.http.download(url);
+        return [{ path, url, meta: { kind: 'data_set_zip' satisfies InputKind } }];
+      } catch (err) {
+        lastErr = err;
+        // The older /files/dera/ prefix still serves some quarters; anything but a 404 is a real failure.
+        if (!(err instanceof UpstreamError && err.kind === 'not_found')) throw err;
+      }
+    }
+    throw lastErr;
+  },
+
+  async load(ctx, inputs) {
+    const seen = new Set<string>();
+    for (const input of inputs) {
+      const kind = input.meta?.kind as InputKind | undefined;
+      if (kind === 'data_set_zip') {
+        const dir = `${input.path}.d`;
+        await extractZipMembers(input.path, dir, (n) => /\.tsv$/i.test(n));
+        await loadDataSetDir(ctx, dir, input.url, seen);
+      } else if (kind === 'data_set_dir') {
+        await loadDataSetDir(ctx, input.path, input.url, seen);
+      }
+    }
+    for (const input of inputs) {
+      if ((input.meta?.kind as InputKind | undefined) !== 'filing') continue;
+      await loadFiling(ctx, input, seen);
+    }
+  },
+
+  sample: (dir, opts) => writeInsiderSample(dir, opts),
+});
+
+async function loadDataSetDir(ctx: LoadContext, dir: string, url: string | null, seen: Set<string>): Promise<void> {
+  if (!isInsiderDataSetFolder(dir)) {
+    ctx.badRow({ file: dir, line: null, reason: 'no SUBMISSION.tsv: not an Insider Transactions data set' });
+    return;
+  }
+  await loadInsiderDataSet(ctx, dir, url);
+  for (const r of await ctx.sql(`SELECT DISTINCT accession FROM staging_insider_transactions UNION SELECT DISTINCT accession FROM staging_insider_holdings`)) {
+    seen.add(String(r.accession));
+  }
+}
+
+async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>): Promise<void> {
+  const file = basename(input.path);
+  const text = await readFile(input.path, 'utf8');
+  ctx.progress.bytes(text.length);
+  let doc;
+  try {
+    doc = parseOwnershipXml(text, { url: input.url ?? undefined });
+  } catch (err) {
+    if (err instanceof OwnershipXmlError) {
+      ctx.badRow({ file, line: null, reason: err.message });
+      return;
+    }
+    throw err;
+  }
+  if (!doc.accession) {
+    // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
+    const m = file.match(/(\d{10}-?\d{2}-?\d{6})/);
+    doc.accession = m ? m[1].replace(/^(\d{10})-?(\d{2})-?(\d{6})$/, '$1-$2-$3') : null;
+  }
+  const filedDate = fallbackFiledDate(doc);
+  if (!doc.accession || !filedDate || !doc.issuer.cik) {
+    ctx.badRow({ file, line: null, reason: `missing ${!doc.accession ? 'accession' : !filedDate ? 'filed date' : 'issuer CIK'}` });
+    return;
+  }
+  // The data set already restates this filing in the same run; staging both would duplicate its keys.
+  if (seen.has(doc.accession)) return;
+  seen.add(doc.accession);
+  const { transactions, holdings } = ownershipLakeRows(doc, filedDate);
+  for (const r of transactions) await ctx.append(insiderTransactionsTable.name, r, { file });
+  for (const r of holdings) await ctx.append(insiderHoldingsTable.name, r, { file });
+}
