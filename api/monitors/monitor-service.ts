@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { invalid, isUuid, notFound } from '../webhooks/errors.ts';
+import type { StateDb } from '../webhooks/state-port.ts';
+import { normalizeTarget } from './matcher.ts';
+import { rowToMonitor, type MonitorRecord } from './monitor-record.ts';
+import { IMPORTANCE, isEventType, MONITOR_STATUSES, TARGET_TYPES, type TargetType } from './taxonomy.ts';
+
+/** Bodies are strict: a misspelled member (`materiallity`) is a 400, not a silently ignored setting. */
+export const createMonitorBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    target_type: z.enum(TARGET_TYPES),
+    target_value: z.string().trim().min(1).max(200),
+    signals: z.array(z.string()).max(50).default([]),
+    materiality: z.enum(IMPORTANCE).default('low'),
+    webhook_endpoint_id: z.string().nullable().optional(),
+  })
+  .strict();
+export type CreateMonitorBody = z.input<typeof createMonitorBody>;
+
+export const patchMonitorBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    status: z.enum(MONITOR_STATUSES).optional(),
+    signals: z.array(z.string()).max(50).optional(),
+    materiality: z.enum(IMPORTANCE).optional(),
+    webhook_endpoint_id: z.string().nullable().optional(),
+  })
+  .strict();
+export type PatchMonitorBody = z.input<typeof patchMonitorBody>;
+
+/** A zod failure as the 400 the spec asks for on monitor bodies, naming the first offending member. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const member = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys?.join(', ') ?? 'body' : 'body');
+  throw invalid(member, `Invalid ${member}: ${issue.message}`);
+}
+
+function checkSignals(signals: string[]): string[] {
+  const unknown = signals.filter((s) => !isEventType(s));
+  if (unknown.length) throw invalid('signals', `Unknown signal(s): ${unknown.join(', ')}. Signals are event types of the taxonomy (GET /v1/events documents them).`);
+  return [...new Set(signals)];
+}
+
+function checkTarget(type: TargetType, value: string): string {
+  const v = normalizeTarget(type, value);
+  if (!v) throw invalid('target_value', `target_value ${JSON.stringify(value)} is not a valid ${type}.`);
+  if (type === 'event_type' && !isEventType(v)) throw invalid('target_value', `target_value ${JSON.stringify(value)} is not an event type of the taxonomy.`);
+  return v;
+}
+
+/** Unknown and foreign endpoints are the same 400: another account's endpoint id reveals nothing. */
+async function checkEndpoint(db: StateDb, accountId: string, id: string | null | undefined): Promise<string | null> {
+  if (id == null) return null;
+  const rows = isUuid(id) ? await db.all(`SELECT id FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
+  if (rows.length === 0) throw invalid('webhook_endpoint_id', `webhook_endpoint_id ${id} is not a webhook endpoint of this account.`);
+  return id;
+}
+
+export async function createMonitor(db: StateDb, accountId: string, body: unknown, now: Date): Promise<MonitorRecord> {
+  const b = parseBody(createMonitorBody, body);
+  const targetValue = checkTarget(b.target_type, b.target_value);
+  const signals = checkSignals(b.signals);
+  const endpointId = await checkEndpoint(db, accountId, b.webhook_endpoint_id);
+  const id = randomUUID();
+  const ts = now.toISOString();
+  await db.run(
+    `INSERT INTO monitors (id, account_id, name, target_type, target_value, signals, materiality, status, webhook_endpoint_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $9)`,
+    [id, accountId, b.name, b.target_type, targetValue, JSON.stringify(signals), b.materiality, endpointId, ts],
+  );
+  return getMonitor(db, accountId, id);
+}
+
+export async function getMonitor(db: StateDb, accountId: string, id: string): Promise<MonitorRecord> {
+  const rows = isUuid(id) ? await db.all(`SELECT * FROM monitors WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
+  if (rows.length === 0) throw notFound('monitor', id);
+  return rowToMonitor(rows[0]);
+}
+
+export async function patchMonitor(db: StateDb, accountId: string, id: string, body: unknown, now: Date): Promise<MonitorRecord> {
+  await getMonitor(db, accountId, id);
+  const b = parseBody(patchMonitorBody, body);
+  const sets: string[] = [];
+  const params: unknown[] = [id, accountId];
+  const set = (col: string, v: unknown) => {
+    params.push(v);
+    sets.push(`${col} = $${params.length}`);
+  };
+  if (b.name !== undefined) set('name', b.name);
+  if (b.status !== undefined) set('status', b.status);
+  if (b.signals !== undefined) set('signals', JSON.stringify(checkSignals(b.signals)));
+  if (b.materiality !== undefined) set('materiality', b.materiality);
+  if (b.webhook_endpoint_id !== undefined) set('webhook_endpoint_id', await checkEndpoint(db, accountId, b.webhook_endpoint_id));
+  set('updated_at', now.toISOString());
+  await db.run(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1 AND account_id = $2`, params);
+  return getMonitor(db, accountId, id);
+}
+
+/**
+ * Removes the monitor and its alerts; deliveries still owed for it are closed as `failed` (the log keeps
+ * them) because a deleted monitor should stop notifying.
+ */
+export async function deleteMonitor(db: StateDb, accountId: string, id: string, now: Date): Promise<MonitorRecord> {
+  const m = await getMonitor(db, accountId, id);
+  await db.transaction(async (tx) => {
+    await tx.run(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = 'monitor deleted', next_attempt_at = NULL, updated_at = $2
+       WHERE monitor_id = $1 AND status = 'pending'`,
+      [id, now.toISOString()],
+    );
+    await tx.run(`DELETE FROM alerts WHERE monitor_id = $1`, [id]);
+    await tx.run(`DELETE FROM monitors WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  });
+  return m;
+}
+
+export interface Keyset {
+  created_at: string;
+  id: string;
+}
+
+/** Newest first; keyset on (created_at, id) in the expanded form. Fetches one extra row to know has_more. */
+export async function listMonitors(db: StateDb, accountId: string, limit: number, after: Keyset | null) {
+  const params: unknown[] = [accountId, limit + 1];
+  let where = 'account_id = $1';
+  if (after) {
+    params.push(after.created_at, after.id);
+    where += ` AND created_at <= $3 AND (created_at < $3 OR id < $4)`;
+  }
+  const rows = await db.all(`SELECT * FROM monitors WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
+  return { records: rows.slice(0, limit).map(rowToMonitor), hasMore: rows.length > limit };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { conflict, isUuid, notFound } from './errors.ts';
+import { rowsOf, type StateDb } from './state-port.ts';
+
+export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const;
+
+export const deliveryRecord = z.object({
+  id: z.string().describe('Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header.'),
+  endpoint_id: z.string(),
+  monitor_id: z.string().nullable().describe('null for test deliveries'),
+  alert_id: z.string().nullable(),
+  event_id: z.string(),
+  type: z.string().describe('The event type, or `webhook.test`'),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable().describe('Status of the last answer the receiver gave'),
+  last_error: z.string().nullable(),
+  next_attempt_at: z.string().nullable().describe('When the next scheduled attempt is due (pending only)'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DeliveryRecord = z.infer<typeof deliveryRecord>;
+
+function rowToDelivery(r: Record<string, unknown>): DeliveryRecord {
+  const n = (v: unknown) => (v == null ? null : Number(v));
+  const s = (v: unknown) => (v == null ? null : String(v));
+  return {
+    id: String(r.id),
+    endpoint_id: String(r.endpoint_id),
+    monitor_id: s(r.monitor_id),
+    alert_id: s(r.alert_id),
+    event_id: String(r.event_id),
+    type: String(r.type),
+    status: String(r.status) as DeliveryRecord['status'],
+    attempts: Number(r.attempts),
+    response_status: n(r.response_status),
+    last_error: s(r.last_error),
+    next_attempt_at: s(r.next_attempt_at),
+    created_at: String(r.created_at),
+    updated_at: String(r.updated_at),
+  };
+}
+
+export interface DeliveryFilters {
+  status?: string;
+  endpoint_id?: string;
+  monitor_id?: string;
+}
+
+/** Newest first, keyset on (created_at, id). */
+export async function listDeliveries(db: StateDb, accountId: string, filters: DeliveryFilters, limit: number, after: { created_at: string; id: string } | null) {
+  const params: unknown[] = [accountId, limit + 1];
+  const where = ['account_id = $1'];
+  const add = (sql: (ph: string) => string, v: unknown) => {
+    params.push(v);
+    where.push(sql(`$${params.length}`));
+  };
+  if (filters.status) add((ph) => `status = ${ph}`, filters.status);
+  if (filters.endpoint_id) add((ph) => `endpoint_id = ${ph}`, filters.endpoint_id);
+  if (filters.monitor_id) add((ph) => `monitor_id = ${ph}`, filters.monitor_id);
+  if (after) {
+    params.push(after.created_at, after.id);
+    const c = `$${params.length - 1}`;
+    where.push(`created_at <= ${c} AND (created_at < ${c} OR id < $${params.length})`);
+  }
+  const rows = await db.all(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
+  return { records: rows.slice(0, limit).map(rowToDelivery), hasMore: rows.length > limit };
+}
+
+export async function getDelivery(db: StateDb, accountId: string, id: string): Promise<DeliveryRecord> {
+  const rows = isUuid(id) ? await db.all(`SELECT * FROM webhook_deliveries WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
+  if (rows.length === 0) throw notFound('webhook delivery', id);
+  return rowToDelivery(rows[0]);
+}
+
+/**
+ * Manual redelivery: a finished delivery (success or failed) becomes pending, due now, with a fresh retry
+ * schedule; its attempt counter keeps counting. Refused (409) while it is still pending or when the endpoint
+ * is no longer active.
+ */
+export async function retryDelivery(db: StateDb, accountId: string, id: string, now: Date): Promise<DeliveryRecord> {
+  const d = await getDelivery(db, accountId, id);
+  if (d.status === 'pending') throw conflict(`Delivery ${id} is already pending.`);
+  const ep = await rowsOf<{ status: string }>(db, `SELECT status FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [d.endpoint_id, accountId]);
+  if (!ep[0] || ep[0].status !== 'active') {
+    throw conflict(`The endpoint of delivery ${id} is ${ep[0] ? ep[0].status : 'deleted'}; it cannot be redelivered.`);
+  }
+  const ts = now.toISOString();
+  await db.run(
+    `UPDATE webhook_deliveries SET status = 'pending', schedule_step = 0, next_attempt_at = $3, updated_at = $3
+     WHERE id = $1 AND account_id = $2 AND status <> 'pending'`,
+    [id, accountId, ts],
+  );
+  return getDelivery(db, accountId, id);
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { parseBody } from '../monitors/monitor-service.ts';
+import { testEvent, TEST_EVENT_TYPE } from './payload.ts';
+import { conflict, invalid, isUuid, notFound } from './errors.ts';
+import { generateSecret } from './signer.ts';
+import type { StateDb } from './state-port.ts';
+
+/** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const endpointRecord = z.object({
+  id: z.string().describe('UUID'),
+  url: z.string().describe('https URL deliveries are POSTed to'),
+  secret: z.string().optional().describe('Signing secret; present only in the creation and rotation responses'),
+  description: z.string(),
+  status: z.enum(['active', 'disabled']).describe('`disabled` once the receiver answered 410 Gone'),
+  previous_secret_expires_at: z.string().nullable().describe('End of the rotation overlap while the old secret still signs'),
+  created_at: z.string(),
+});
+export type EndpointRecord = z.infer<typeof endpointRecord>;
+
+export const createEndpointBody = z
+  .object({
+    url: z.string().max(2048),
+    description: z.string().max(500).default(''),
+  })
+  .strict();
+
+function rowToEndpoint(r: Record<string, unknown>, withSecret: boolean, now: Date): EndpointRecord {
+  const overlap = r.previous_secret_expires_at && String(r.previous_secret_expires_at) > now.toISOString() ? String(r.previous_secret_expires_at) : null;
+  return {
+    id: String(r.id),
+    url: String(r.url),
+    ...(withSecret ? { secret: String(r.secret) } : {}),
+    description: String(r.description ?? ''),
+    status: String(r.status) as EndpointRecord['status'],
+    previous_secret_expires_at: overlap,
+    created_at: String(r.created_at),
+  };
+}
+
+/** https with a host and no credentials; anything else is refused up front (400), not at delivery time. */
+function checkUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw invalid('url', 'url is not a valid absolute URL.');
+  }
+  if (u.protocol !== 'https:') throw invalid('url', 'url must use https.');
+  if (!u.hostname) throw invalid('url', 'url has no host.');
+  if (u.username || u.password) throw invalid('url', 'url must not carry credentials.');
+  u.hash = '';
+  return u.toString();
+}
+
+export async function createEndpoint(db: StateDb, accountId: string, body: unknown, now: Date): Promise<EndpointRecord> {
+  const b = parseBody(createEndpointBody, body);
+  const url = checkUrl(b.url);
+  const id = randomUUID();
+  const ts = now.toISOString();
+  await db.run(
+    `INSERT INTO webhook_endpoints (id, account_id, url, description, status, secret, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'active', $5, $6, $6)`,
+    [id, accountId, url, b.description, generateSecret(), ts],
+  );
+  return rowToEndpoint(await endpointRow(db, accountId, id), true, now);
+}
+
+async function endpointRow(db: StateDb, accountId: string, id: string): Promise<Record<string, unknown>> {
+  const rows = isUuid(id) ? await db.all(`SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
+  if (rows.length === 0) throw notFound('webhook endpoint', id);
+  return rows[0];
+}
+
+export async function listEndpoints(db: StateDb, accountId: string, limit: number, after: { created_at: string; id: string } | null, now: Date) {
+  const params: unknown[] = [accountId, limit + 1];
+  let where = 'account_id = $1';
+  if (after) {
+    params.push(after.created_at, after.id);
+    where += ` AND created_at <= $3 AND (created_at < $3 OR id < $4)`;
+  }
+  const rows = await db.all(`SELECT * FROM webhook_endpoints WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
+  return { records: rows.slice(0, limit).map((r) => rowToEndpoint(r, false, now)), hasMore: rows.length > limit };
+}
+
+/** Deleting an endpoint closes what is still owed to it and detaches the monitors that pointed at it. */
+export async function deleteEndpoint(db: StateDb, accountId: string, id: string, now: Date): Promise<EndpointRecord> {
+  const row = await endpointRow(db, accountId, id);
+  await db.transaction(async (tx) => {
+    await tx.run(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint deleted', next_attempt_at = NULL, updated_at = $2
+       WHERE endpoint_id = $1 AND status = 'pending'`,
+      [id, now.toISOString()],
+    );
+    await tx.run(`UPDATE monitors SET webhook_endpoint_id = NULL, updated_at = $2 WHERE webhook_endpoint_id = $1`, [id, now.toISOString()]);
+    await tx.run(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  });
+  return rowToEndpoint(row, false, now);
+}
+
+/** New secret now; the old one keeps signing alongside for ROTATION_OVERLAP_MS. Returns the new secret once. */
+export async function rotateSecret(db: StateDb, accountId: string, id: string, now: Date): Promise<EndpointRecord> {
+  await endpointRow(db, accountId, id);
+  await db.run(
+    `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4, updated_at = $5
+     WHERE id = $1 AND account_id = $2`,
+    [id, accountId, new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(), generateSecret(), now.toISOString()],
+  );
+  return rowToEndpoint(await endpointRow(db, accountId, id), true, now);
+}
+
+/** Queues a signed test delivery (type `webhook.test`, no monitor) due immediately; returns its id. */
+export async function queueTestDelivery(db: StateDb, accountId: string, id: string, now: Date): Promise<string> {
+  const row = await endpointRow(db, accountId, id);
+  if (row.status !== 'active') throw conflict(`Webhook endpoint ${id} is ${String(row.status)}; register a new endpoint.`);
+  const deliveryId = randomUUID();
+  const ts = now.toISOString();
+  const event = testEvent(randomUUID(), now);
+  await db.run(
+    `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, monitor_id, alert_id, event_id, type, event_json, status,
+                                     attempts, schedule_step, next_attempt_at, created_at, updated_at)
+     VALUES ($1, $2, $3, NULL, NULL, $4, $5, $6, 'pending', 0, 0, $7, $7, $7)`,
+    [deliveryId, accountId, id, event.id, TEST_EVENT_TYPE, JSON.stringify(event), ts],
+  );
+  return deliveryId;
+}
