@@ -1,0 +1,186 @@
+import type { Request, Response } from 'express';
+import { allColumns, type TableSpec } from '../../ingest/core/table.ts';
+import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
+import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
+import { ApiError, ValidationError } from './errors.ts';
+import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
+import type { Services } from './services.ts';
+import type { Account } from './auth.ts';
+
+/** Turns endpoint definitions into request handlers: validation → SQL → envelope. */
+
+export function sqlBuilder(start: unknown[] = []): SqlBuilder & { params: unknown[] } {
+  const params = [...start];
+  return {
+    params,
+    param(v) {
+      params.push(v);
+      return `$${params.length}`;
+    },
+  };
+}
+
+function duckType(spec: TableSpec, column: string): string {
+  const t = allColumns(spec)[column]?.type ?? 'VARCHAR';
+  return t === 'JSON' ? 'VARCHAR' : t;
+}
+
+/**
+ * Keyset predicate in the expanded form (`a >= $1 AND (a > $1 OR b > $2)`): DuckDB prunes row groups on plain
+ * comparisons of sort columns but not on row-value comparisons (20× slower, shared/notes/duckdb-lake.md).
+ */
+export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlBuilder, spec: TableSpec): string {
+  const build = (i: number): string => {
+    const { column, dir } = order[i];
+    const ph = `${b.param(values[i])}::${duckType(spec, column)}`;
+    const strict = dir === 'asc' ? '>' : '<';
+    if (i === order.length - 1) return `"${column}" ${strict} ${ph}`;
+    const loose = dir === 'asc' ? '>=' : '<=';
+    return `"${column}" ${loose} ${ph} AND ("${column}" ${strict} ${ph} OR ${build(i + 1)})`;
+  };
+  return build(0);
+}
+
+function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
+  const cols = allColumns(ep.table);
+  for (const o of order) {
+    const c = cols[o.column];
+    if (!c) throw new Error(`${ep.path}: order column ${o.column} is not in table ${ep.table.name}`);
+    if (c.nullable !== false && o.column !== ep.table.partitionBy) {
+      throw new Error(`${ep.path}: order column ${o.column} must be declared nullable: false (keyset paging cannot skip NULLs)`);
+    }
+  }
+}
+
+async function asOfFor(services: Services, table: TableSpec, scopePartition: string | null): Promise<string | null> {
+  const info = await services.lake.tableInfo(table.name);
+  if (scopePartition && /^\d{4}-\d{2}-\d{2}$/.test(scopePartition)) return `${scopePartition}T00:00:00Z`;
+  return info.refreshedAt;
+}
+
+function cursorIssue(msg: string, input: string): ValidationError {
+  return new ValidationError([{ loc: ['query', 'cursor'], msg, type: 'value_error', input }]);
+}
+
+function validated<P extends ParamDefs>(defs: P, raw: Record<string, unknown>, where: 'query' | 'path') {
+  const r = parseParams(defs, raw, where);
+  if (!r.ok) throw new ValidationError(r.detail);
+  return r.values as Record<string, unknown>;
+}
+
+function crossChecks(issues: (ValidationDetail | null)[] | undefined): void {
+  const list = (issues ?? []).filter((x): x is ValidationDetail => x !== null);
+  if (list.length) throw new ValidationError(list);
+}
+
+function whereClauses(filters: Record<string, unknown>, values: Record<string, unknown>, b: SqlBuilder): string[] {
+  const out: string[] = [];
+  for (const [name, filter] of Object.entries(filters)) {
+    const v = values[name];
+    if (v === undefined || v === null || typeof filter !== 'function') continue;
+    const cond = (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, values);
+    if (cond) out.push(cond);
+  }
+  return out;
+}
+
+async function scopeClause(services: Services, table: TableSpec, scope: string | undefined, b: SqlBuilder): Promise<{ sql: string | null; partition: string | null }> {
+  if (scope !== 'latest_partition') return { sql: null, partition: null };
+  const info = await services.lake.tableInfo(table.name);
+  if (!info.latestPartition) return { sql: null, partition: null };
+  return { sql: `"${table.partitionBy}" = ${b.param(info.latestPartition)}::${duckType(table, table.partitionBy)}`, partition: info.latestPartition };
+}
+
+/** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */
+export type Gate = () => Promise<void>;
+
+export async function runList(ep: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
+  checkOrder(ep, ep.orderBy);
+  const defs = { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) };
+  const values = validated(defs, req.query as Record<string, unknown>, 'query');
+  crossChecks(ep.validate?.(values as never));
+  const limit = values.limit as number;
+  const b = sqlBuilder();
+  const where = whereClauses(ep.filters, values, b);
+  const scope = await scopeClause(services, ep.table, ep.scope, b);
+  if (scope.sql) where.push(scope.sql);
+  const echo: Record<string, unknown> = { ...values };
+  delete echo.cursor;
+  const fhash = filterHash(echo);
+  if (typeof values.cursor === 'string') {
+    const c = decodeCursor(cursorSecret, values.cursor);
+    if (!c) throw cursorIssue('Invalid cursor: not issued by this service or altered', values.cursor);
+    if (c.e !== ep.path || c.f !== fhash || c.k.length !== ep.orderBy.length) {
+      throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', values.cursor);
+    }
+    where.push(keysetPredicate(ep.orderBy, c.k, b, ep.table));
+  }
+  await gate();
+  const order = ep.orderBy.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
+  const sql = `SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${limit + 1}`;
+  const rows = await services.lake.query(sql, b.params);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const next = hasMore && last ? encodeCursor(cursorSecret, { e: ep.path, f: fhash, k: ep.orderBy.map((o) => last[o.column]) }) : null;
+  return {
+    data: page.map((r) => ep.toRecord(r)),
+    page: { limit, next_cursor: next, has_more: hasMore },
+    as_of: await asOfFor(services, ep.table, scope.partition),
+    source: ep.source,
+    query_echo: echo,
+    warnings: page.length ? [] : [{ code: 'empty_result', message: 'No records match the query.' }],
+  };
+}
+
+export async function runLookup(ep: LookupEndpoint, services: Services, req: Request, gate: Gate): Promise<EnvelopeInput> {
+  const values = validated(ep.pathParams, req.params as Record<string, unknown>, 'path');
+  await gate();
+  const b = sqlBuilder();
+  const where = whereClauses(ep.filters, values, b);
+  const scope = await scopeClause(services, ep.table, ep.scope, b);
+  if (scope.sql) where.push(scope.sql);
+  const order = ep.orderBy?.length ? ` ORDER BY ${ep.orderBy.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ')}` : '';
+  const rows = await services.lake.query(`SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${order} LIMIT 1`, b.params);
+  if (!rows.length) throw new ApiError(404, 'not_found', ep.notFound(values as never));
+  return {
+    data: [ep.toRecord(rows[0])],
+    page: { limit: 1, next_cursor: null, has_more: false },
+    as_of: await asOfFor(services, ep.table, scope.partition),
+    source: ep.source,
+    query_echo: values,
+    warnings: [],
+  };
+}
+
+export interface CustomRun {
+  result: EnvelopeInput | Record<string, unknown>;
+  cost: number | null;
+}
+
+export async function runCustom(ep: CustomEndpoint, services: Services, req: Request, res: Response, account: Account | null, gate: Gate): Promise<CustomRun> {
+  const query = validated({ ...(ep.params ?? {}) }, req.query as Record<string, unknown>, 'query');
+  crossChecks(ep.validate?.(query as never));
+  const path = validated({ ...(ep.pathParams ?? {}) }, req.params as Record<string, unknown>, 'path');
+  let body: unknown = undefined;
+  if (ep.body) {
+    const r = ep.body.safeParse(req.body ?? {});
+    if (!r.success) {
+      const detail: ValidationDetail[] = r.error.issues.map((i) => ({
+        loc: ['body', ...i.path.map((x) => (typeof x === 'number' ? x : String(x)))],
+        msg: i.message,
+        type: i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined ? 'missing' : i.code,
+        input: (i as { input?: unknown }).input,
+      }));
+      throw new ValidationError(detail, ep.bodyErrorStatus ?? 422);
+    }
+    body = r.data;
+  }
+  await gate();
+  let cost: number | null = null;
+  const result = await ep.handler({
+    query: query as never, path: path as never, body, account, services, req, res,
+    setCost(n) { cost = n; },
+  });
+  return { result, cost };
+}

@@ -1,0 +1,28 @@
+import type { Migration } from './state.ts';
+
+/** Core state: API keys (hash only) and credit usage per billing period. Other modules add theirs (0200+). */
+const migrations: Migration[] = [
+  {
+    id: '0100_keys_usage',
+    sql: `
+CREATE TABLE api_keys (
+  id VARCHAR PRIMARY KEY,
+  account_id VARCHAR NOT NULL,
+  name VARCHAR,
+  plan VARCHAR NOT NULL,
+  prefix VARCHAR NOT NULL,
+  key_hash VARCHAR NOT NULL UNIQUE,
+  created_at TIMESTAMP NOT NULL,
+  revoked_at TIMESTAMP
+);
+CREATE TABLE credit_usage (
+  account_id VARCHAR NOT NULL,
+  period VARCHAR NOT NULL,
+  used BIGINT NOT NULL,
+  requests BIGINT NOT NULL,
+  PRIMARY KEY (account_id, period)
+)`,
+  },
+];
+
+export default migrations;

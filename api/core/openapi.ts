@@ -1,0 +1,107 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Endpoint } from './endpoint.ts';
+import { pagingParams, type ParamDefs } from './params.ts';
+import { DEFAULT_COST } from './plans.ts';
+
+/** OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. */
+
+const Page = z.object({
+  limit: z.number().int().min(1).max(100),
+  next_cursor: z.string().nullable(),
+  has_more: z.boolean(),
+});
+const Warning = z.object({ code: z.string(), message: z.string() });
+const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const ValidationBody = z.object({
+  detail: z.array(z.object({
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    type: z.string(),
+    input: z.unknown().optional(),
+    ctx: z.record(z.string(), z.unknown()).optional(),
+  })),
+});
+
+function envelope(record: z.ZodType, monitoring: boolean) {
+  const base = { data: z.array(record), page: Page.optional(), source: z.string(), warnings: z.array(Warning).optional() };
+  return monitoring
+    ? z.object(base)
+    : z.object({ ...base, as_of: z.string().nullable().describe('ISO 8601 freshness of the data'), query_echo: z.record(z.string(), z.unknown()) });
+}
+
+function parameters(defs: ParamDefs, where: 'query' | 'path') {
+  return Object.entries(defs).map(([name, d]) => ({
+    name,
+    in: where,
+    required: where === 'path' ? true : d.required,
+    description: d.description || undefined,
+    schema: d.openapi,
+  }));
+}
+
+export function openApiPath(path: string): string {
+  return path;
+}
+
+function costOf(ep: Endpoint): string {
+  const c = ep.kind === 'custom' ? ep.cost ?? DEFAULT_COST : ep.cost ?? DEFAULT_COST;
+  return typeof c === 'number' ? `${c}` : `${c.min}–${c.max} (by result size)`;
+}
+
+export function buildOpenApi(endpoints: Endpoint[], info: { version: string; serverUrl?: string }) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key: `Authorization: Bearer sk_live_…`',
+  });
+  for (const ep of endpoints) {
+    const isPublic = ep.kind === 'custom' && ep.auth === false;
+    const monitoring = ep.source === 'svc_monitoring';
+    const method = ep.kind === 'custom' ? ep.method : 'get';
+    const query: ParamDefs =
+      ep.kind === 'list' ? { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) } : ep.kind === 'custom' ? ep.params ?? {} : {};
+    const path: ParamDefs = ep.kind === 'lookup' ? ep.pathParams : ep.kind === 'custom' ? ep.pathParams ?? {} : {};
+    const raw = ep.kind === 'custom' && ep.shape === 'raw';
+    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
+      [String(ep.kind === 'custom' ? ep.successStatus ?? 200 : 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring) } },
+      },
+      '422': { description: 'Validation error (parameter named in `loc`)', content: { 'application/json': { schema: ValidationBody } } },
+    };
+    if (!isPublic) {
+      responses['401'] = { description: 'Missing or invalid API key', content: { 'application/json': { schema: ErrorBody } } };
+      responses['402'] = { description: 'Credits exhausted (free plan)', content: { 'application/json': { schema: ErrorBody } } };
+      responses['429'] = { description: 'Rate limited; see Retry-After', content: { 'application/json': { schema: ErrorBody } } };
+    }
+    if (ep.kind === 'lookup' || Object.keys(path).length) {
+      responses['404'] = { description: 'not_found', content: { 'application/json': { schema: ErrorBody } } };
+    }
+    if (ep.kind === 'custom' && ep.body) {
+      responses['400'] = { description: 'Invalid body', content: { 'application/json': { schema: ErrorBody } } };
+    }
+    registry.registerPath({
+      method,
+      path: openApiPath(ep.path),
+      summary: ep.summary,
+      description: `${ep.description ?? ''}${isPublic ? '' : `\n\nCost: ${costOf(ep)} credit(s).`}`.trim(),
+      tags: [ep.tag],
+      ...(isPublic ? {} : { security: [{ bearerAuth: [] }] }),
+      parameters: [...parameters(path, 'path'), ...parameters(query, 'query')] as never,
+      ...(ep.kind === 'custom' && ep.body ? { request: { body: { content: { 'application/json': { schema: ep.body } } } } } : {}),
+      responses,
+    });
+  }
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Securities Filings Data API',
+      version: info.version,
+      description: 'Read-only JSON API over the regulator\'s public filings and bulk data, with events, monitors and signed webhooks.',
+    },
+    servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * Plans and the cost table exactly as the spec's Limits section; the meter, /v1/account and the docs read
+ * these and nothing else.
+ */
+export const PLANS = {
+  free: { name: 'Free evaluation', monthly_price_usd: 0, included_credits: 100, overage_per_1000_usd: null, one_time: true },
+  starter: { name: 'Starter', monthly_price_usd: 49, included_credits: 7_500, overage_per_1000_usd: 10.0, one_time: false },
+  builder: { name: 'Builder', monthly_price_usd: 149, included_credits: 35_000, overage_per_1000_usd: 7.5, one_time: false },
+  pro: { name: 'Pro', monthly_price_usd: 399, included_credits: 125_000, overage_per_1000_usd: 5.0, one_time: false },
+  scale: { name: 'Scale', monthly_price_usd: 999, included_credits: 500_000, overage_per_1000_usd: 3.5, one_time: false },
+  business: { name: 'Business', monthly_price_usd: 2_500, included_credits: 1_500_000, overage_per_1000_usd: 2.5, one_time: false },
+  // "custom" in the spec: the operator sets the terms; we record usage against a large default allowance.
+  enterprise: { name: 'Enterprise', monthly_price_usd: null, included_credits: 10_000_000, overage_per_1000_usd: null, one_time: false },
+} as const;
+
+export type PlanId = keyof typeof PLANS;
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
+
+/** Operation classes of the spec's cost table and the credits each costs here (the range's ends). */
+export const COSTS = {
+  resolve_identifier: { min: 1, max: 2 },
+  search_filings: { min: 3, max: 5 },
+  filing_metadata: { min: 3, max: 5 },
+  filterable_list: { min: 5, max: 5 },
+  parse_filing: { min: 10, max: 20 },
+  full_company_profile: { min: 25, max: 50 },
+  account: { min: 0, max: 0 },
+} as const;
+
+/** Default cost of a data endpoint: the filterable-list price (the spec: "most read endpoints cost about 5"). */
+export const DEFAULT_COST = 5;

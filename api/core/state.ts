@@ -1,0 +1,113 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverModules } from '../../ingest/core/discover.ts';
+import PQueue from 'p-queue';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuck, queryRows } from '../../ingest/core/duck.ts';
+import coreMigrations from './migrations.ts';
+
+export interface Migration {
+  /** Applied once, in id order across all modules (`0100_keys`, `0200_monitors` …). */
+  id: string;
+  sql: string;
+}
+
+export interface StateTx {
+  all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  run(sql: string, params?: unknown[]): Promise<void>;
+}
+
+export interface StateStore extends StateTx {
+  /** Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error); nothing else touches the store meanwhile. */
+  transaction<T>(fn: (tx: StateTx) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+async function discoverMigrations(): Promise<Migration[]> {
+  const all: Migration[] = [...coreMigrations];
+  for (const { value } of await discoverModules<Migration[]>(apiRoot, 'migrations.ts')) all.push(...value);
+  const ids = new Set<string>();
+  for (const m of all) {
+    if (ids.has(m.id)) throw new Error(`duplicate state migration id ${m.id}`);
+    ids.add(m.id);
+  }
+  return all.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * Keys, usage, monitors, webhooks, alerts and deliveries in one embedded DuckDB file, owned by the server
+ * process alone (DuckDB allows one read-write process per file; ingests never open it). Every statement goes
+ * through one queue on one connection: each debit or state change is atomic with respect to the others,
+ * which is what "concurrent requests can never overdraw" needs.
+ */
+export async function openStateStore(path: string): Promise<StateStore> {
+  if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  try {
+    ({ instance, conn } = await openDuck(path, { threads: '1' }));
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/lock/i.test(msg)) {
+      throw new Error(`the state store ${path} is in use by another process (is the server running?): ${msg}`);
+    }
+    throw err;
+  }
+  const queue = new PQueue({ concurrency: 1 });
+  const tx: StateTx = {
+    all: (sql, params = []) => queryRows(conn, sql, params),
+    run: async (sql, params = []) => {
+      await conn.run(sql, params.length ? (params as never) : undefined);
+    },
+  };
+
+  await conn.run('CREATE TABLE IF NOT EXISTS schema_migrations (id VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)');
+  const applied = new Set((await tx.all('SELECT id FROM schema_migrations')).map((r) => String(r.id)));
+  for (const m of await discoverMigrations()) {
+    if (applied.has(m.id)) continue;
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      for (const stmt of m.sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean)) await conn.run(stmt);
+      await tx.run('INSERT INTO schema_migrations VALUES ($1, now())', [m.id]);
+      await conn.run('COMMIT');
+    } catch (err) {
+      await conn.run('ROLLBACK');
+      throw new Error(`state migration ${m.id} failed: ${(err as Error).message}`);
+    }
+  }
+
+  return {
+    all: (sql, params) => queue.add(() => tx.all(sql, params)) as Promise<Record<string, unknown>[]>,
+    run: (sql, params) => queue.add(() => tx.run(sql, params)) as Promise<void>,
+    transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
+      return queue.add(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const out = await fn(tx);
+          await conn.run('COMMIT');
+          return out;
+        } catch (err) {
+          await conn.run('ROLLBACK');
+          throw err;
+        }
+      }) as Promise<T>;
+    },
+    async ping() {
+      try {
+        await queue.add(() => tx.all('SELECT 1'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await queue.onIdle();
+      conn.closeSync();
+      instance.closeSync();
+    },
+  };
+}

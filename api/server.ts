@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import express from 'express';
+import { loadSettings, type Settings } from '../ingest/core/settings.ts';
+import { createApp } from './core/app.ts';
+import { createKey, listKeys, revokeKey } from './core/keys.ts';
+import { PLAN_IDS, type PlanId } from './core/plans.ts';
+import { startScheduler } from './core/scheduler.ts';
+import { closeServices, createServices, cursorSecret, type Services } from './core/services.ts';
+import { startWorkers } from './core/workers.ts';
+
+export interface RunningServer {
+  services: Services;
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The server process: the API, the in-process workers (monitors, webhook deliveries), the optional nightly
+ * schedule, and an admin socket through which `npm run keys` manages keys while the server owns the state file.
+ */
+export async function startServer(settings: Settings = loadSettings()): Promise<RunningServer> {
+  const services = await createServices(settings);
+  const handle = await createApp(services, { cursorSecret: cursorSecret(settings) });
+  const server = createServer(handle.app);
+  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  const port = (server.address() as { port: number }).port;
+
+  const admin = express();
+  admin.use(express.json());
+  admin.post('/keys', async (req, res) => {
+    const plan = String(req.body?.plan ?? '') as PlanId;
+    if (!PLAN_IDS.includes(plan)) {
+      res.status(400).json({ error: `unknown plan '${plan}'` });
+      return;
+    }
+    res.json(await createKey(services.state, { plan, name: req.body?.name, accountId: req.body?.account }));
+  });
+  admin.get('/keys', async (_req, res) => res.json(await listKeys(services.state)));
+  admin.post('/keys/revoke', async (req, res) => {
+    const ok = await revokeKey(services.state, String(req.body?.id ?? ''));
+    handle.auth.clearCache();
+    res.json({ revoked: ok });
+  });
+  const socketPath = join(settings.dataDir, 'admin.sock');
+  rmSync(socketPath, { force: true });
+  const adminServer = createServer(admin);
+  await new Promise<void>((resolve) => adminServer.listen(socketPath, resolve));
+
+  const workers = await startWorkers(services);
+  const scheduler = startScheduler(settings);
+
+  return {
+    services,
+    server,
+    port,
+    async close() {
+      scheduler.stop();
+      await workers.stop();
+      await new Promise<void>((r) => adminServer.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+      await closeServices(services);
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const settings = loadSettings();
+  const running = await startServer(settings);
+  console.log(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

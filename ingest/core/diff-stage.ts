@@ -1,0 +1,72 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverModules } from './discover.ts';
+import { openLakeReader, type LakeReader } from './lake-reader.ts';
+import type { Settings } from './settings.ts';
+import { appendEvents, type EventDraft } from '../events/writer.ts';
+
+/**
+ * The diff stage: after an ingest writes partitions, each handler interested in one of the changed tables
+ * reads the lake and drafts events; the events writer appends those whose dedup_key is new.
+ * Handlers live beside their dataset as `ingest/<name>/diff.ts` (default export: DiffHandler[]).
+ */
+export interface DiffContext {
+  lake: LakeReader;
+  settings: Settings;
+  log(message: string): void;
+}
+
+export interface ChangedTable {
+  table: string;
+  partitions: string[];
+}
+
+export interface DiffHandler {
+  name: string;
+  /** Tables whose change triggers the handler. */
+  tables: string[];
+  run(ctx: DiffContext, changed: ChangedTable[]): Promise<EventDraft[]>;
+}
+
+export interface DiffSummary {
+  handlers: number;
+  drafted: number;
+  appended: number;
+}
+
+const ingestRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+let handlersCache: Promise<DiffHandler[]> | null = null;
+
+export function loadDiffHandlers(): Promise<DiffHandler[]> {
+  handlersCache ??= (async () => {
+    const out: DiffHandler[] = [];
+    for (const { value } of await discoverModules<DiffHandler[]>(ingestRoot, 'diff.ts')) out.push(...value);
+    return out;
+  })();
+  return handlersCache;
+}
+
+export async function runDiffStage(settings: Settings, changed: ChangedTable[], opts: { quiet?: boolean; only?: string[] } = {}): Promise<DiffSummary> {
+  const handlers = (await loadDiffHandlers()).filter(
+    (h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)),
+  );
+  const summary: DiffSummary = { handlers: handlers.length, drafted: 0, appended: 0 };
+  if (!handlers.length) return summary;
+  const lake = await openLakeReader(settings.lakeDir);
+  const log = (m: string) => { if (!opts.quiet) process.stderr.write(`[events] ${m}\n`); };
+  try {
+    const drafts: EventDraft[] = [];
+    for (const h of handlers) {
+      const relevant = changed.filter((c) => h.tables.includes(c.table));
+      const out = await h.run({ lake, settings, log }, relevant);
+      log(`${h.name}: ${out.length} candidate event(s)`);
+      drafts.push(...out);
+    }
+    summary.drafted = drafts.length;
+    summary.appended = await appendEvents(settings, drafts);
+    log(`${summary.appended} new event(s) appended (${summary.drafted - summary.appended} already known)`);
+  } finally {
+    lake.close();
+  }
+  return summary;
+}

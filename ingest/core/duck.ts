@@ -1,0 +1,52 @@
+import { DuckDBInstance, type DuckDBConnection, DuckDBTypeId } from '@duckdb/node-api';
+
+/** SQL string literal for values that are ours (file paths, partition values), never user input. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** SQL identifier quoting for names that are ours. */
+export function sqlIdent(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+const NUMERIC_BIG = new Set([DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.DECIMAL]);
+
+/**
+ * Runs SQL and returns plain JSON-ready rows: BIGINT/DECIMAL as numbers (strings only past 2^53),
+ * DATE as `YYYY-MM-DD`, TIMESTAMP as ISO 8601 with `Z` (the lake stores UTC).
+ */
+export async function queryRows(conn: DuckDBConnection, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const reader = await conn.runAndReadAll(sql, params.length ? (params as never) : undefined);
+  const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+  const names = reader.columnNames();
+  const types = reader.columnTypes();
+  const fix: { name: string; kind: 'num' | 'ts' }[] = [];
+  names.forEach((name, i) => {
+    const id = types[i].typeId;
+    if (NUMERIC_BIG.has(id)) fix.push({ name, kind: 'num' });
+    else if (id === DuckDBTypeId.TIMESTAMP || id === DuckDBTypeId.TIMESTAMP_TZ || id === DuckDBTypeId.TIMESTAMP_MS || id === DuckDBTypeId.TIMESTAMP_S) fix.push({ name, kind: 'ts' });
+  });
+  if (fix.length) {
+    for (const row of rows) {
+      for (const { name, kind } of fix) {
+        const v = row[name];
+        if (v == null) continue;
+        if (kind === 'num') {
+          const n = Number(v);
+          if (Number.isSafeInteger(n) || !Number.isInteger(n)) row[name] = n;
+        } else {
+          const s = String(v);
+          row[name] = s.includes('T') ? s : `${s.replace(' ', 'T')}${/[Z+]/.test(s.slice(10)) ? '' : 'Z'}`;
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+export async function openDuck(path = ':memory:', options: Record<string, string> = {}): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(path, options);
+  const conn = await instance.connect();
+  return { instance, conn };
+}

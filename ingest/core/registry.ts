@@ -1,0 +1,42 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverModules } from './discover.ts';
+import type { DatasetIngester } from './dataset.ts';
+import type { TableSpec } from './table.ts';
+import { eventsTable } from '../events/table.ts';
+
+const ingestRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+let cache: Promise<DatasetIngester[]> | null = null;
+
+/**
+ * Every dataset is a folder `ingest/<name>/` with a `dataset.ts`: discovered here, so adding a dataset
+ * never touches a shared registry file.
+ */
+export function loadIngesters(): Promise<DatasetIngester[]> {
+  cache ??= (async () => {
+    const out: DatasetIngester[] = [];
+    for (const { value } of await discoverModules<DatasetIngester | DatasetIngester[]>(ingestRoot, 'dataset.ts')) {
+      out.push(...(Array.isArray(value) ? value : [value]));
+    }
+    const names = new Set<string>();
+    for (const d of out) {
+      if (names.has(d.name)) throw new Error(`two ingesters are named ${d.name}`);
+      names.add(d.name);
+    }
+    return out;
+  })();
+  return cache;
+}
+
+export async function findIngester(name: string): Promise<DatasetIngester | undefined> {
+  return (await loadIngesters()).find((d) => d.name === name);
+}
+
+/** Every lake table (each ingester's tables plus the events table), by name. */
+export async function loadTables(): Promise<TableSpec[]> {
+  const tables = new Map<string, TableSpec>();
+  tables.set(eventsTable.name, eventsTable);
+  for (const d of await loadIngesters()) for (const t of d.tables) tables.set(t.name, t);
+  return [...tables.values()];
+}

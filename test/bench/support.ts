@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** One bench's printed figures: `{ name: 'advisers: /v1/advisers 3 filters', figures: { p50_ms: 4.1, … } }`. */
+export interface BenchResult {
+  name: string;
+  figures: Record<string, number | string>;
+}
+
+export function percentile(samples: number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return Math.round(s[i] * 100) / 100;
+}
+
+/** Runs `fn` `n` times after `warmup` runs; returns p50/p99/mean in ms. */
+export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10): Promise<{ p50_ms: number; p99_ms: number; mean_ms: number; runs: number }> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  return {
+    p50_ms: percentile(samples, 50),
+    p99_ms: percentile(samples, 99),
+    mean_ms: Math.round((samples.reduce((a, b) => a + b, 0) / samples.length) * 100) / 100,
+    runs: n,
+  };
+}
+
+/**
+ * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time and
+ * peak RSS (the CLI prints `peak_rss_mb=` when REPORT_PEAK_RSS=1).
+ */
+export async function ingestInChild(args: string[], env: Record<string, string>): Promise<{ ms: number; peakRssMb: number; stdout: string }> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', ...args, '--quiet'], {
+      env: { ...process.env, ...env, REPORT_PEAK_RSS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`ingest exited ${code}: ${err || out}`));
+      const m = out.match(/peak_rss_mb=(\d+)/);
+      resolve({ ms: performance.now() - t, peakRssMb: m ? Number(m[1]) : NaN, stdout: out });
+    });
+  });
+}

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatasetIngester, IngestArgs } from '../../ingest/core/dataset.ts';
+import { findIngester } from '../../ingest/core/registry.ts';
+import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/core/runner.ts';
+import { loadSettings, type Settings } from '../../ingest/core/settings.ts';
+import type { TableSpec } from '../../ingest/core/table.ts';
+import { createApp, type AppHandle } from '../../api/core/app.ts';
+import type { Endpoint } from '../../api/core/endpoint.ts';
+import { createKey } from '../../api/core/keys.ts';
+import type { PlanId } from '../../api/core/plans.ts';
+import { closeServices, createServices, type Services } from '../../api/core/services.ts';
+
+export interface TestApp {
+  baseUrl: string;
+  port: number;
+  settings: Settings;
+  services: Services;
+  handle: AppHandle;
+  dataDir: string;
+  /** A key on the `pro` plan, created with the app. */
+  key: string;
+  newKey(plan?: PlanId, accountId?: string): Promise<string>;
+  /** GET/POST… through real HTTP; `key: null` sends no Authorization header. */
+  request(path: string, init?: { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+  get(path: string, key?: string | null): Promise<{ status: number; headers: Headers; body: any }>;
+  /** Runs an ingest into this app's lake (by name or definition). */
+  ingest(dataset: string | DatasetIngester, args?: IngestArgs, opts?: RunOptions): Promise<IngestSummary>;
+  /** Writes the dataset's demo sample into a temp folder and ingests it (`--from`). */
+  ingestSample(dataset: string, opts?: { seed?: number; scale?: number }): Promise<IngestSummary>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real server on an ephemeral loopback port over a fresh temporary data folder: the same createApp and
+ * services as production. Options pass settings (as environment strings), an injectable clock, and for
+ * framework tests extra endpoints/tables.
+ */
+export async function createTestApp(opts: {
+  env?: Record<string, string>;
+  now?: () => Date;
+  endpoints?: Endpoint[];
+  extraTables?: TableSpec[];
+} = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
+  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
+  const services = await createServices(settings, { now: opts.now, extraTables: opts.extraTables });
+  const handle = await createApp(services, { cursorSecret: 'test-cursor-secret-0123456789', extraEndpoints: opts.endpoints });
+  const server: Server = createServer(handle.app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const newKey = async (plan: PlanId = 'pro', accountId?: string) => (await createKey(services.state, { plan, accountId })).key;
+  const key = await newKey('pro');
+
+  const request: TestApp['request'] = async (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    const k = init.key === undefined ? key : init.key;
+    if (k) headers.Authorization = `Bearer ${k}`;
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      /* non-JSON bodies (docs page) stay text */
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+
+  return {
+    baseUrl, port, settings, services, handle, dataDir, key, newKey, request,
+    get: (path, k) => request(path, { key: k }),
+    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, ...ro }),
+    async ingestSample(dataset, o = {}) {
+      const def = await findIngester(dataset);
+      if (!def?.sample) throw new Error(`dataset ${dataset} has no sample writer`);
+      const dir = join(dataDir, 'samples', dataset);
+      await def.sample(dir, { seed: o.seed ?? 1, scale: o.scale ?? 1 });
+      return runIngest(def, { from: dir }, settings, { quiet: true });
+    },
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+      await closeServices(services);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
