@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { defineList, f } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { insiderTransactionsTable } from '../../ingest/insider/tables.ts';
+import { bool, FootnoteRecord, isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
+
+const SOURCE = 'sec_insider_transactions';
+
+const Owner = z.object({
+  cik: z.string().nullable(),
+  name: z.string().nullable(),
+  relationships: z.array(z.string()).describe('Director, Officer, TenPercentOwner, Other.'),
+  officer_title: z.string().nullable(),
+  other_text: z.string().nullable(),
+});
+
+const InsiderTransaction = z.object({
+  accession: z.string(),
+  row_seq: z.number().int().describe('Position among the filing\'s transactions (Table I first, then Table II).'),
+  form_type: z.string().nullable().describe('3, 4, 5 or an amendment 3/A, 4/A, 5/A.'),
+  is_amendment: z.boolean(),
+  filed_date: z.string(),
+  period_of_report: z.string().nullable(),
+  issuer: z.object({ cik: z.string(), name: z.string().nullable(), ticker: z.string().nullable() }),
+  owners: z.array(Owner).describe('Every reporting owner; a joint filing\'s transactions belong to all of them.'),
+  relationship: z.string().nullable().describe('Union of the owners\' relationships, comma-separated.'),
+  officer_title: z.string().nullable(),
+  derivative: z.boolean().describe('True for Table II (options, RSUs, convertibles).'),
+  security_title: z.string().nullable(),
+  transaction_date: z.string().nullable(),
+  deemed_execution_date: z.string().nullable(),
+  trans_code: z.string().nullable().describe('P purchase, S sale, M exercise/settlement, A grant, F tax withholding, G gift, C conversion, …'),
+  equity_swap_involved: z.boolean().nullable(),
+  shares: z.number().nullable(),
+  price_per_share: z.number().nullable().describe('USD; null when the filer gave the price only in a footnote.'),
+  price_footnote: z.string().nullable().describe('Text of the footnotes on the price (weighted-average ranges, price given only in a footnote).'),
+  acquired_disposed: z.string().nullable().describe('A acquired, D disposed.'),
+  value_usd: z.number().nullable().describe('shares × price_per_share.'),
+  shares_owned_after: z.number().nullable(),
+  value_owned_after: z.number().nullable(),
+  direct_indirect: z.string().nullable().describe('D direct, I indirect.'),
+  nature_of_ownership: z.string().nullable(),
+  conversion_or_exercise_price: z.number().nullable(),
+  exercise_date: z.string().nullable(),
+  expiration_date: z.string().nullable(),
+  underlying_security_title: z.string().nullable(),
+  underlying_security_shares: z.number().nullable(),
+  aff10b5one: z.boolean().nullable().describe('Rule 10b5-1 checkbox of the filing (forms since 2023); null on older forms.'),
+  footnotes: z.array(FootnoteRecord).describe('Every footnote reference of the row, resolved to its text.'),
+  source: z.string(),
+  source_kind: z.string().describe('data_set or xml.'),
+  source_url: z.string().nullable(),
+});
+
+function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction> {
+  return {
+    accession: String(r.accession),
+    row_seq: Number(r.row_seq),
+    form_type: str(r.form_type),
+    is_amendment: Boolean(r.is_amendment),
+    filed_date: isoDate(r.filed_date)!,
+    period_of_report: isoDate(r.period_of_report),
+    issuer: { cik: String(r.issuer_cik), name: str(r.issuer_name), ticker: str(r.ticker) },
+    owners: jsonArray<z.infer<typeof Owner>>(r.owners),
+    relationship: str(r.relationship),
+    officer_title: str(r.officer_title),
+    derivative: Boolean(r.is_derivative),
+    security_title: str(r.security_title),
+    transaction_date: isoDate(r.transaction_date),
+    deemed_execution_date: isoDate(r.deemed_execution_date),
+    trans_code: str(r.trans_code),
+    equity_swap_involved: bool(r.equity_swap_involved),
+    shares: num(r.shares),
+    price_per_share: num(r.price_per_share),
+    price_footnote: str(r.price_footnote),
+    acquired_disposed: str(r.acquired_disposed),
+    value_usd: num(r.value_usd),
+    shares_owned_after: num(r.shares_owned_after),
+    value_owned_after: num(r.value_owned_after),
+    direct_indirect: str(r.direct_indirect),
+    nature_of_ownership: str(r.nature_of_ownership),
+    conversion_or_exercise_price: num(r.conversion_or_exercise_price),
+    exercise_date: isoDate(r.exercise_date),
+    expiration_date: isoDate(r.expiration_date),
+    underlying_security_title: str(r.underlying_security_title),
+    underlying_security_shares: num(r.underlying_security_shares),
+    aff10b5one: bool(r.aff10b5one),
+    footnotes: jsonArray<z.infer<typeof FootnoteRecord>>(r.footnotes),
+    source: SOURCE,
+    source_kind: String(r.source_kind),
+    source_url: str(r.source_url),
+  };
+}
+
+const TRANSACTION_CODES = 'PSVADFIMCEHOXGLWZJKU';
+
+const params = {
+  issuer_cik: p.cik({ description: 'Issuer CIK (leading zeros optional).' }),
+  owner_cik: p.cik({ description: 'CIK of any reporting owner of the filing.' }),
+  ticker: p.str({ upper: true, pattern: /^[A-Z0-9.\-]{1,10}$/, patternText: '^[A-Za-z0-9.-]{1,10}$', description: 'Issuer trading symbol as filed (case-insensitive).', example: 'AAPL' }),
+  issuer: p.str({ maxLength: 200, description: 'Case-insensitive substring of the issuer name.' }),
+  owner: p.str({ maxLength: 200, description: 'Case-insensitive substring of any reporting owner\'s name.' }),
+  trans_code: p.csv({ upper: true, item: new RegExp(`^[${TRANSACTION_CODES}]$`), itemText: `^[${TRANSACTION_CODES}]$`, description: 'Transaction code, or several comma-separated (e.g. P,S).', example: 'P' }),
+  acquired_disposed: p.enum(['A', 'D'] as const, { upper: true, description: 'A acquired, D disposed.' }),
+  derivative: p.bool({ description: 'true: Table II rows only; false: Table I rows only.' }),
+  date_from: p.date({ description: 'Earliest transaction date, YYYY-MM-DD.' }),
+  date_to: p.date({ description: 'Latest transaction date, YYYY-MM-DD.' }),
+  min_value_usd: p.int({ ge: 0, description: 'Minimum shares × price, USD (rows without a price never match).' }),
+};
+
+const list = defineList({
+  path: '/v1/insider',
+  summary: 'Insider transactions (Forms 3/4/5)',
+  description: 'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, with issuer, every reporting owner and relationship, shares, price (or its footnote), acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported without a transaction are in the lake table insider_holdings.',
+  tag: 'Insider transactions',
+  source: SOURCE,
+  table: insiderTransactionsTable,
+  params,
+  filters: {
+    issuer_cik: f.eq('issuer_cik'),
+    // owner_ciks holds fixed-width 10-digit CIKs separated by commas, so a substring match is an exact match.
+    owner_cik: f.sql((v, b) => `contains(coalesce("owner_ciks", ''), ${b.param(v)})`),
+    ticker: f.eq('ticker'),
+    issuer: f.contains('issuer_name'),
+    owner: f.contains('owner_names'),
+    trans_code: f.inList('trans_code'),
+    acquired_disposed: f.eq('acquired_disposed'),
+    derivative: f.eq('is_derivative'),
+    date_from: f.gte('transaction_date'),
+    date_to: f.lte('transaction_date'),
+    min_value_usd: f.gte('value_usd'),
+  },
+  validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+  orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
+  record: InsiderTransaction,
+  toRecord,
+  cost: 5,
+});
+
+export default [list];
