@@ -58,7 +58,8 @@ export function resolveAmendments(filings: FilingOrderKey[]): Map<string, Filing
     let live: FilingState[] = [];
     for (const f of group) {
       const effect = amendmentEffect(f);
-      const state: FilingState = { accession: f.accession, effect, isCurrent: effect !== 'notice', supersededBy: null };
+      // Notices stay current: they are the manager's report for the period (holdings filed by another manager).
+      const state: FilingState = { accession: f.accession, effect, isCurrent: true, supersededBy: null };
       out.set(f.accession, state);
       if (effect === 'notice') continue;
       if (effect === 'original' || effect === 'restatement') {
