@@ -1,0 +1,34 @@
+# The README's commands. Every target installs what it needs first, so each works from a fresh clone.
+PORT ?= 8080
+export PORT
+
+.PHONY: install test demo demo-data bench typecheck serve clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+typecheck: install
+	npx tsc --noEmit
+
+## make test: install, typecheck, then the whole suite (vitest, real HTTP on ephemeral ports).
+test: install typecheck
+	npx vitest run
+
+## make demo: install, check, write sample data in the regulator's formats, ingest it, create a key, serve.
+demo: install typecheck demo-data serve
+
+demo-data: install
+	npx tsx ingest/demo.ts
+
+serve: install
+	npx tsx api/server.ts
+
+## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS).
+bench: install
+	npx tsx test/bench/run.ts $(BENCH)
+
+clean:
+	rm -rf data/lake data/raw data/samples data/.work data/filings data/state.duckdb* data/admin.sock

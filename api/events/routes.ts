@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { defineList, defineLookup, f, likeEscape } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { eventsTable } from '../../ingest/events/table.ts';
+import { EVENT_TYPES } from '../../ingest/events/taxonomy.ts';
+
+const Evidence = z.object({
+  source_type: z.string(),
+  url: z.string(),
+  retrieved_at: z.string(),
+  excerpt: z.string().nullable().describe('The text the event rests on'),
+  section: z.string().nullable().describe('Where in the source the excerpt stands (item, table…)'),
+  excerpt_sha256: z.string().nullable().describe('SHA-256 of the excerpt, hex'),
+});
+
+export const EventRecord = z.object({
+  id: z.string().describe('UUID'),
+  event_type: z.enum(EVENT_TYPES),
+  importance: z.enum(['low', 'medium', 'high']),
+  confidence: z.number().min(0).max(1),
+  entity_cik: z.string().nullable().describe('10-digit CIK'),
+  entity_ticker: z.string().nullable(),
+  entity_name: z.string().nullable(),
+  accession: z.string().nullable(),
+  summary: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  evidence: z.array(Evidence),
+  dedup_key: z.string(),
+  occurred_at: z.string().nullable(),
+  detected_at: z.string(),
+});
+
+function parseJson(v: unknown): any {
+  if (typeof v !== 'string') return v ?? null;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
+  }
+}
+
+export function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventRecord> {
+  return {
+    id: String(r.id),
+    event_type: r.event_type as never,
+    importance: r.importance as never,
+    confidence: Number(r.confidence),
+    entity_cik: (r.entity_cik as string) ?? null,
+    entity_ticker: (r.entity_ticker as string) ?? null,
+    entity_name: (r.entity_name as string) ?? null,
+    accession: (r.accession as string) ?? null,
+    summary: String(r.summary),
+    details: parseJson(r.details) ?? {},
+    evidence: parseJson(r.evidence) ?? [],
+    dedup_key: String(r.dedup_key),
+    occurred_at: (r.occurred_at as string) ?? null,
+    detected_at: String(r.detected_at),
+  };
+}
+
+const RANK = { low: 1, medium: 2, high: 3 } as const;
+
+const list = defineList({
+  path: '/v1/events',
+  summary: 'Normalized business-change events, newest first',
+  description:
+    '`event_type` takes an exact type or a namespace prefix ending in `.*` (`sec.8k.*`). `since`/`until` bound the detection time ' +
+    '(inclusive, `YYYY-MM-DD` or an ISO timestamp). `importance_min` keeps events at or above a level.',
+  tag: 'Events',
+  source: 'svc_events',
+  table: eventsTable,
+  params: {
+    event_type: p.str({ pattern: /^sec(\.[a-z0-9_]+)*(\.\*)?$/, patternText: '^sec(\\.[a-z0-9_]+)*(\\.\\*)?$', description: 'Exact type or namespace prefix such as `sec.8k.*`', example: 'sec.8k.*' }),
+    cik: p.cik({ description: 'Entity CIK, with or without leading zeros' }),
+    ticker: p.str({ upper: true, pattern: /^[A-Z0-9.\-]{1,10}$/ }),
+    importance_min: p.enum(['low', 'medium', 'high'], { lower: true }),
+    since: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or after (YYYY-MM-DD or ISO timestamp)' }),
+    until: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or before (YYYY-MM-DD or ISO timestamp)' }),
+    accession: p.accession(),
+  },
+  filters: {
+    event_type: f.sql<string>((v, b) =>
+      v.endsWith('.*') ? `"event_type" LIKE ${b.param(`${likeEscape(v.slice(0, -1))}%`)} ESCAPE '\\'` : `"event_type" = ${b.param(v)}`),
+    cik: f.eq('entity_cik'),
+    ticker: f.eq('entity_ticker'),
+    importance_min: f.sql<'low' | 'medium' | 'high'>((v, b) => `"importance_rank" >= ${b.param(RANK[v])}`),
+    since: f.sql<string>((v, b) => `"detected_at" >= ${b.param(v.replace('Z', ''))}::TIMESTAMP`),
+    until: f.sql<string>((v, b) => (v.length === 10 ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY` : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`)),
+    accession: f.eq('accession'),
+  },
+  validate: (v) => [rangeIssue(v as Record<string, unknown>, 'since', 'until')],
+  orderBy: [{ column: 'seq', dir: 'desc' }],
+  record: EventRecord,
+  toRecord: toEventRecord,
+});
+
+const one = defineLookup({
+  path: '/v1/events/{event_id}',
+  summary: 'One event with its full evidence',
+  tag: 'Events',
+  source: 'svc_events',
+  table: eventsTable,
+  pathParams: { event_id: p.str({ required: true, pattern: /^[0-9a-fA-F-]{36}$/, patternText: 'UUID' }) },
+  filters: { event_id: f.sql<string>((v, b) => `"id" = ${b.param(v.toLowerCase())}`) },
+  record: EventRecord,
+  toRecord: toEventRecord,
+  notFound: (v) => `No event with id ${v.event_id}`,
+});
+
+export default [list, one];
