@@ -1,0 +1,113 @@
+import { htmlToLines, looksLikeHtml, normalizeSpaces } from './html-text.ts';
+
+/**
+ * Exhibit 21 (subsidiaries of the registrant). Four layouts are common: an HTML table (name | [percent] |
+ * jurisdiction), "Name (Jurisdiction)" paragraphs, plain-text columns ("Name ....... Delaware"), and indented
+ * plain-text hierarchies (a child listed under its parent). Footnote marks ("(4) (5)", "*") are dropped from
+ * names; header rows, page numbers and notes are not subsidiaries.
+ */
+
+export interface SubsidiaryRow {
+  name: string;
+  jurisdiction: string | null;
+  /** Ownership percent where the exhibit gives one (0-100). */
+  ownership_percent: number | null;
+  /** 0 for top level; indented plain-text lists give deeper levels. */
+  level: number;
+  /** Name of the parent row for indented lists, else null. */
+  parent: string | null;
+}
+
+export interface Exhibit21 {
+  rows: SubsidiaryRow[];
+  /** The exhibit as plain text (table cells separated by two spaces). */
+  text: string;
+}
+
+const HEADER_WORDS = /\b(jurisdiction|incorporat|organi[sz]ation|percent|ownership|owned|country|state or|name of|subsidiar(y|ies) of|voting|domicile|registrant)\b/i;
+const FOOTNOTES = /(\s*(\(\d{1,2}\)|\*+|†|‡|\[\d{1,2}\]))+$/;
+const PERCENT = /^(\d{1,3}(?:\.\d+)?)\s*%?$/;
+const NOTE_LINE = /^(\(?\d{1,2}\)|\*|notes?:)/i;
+
+function cleanName(s: string): string {
+  return s.replace(FOOTNOTES, '').replace(/\s+/g, ' ').replace(/[\s,;:.–—-]+$/, (m) => (m.trim() === '.' ? '.' : '')).trim();
+}
+
+function isFootnoteCell(c: string): boolean {
+  return /^((\(\d{1,2}\)|\*+|†|‡|\[\d{1,2}\])\s*,?\s*)+$/.test(c);
+}
+
+/** "Name (Jurisdiction)" with a place-like parenthesis at the end of the line. */
+function nameWithJurisdiction(line: string): { name: string; jurisdiction: string } | null {
+  const m = /^(.{2,200}?)\s*\(([^()\d]{2,60})\)\s*$/.exec(cleanName(line));
+  if (!m || HEADER_WORDS.test(m[1]!)) return null;
+  if (!/^[A-Z]/.test(m[2]!.trim())) return null;
+  return { name: m[1]!.trim().replace(/,$/, ''), jurisdiction: m[2]!.trim() };
+}
+
+function rowFromCells(cells: string[]): SubsidiaryRow | null {
+  const kept = cells.map((c) => c.trim()).filter((c) => c && !isFootnoteCell(c) && c !== '$');
+  if (kept.length < 2) return null;
+  let pct: number | null = null;
+  const texts: string[] = [];
+  for (const c of kept) {
+    const m = PERCENT.exec(c);
+    if (m && pct === null && Number(m[1]) <= 100) pct = Number(m[1]);
+    else texts.push(c);
+  }
+  if (!texts.length) return null;
+  const name = cleanName(texts[0]!);
+  if (!name || HEADER_WORDS.test(texts.join(' ')) || NOTE_LINE.test(name)) return null;
+  const jurisdiction = texts.length > 1 ? cleanName(texts[texts.length - 1]!) : null;
+  return { name, jurisdiction: jurisdiction || null, ownership_percent: pct, level: 0, parent: null };
+}
+
+function parseHtml(html: string): Exhibit21 {
+  const lines = htmlToLines(html, { rowsAsLines: true });
+  const rows: SubsidiaryRow[] = [];
+  for (const line of lines) {
+    const row = line.includes('\t') ? rowFromCells(line.split('\t')) : null;
+    if (row) { rows.push(row); continue; }
+    const flat = line.replace(/\t/g, ' ');
+    if (NOTE_LINE.test(flat) || flat.length > 250) continue;
+    const nj = nameWithJurisdiction(flat);
+    if (nj) rows.push({ ...nj, ownership_percent: null, level: 0, parent: null });
+  }
+  return { rows, text: lines.map((l) => l.replace(/\t/g, '  ')).join('\n') };
+}
+
+/** Plain-text exhibits keep their column alignment and indentation, so they are parsed from raw lines. */
+function parseText(text: string): Exhibit21 {
+  const raw = text.split(/\r\n|\r|\n/).filter((l) => !/^\s*<\/?(PAGE|TEXT|TABLE|CAPTION|S|C)>/i.test(l));
+  const rows: SubsidiaryRow[] = [];
+  const indents: number[] = [];
+  const parents: SubsidiaryRow[] = [];
+  for (const l of raw) {
+    const line = normalizeSpaces(l.replace(/\t/g, '    ')).replace(/\s+$/, '');
+    const trimmed = line.trim();
+    if (!trimmed || NOTE_LINE.test(trimmed) || /^-?\s*\d{1,3}\s*-?$/.test(trimmed) || /^[-=_ ]+$/.test(trimmed)) continue;
+    const indent = line.length - line.trimStart().length;
+    // Column layouts: two or more spaces or a dot leader separate name, percent and jurisdiction.
+    const cells = trimmed.split(/\s{2,}|\.{3,}\s*/).filter(Boolean);
+    let row = cells.length >= 2 ? rowFromCells(cells) : null;
+    if (!row) {
+      const nj = nameWithJurisdiction(trimmed);
+      if (nj) row = { ...nj, ownership_percent: null, level: 0, parent: null };
+      else if (!HEADER_WORDS.test(trimmed) && /\b(inc|llc|ltd|limited|corp|corporation|company|co|gmbh|b\.v|s\.a|plc|lp|l\.p|ag|n\.v|pty|s\.r\.l|k\.k)\b\.?/i.test(trimmed)) {
+        row = { name: cleanName(trimmed), jurisdiction: null, ownership_percent: null, level: 0, parent: null };
+      }
+    }
+    if (!row) continue;
+    while (indents.length && indents[indents.length - 1]! >= indent) { indents.pop(); parents.pop(); }
+    row.level = indents.length;
+    row.parent = parents.length ? parents[parents.length - 1]!.name : null;
+    indents.push(indent);
+    parents.push(row);
+    rows.push(row);
+  }
+  return { rows, text: raw.map((l) => normalizeSpaces(l).trimEnd()).join('\n').trim() };
+}
+
+export function parseExhibit21(body: string): Exhibit21 {
+  return looksLikeHtml(body) ? parseHtml(body) : parseText(body);
+}
