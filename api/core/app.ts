@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules } from '../../ingest/core/discover.ts';
+import { discoverModules, discoveryErrors } from '../../ingest/core/discover.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { UpstreamError } from '../../ingest/core/http.ts';
 import { createAuthenticator } from './auth.ts';
-import { runCustom, runList, runLookup } from './compile.ts';
+import { checkOrder, runCustom, runList, runLookup } from './compile.ts';
 import type { Meter } from './credits.ts';
 import type { Endpoint, EnvelopeInput } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
@@ -20,7 +20,18 @@ const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Every `api/<dataset>/routes.ts` (default export: an array of endpoint definitions). */
 export async function loadEndpoints(): Promise<Endpoint[]> {
   const out: Endpoint[] = [];
-  for (const { value } of await discoverModules<Endpoint[]>(apiRoot, 'routes.ts')) out.push(...value);
+  for (const { dir, value } of await discoverModules<Endpoint[]>(apiRoot, 'routes.ts')) {
+    for (const ep of value) {
+      // A list whose page order cannot be keyset-paged is refused at start-up, not on its first request.
+      try {
+        if (ep.kind === 'list') checkOrder(ep, ep.orderBy);
+        out.push(ep);
+      } catch (err) {
+        discoveryErrors.push({ file: `api/${dir}/routes.ts`, message: (err as Error).message });
+        process.stderr.write(`[discover] skipped ${ep.path}: ${(err as Error).message}\n`);
+      }
+    }
+  }
   const seen = new Set<string>();
   for (const ep of out) {
     const key = `${ep.kind === 'custom' ? ep.method : 'get'} ${ep.path}`;

@@ -41,7 +41,7 @@ export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlB
   return build(0);
 }
 
-function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
+export function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
   const cols = allColumns(ep.table);
   for (const o of order) {
     const c = cols[o.column];

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { loadEndpoints } from '../../api/core/app.ts';
+import { discoveryErrors } from '../../ingest/core/discover.ts';
+import { loadDiffHandlers } from '../../ingest/core/diff-stage.ts';
+import { loadIngesters, loadTables } from '../../ingest/core/registry.ts';
+import { startWorkers } from '../../api/core/workers.ts';
+
+/** Every discovered module loads, and the declarative pieces agree with each other. */
+describe('dataset and route registry', () => {
+  it('loads every dataset, route, diff handler and worker module without error', async () => {
+    await loadIngesters();
+    await loadEndpoints();
+    await loadDiffHandlers();
+    await startWorkers({} as never, { only: [] }).then((w) => w.stop());
+    expect(discoveryErrors).toEqual([]);
+  });
+
+  it('table names are unique and every ingester writes a demo sample', async () => {
+    const tables = await loadTables();
+    expect(new Set(tables.map((t) => t.name)).size).toBe(tables.length);
+    for (const d of await loadIngesters()) {
+      expect(typeof d.sample, `${d.name} has a sample writer for make demo`).toBe('function');
+      expect(d.sourceUrls.length, `${d.name} documents its source`).toBeGreaterThan(0);
+    }
+  });
+
+  it('every list endpoint reads a table some ingester writes (or the events table)', async () => {
+    const names = new Set((await loadTables()).map((t) => t.name));
+    for (const ep of await loadEndpoints()) {
+      if (ep.kind === 'list' || ep.kind === 'lookup') expect(names.has(ep.table.name), `${ep.path} → ${ep.table.name}`).toBe(true);
+    }
+  });
+});
