@@ -46,7 +46,7 @@ export interface FilingManifest {
 
 export class FilingNotFoundError extends Error {}
 
-const LIVE: FetchOptions = { whenPaused: 'fail', retries: 2 };
+const LIVE: FetchOptions = { whenPaused: 'fail', retries: 1 };
 const LEGACY_8K_CUTOFF = '2004-08-23';
 
 export interface FilingStoreOptions {
@@ -251,7 +251,10 @@ export function primaryDocument(m: FilingManifest): FilingDocument | null {
 
 /** When only the directory listing was available, the cover page says which form the document is. */
 export function formFromCover(text: string): string | null {
-  const head = documentLines(text.slice(0, 60_000)).slice(0, 80).join(' ');
+  // Inline XBRL states it: <ix:nonNumeric name="dei:DocumentType" …>10-K</ix:nonNumeric>.
+  const dei = /name="dei:DocumentType"[^>]*>(?:\s*<[^>]+>)*\s*([^<\s][^<]*)</i.exec(text);
+  if (dei) return dei[1]!.trim().toUpperCase();
+  const head = documentLines(text.slice(0, 400_000)).slice(0, 120).join(' ');
   const m = /\bFORM\s+(10-K(?:405|SB|T)?(?:\/A)?|10-Q(?:SB)?(?:\/A)?|8-K(?:\/A)?|[345](?:\/A)?)\b/i.exec(head);
   return m ? m[1]!.toUpperCase() : null;
 }

@@ -16,9 +16,12 @@ const CELL = new Set(['td', 'th']);
 const SKIP = new Set(['script', 'style', 'head', 'ix:header', 'xbrli:context', 'xbrli:unit']);
 const HIDDEN_STYLE = /display\s*:\s*none/i;
 
-/** True when a document body has HTML markup (else it is a plain-text filing). */
+/**
+ * True when a document body has HTML markup (else it is a plain-text filing). `<TABLE>`, `<PAGE>`, `<S>`, `<C>`
+ * are not evidence: 1990s plain-text filings use them as SGML page and table markers.
+ */
 export function looksLikeHtml(body: string): boolean {
-  return /<(html|body|p|div|table|font|br)\b/i.test(body.slice(0, 200_000));
+  return /<(html|body|p|div|font|br|td)\b/i.test(body.slice(0, 200_000));
 }
 
 export function normalizeSpaces(s: string): string {
