@@ -161,7 +161,9 @@ function readRow(row: Element, position: number, base: string, headers: string[]
   if (!name && detail && !isLabel(detail.title)) name = detail.title;
   if (!name) {
     // Last resort: the longest cell that is neither the date nor a bare number.
-    const candidates = cells.map((c) => text(c)).filter((t) => t && !isLabel(t) && !printedDate(t));
+    // Document link titles ("SEC Complaint") share the cell with the caption; they are not names.
+    const withoutDocs = (t: string) => links.filter((l) => isDocumentLink(l.url, base)).reduce((acc, l) => acc.replace(l.title, ' '), t);
+    const candidates = cells.map((c) => cleanText(withoutDocs(text(c))) ?? '').filter((t) => t && !isLabel(t) && !printedDate(t));
     name = cleanText(candidates.sort((a, b) => b.length - a.length)[0]?.split(CELL_TRAILERS)[0]);
   }
 

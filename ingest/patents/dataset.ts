@@ -56,6 +56,7 @@ function toRow(g: PatentGrant, sourceFile: string, sourceUrl: string | null, cik
     assignee_country: first?.country ?? null,
     assignee_role: first?.role ?? null,
     assignee_cik: cik,
+    assignee_names: g.assignees.length ? g.assignees.map((a) => a.name).join(' ; ') : null,
     assignees: g.assignees,
     inventors: g.inventors,
     abstract: g.abstract,

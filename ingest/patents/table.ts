@@ -26,6 +26,7 @@ export const patentGrantsTable = defineTable({
     assignee_country: { type: 'VARCHAR', description: 'ISO-2 country.' },
     assignee_role: { type: 'VARCHAR', description: 'USPTO role code (02 US company, 03 foreign company, 04/05 individuals…).' },
     assignee_cik: { type: 'VARCHAR', description: '10-digit CIK of the first assignee when the name resolves confidently to one company; null otherwise.' },
+    assignee_names: { type: 'VARCHAR', description: 'Every assignee name joined with " ; " (substring search over all assignees).' },
     assignees: { type: 'JSON', description: 'All assignees [{name, orgname, last_name, first_name, role, city, state, country}].' },
     inventors: { type: 'JSON', description: 'All inventors, same shape.' },
     abstract: { type: 'VARCHAR' },

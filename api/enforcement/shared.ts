@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { f, type Filter } from '../core/endpoint.ts';
+import { p } from '../core/params.ts';
+
+/** Record helpers and parameters shared by the enforcement-family and patent routes. */
+export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
+export const int = (v: unknown): number | null => (v == null ? null : Number(v));
+export const day = (v: unknown): string | null => (v == null ? null : String(v).slice(0, 10));
+
+/** JSON columns are stored as text; a value that is not JSON is served as null rather than breaking the page. */
+export function json<T>(v: unknown, fallback: T): T {
+  if (v == null) return fallback;
+  if (typeof v !== 'string') return v as T;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export const DocumentLink = z.object({ title: z.string(), url: z.string() });
+
+export const Amount = z
+  .object({
+    amount_usd: z.number().int().describe('Integer USD.'),
+    text: z.string().describe('The phrase of the release the amount was parsed from (e.g. "$1.2 million").'),
+  })
+  .nullable();
+
+export function amount(usd: unknown, text: unknown) {
+  return usd == null ? null : { amount_usd: Number(usd), text: String(text ?? '') };
+}
+
+/**
+ * A release-number parameter of one family: `LR-26040`, `lr26040` and `26040` are the same release
+ * (the regulator prints all three); anything else is a 422 naming the parameter.
+ */
+export function releaseNumberParam(prefix: 'LR' | '34', description: string) {
+  const pattern = prefix === 'LR' ? /^(LR[-\s]?)?\d{3,6}$/ : /^(34-)?\d{4,7}$/;
+  return p.str({ pattern, patternText: prefix === 'LR' ? '^(LR-?)?\\d{3,6}$' : '^(34-)?\\d{4,7}$', upper: true, maxLength: 20, description, example: prefix === 'LR' ? 'LR-26040' : '34-100512' });
+}
+
+export function releaseNumberFilter(column: string, prefix: 'LR' | '34'): Filter<string> {
+  // The parameter pattern already admitted only `<prefix>-N`, `<prefix>N` (LR) or the bare number.
+  const canonical = (v: string) => `${prefix}-${prefix === 'LR' ? v.replace(/^LR[-\s]?/, '') : v.replace(/^34-/, '')}`;
+  return f.sql((v, b) => `"${column}" = ${b.param(canonical(v))}`);
+}
+
+export const dateParams = (what: string) => ({
+  date_from: p.date({ description: `Earliest ${what} (YYYY-MM-DD, inclusive).` }),
+  date_to: p.date({ description: `Latest ${what} (YYYY-MM-DD, inclusive).` }),
+});

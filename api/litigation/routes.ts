@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineList, f } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { litigationTable } from '../../ingest/litigation/table.ts';
+import { ACTION_TYPES } from '../../ingest/enforcement-common/action-type.ts';
+import { Amount, DocumentLink, amount, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
+
+const LitigationRecord = z.object({
+  release_number: z.string().describe('`LR-26040`.'),
+  date: z.string(),
+  title: z.string().nullable().describe('Defendants line as published.'),
+  defendants: z.array(z.string()),
+  more_defendants: z.boolean().describe('The title ends with "et al.".'),
+  action_type: z.string().nullable().describe(`One of ${ACTION_TYPES.join(', ')}; derived from the text, null when not stated.`),
+  summary: z.string().nullable(),
+  court_case_number: z.string().nullable(),
+  other_release_numbers: z.array(z.string()),
+  penalty: Amount,
+  disgorgement: Amount,
+  documents: z.array(DocumentLink),
+  source: z.string(),
+  source_url: z.string().nullable(),
+});
+
+export default [
+  defineList({
+    path: '/v1/litigation',
+    summary: 'Litigation releases (civil actions in federal court)',
+    tag: 'Enforcement',
+    source: 'sec_litigation_releases',
+    table: litigationTable,
+    params: {
+      defendant: p.str({ description: 'Substring of a defendant name (case-insensitive).', maxLength: 200 }),
+      title: p.str({ description: 'Substring of the release title (case-insensitive).', maxLength: 200 }),
+      action_type: p.enum(ACTION_TYPES, { lower: true, description: 'What the release reports (derived from its text).' }),
+      release_number: releaseNumberParam('LR', 'Litigation release number: `LR-26040`, `LR26040` or `26040`.'),
+      ...dateParams('release date'),
+    },
+    filters: {
+      defendant: f.contains('defendants'),
+      title: f.contains('title'),
+      action_type: f.eq('action_type'),
+      release_number: releaseNumberFilter('release_number', 'LR'),
+      date_from: f.gte('release_date'),
+      date_to: f.lte('release_date'),
+    },
+    validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+    orderBy: [{ column: 'release_date', dir: 'desc' }, { column: 'release_number', dir: 'asc' }],
+    record: LitigationRecord,
+    toRecord: (r) => ({
+      release_number: String(r.release_number),
+      date: day(r.release_date)!,
+      title: str(r.title),
+      defendants: json<string[]>(r.defendants, []),
+      more_defendants: r.more_defendants === true,
+      action_type: str(r.action_type),
+      summary: str(r.summary),
+      court_case_number: str(r.court_case_number),
+      other_release_numbers: json<string[]>(r.other_release_numbers, []),
+      penalty: amount(r.penalty_usd, r.penalty_text),
+      disgorgement: amount(r.disgorgement_usd, r.disgorgement_text),
+      documents: json<{ title: string; url: string }[]>(r.documents, []),
+      source: 'sec_litigation_releases',
+      source_url: str(r.detail_url) ?? str(r.source_url),
+    }),
+  }),
+];

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineList, f } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { tradingSuspensionsTable } from '../../ingest/trading-suspensions/table.ts';
+import { DocumentLink, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
+
+const SuspensionRecord = z.object({
+  release_number: z.string().describe('Exchange Act release `34-NNNNNN`.'),
+  date: z.string().describe('Date of the suspension order.'),
+  company: z.string().nullable().describe('Company line as published.'),
+  companies: z.array(z.string()),
+  tickers: z.array(z.string()).describe('Symbols named in the order text, when stated.'),
+  file_number: z.string().nullable(),
+  other_release_numbers: z.array(z.string()),
+  summary: z.string().nullable(),
+  documents: z.array(DocumentLink),
+  source: z.string(),
+  source_url: z.string().nullable(),
+});
+
+export default [
+  defineList({
+    path: '/v1/trading-suspensions',
+    summary: 'Trading suspension orders',
+    tag: 'Enforcement',
+    source: 'sec_trading_suspensions',
+    table: tradingSuspensionsTable,
+    params: {
+      company: p.str({ description: 'Substring of the company name (case-insensitive).', maxLength: 200 }),
+      release_number: releaseNumberParam('34', 'Exchange Act release number: `34-100512` or `100512`.'),
+      ...dateParams('order date'),
+    },
+    filters: {
+      company: f.contains('company', 'companies'),
+      release_number: releaseNumberFilter('release_number', '34'),
+      date_from: f.gte('suspension_date'),
+      date_to: f.lte('suspension_date'),
+    },
+    validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+    orderBy: [{ column: 'suspension_date', dir: 'desc' }, { column: 'release_number', dir: 'asc' }],
+    record: SuspensionRecord,
+    toRecord: (r) => ({
+      release_number: String(r.release_number),
+      date: day(r.suspension_date)!,
+      company: str(r.company),
+      companies: json<string[]>(r.companies, []),
+      tickers: json<string[]>(r.tickers, []),
+      file_number: str(r.file_number),
+      other_release_numbers: json<string[]>(r.other_release_numbers, []),
+      summary: str(r.summary),
+      documents: json<{ title: string; url: string }[]>(r.documents, []),
+      source: 'sec_trading_suspensions',
+      source_url: str(r.detail_url) ?? str(r.source_url),
+    }),
+  }),
+];

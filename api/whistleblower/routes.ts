@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineList, f } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { whistleblowerTable } from '../../ingest/whistleblower/table.ts';
+import { DocumentLink, day, int, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
+
+const WhistleblowerRecord = z.object({
+  award_order_no: z.string().describe('Exchange Act release number of the final order.'),
+  date: z.string(),
+  fiscal_year: z.number().int().describe('U.S. federal fiscal year (Oct 1 – Sep 30) of the order date.'),
+  title: z.string().nullable(),
+  decision: z.string().nullable().describe('award | denial | null when the text says neither.'),
+  award_amount_usd: z.number().int().nullable().describe('Null when the order states only a percentage or no amount.'),
+  award_amount_text: z.string().nullable().describe('The phrase the amount was parsed from.'),
+  public_summary: z.string().nullable(),
+  other_release_numbers: z.array(z.string()),
+  documents: z.array(DocumentLink),
+  source: z.string(),
+  source_url: z.string().nullable(),
+});
+
+export default [
+  defineList({
+    path: '/v1/whistleblower',
+    summary: 'Whistleblower award final orders',
+    tag: 'Enforcement',
+    source: 'sec_whistleblower',
+    table: whistleblowerTable,
+    params: {
+      fiscal_year: p.int({ ge: 2011, le: 2100, description: 'U.S. federal fiscal year (FY2024 = 2023-10-01..2024-09-30); the program began in FY2011.' }),
+      min_award_amount_usd: p.int({ ge: 0, description: 'Minimum stated award, USD.' }),
+      max_award_amount_usd: p.int({ ge: 0, description: 'Maximum stated award, USD.' }),
+      award_order_no: releaseNumberParam('34', 'Release number of the order: `34-101543` or `101543`.'),
+      public_summary: p.str({ description: 'Substring of the public summary (case-insensitive).', maxLength: 200 }),
+    },
+    filters: {
+      fiscal_year: f.eq('fiscal_year'),
+      min_award_amount_usd: f.gte('award_amount_usd'),
+      max_award_amount_usd: f.lte('award_amount_usd'),
+      award_order_no: releaseNumberFilter('award_order_no', '34'),
+      public_summary: f.contains('public_summary'),
+    },
+    validate: (v) => [rangeIssue(v, 'min_award_amount_usd', 'max_award_amount_usd')],
+    orderBy: [{ column: 'order_date', dir: 'desc' }, { column: 'award_order_no', dir: 'asc' }],
+    record: WhistleblowerRecord,
+    toRecord: (r) => ({
+      award_order_no: String(r.award_order_no),
+      date: day(r.order_date)!,
+      fiscal_year: Number(r.fiscal_year),
+      title: str(r.title),
+      decision: str(r.decision),
+      award_amount_usd: int(r.award_amount_usd),
+      award_amount_text: str(r.award_amount_text),
+      public_summary: str(r.public_summary),
+      other_release_numbers: json<string[]>(r.other_release_numbers, []),
+      documents: json<{ title: string; url: string }[]>(r.documents, []),
+      source: 'sec_whistleblower',
+      source_url: str(r.detail_url) ?? str(r.source_url),
+    }),
+  }),
+];
