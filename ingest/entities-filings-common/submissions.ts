@@ -50,7 +50,7 @@ const str = (v: unknown): string | null => (v == null ? null : cleanText(String(
 
 /** `CIK0000320193.json` → entity file; `CIK0000320193-submissions-001.json` → overflow page of that CIK. */
 export function classifySubmissionFile(name: string): { cik: string; overflow: boolean } | null {
-  const m = name.match(/CIK(\d{10})(-submissions-\d+)?\.json$/i);
+  const m = name.match(/CIK(\d{10})(-submissions-\d+)?(_[^/]*)?\.json$/i);
   return m ? { cik: m[1], overflow: !!m[2] } : null;
 }
 

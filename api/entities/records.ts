@@ -1,0 +1,35 @@
+import type { SqlBuilder } from '../core/endpoint.ts';
+import { quarterOf } from '../../ingest/core/normalize.ts';
+
+/** Small converters for records read back from the lake (JSON columns are stored as text). */
+export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
+export const num = (v: unknown): number | null => (v == null || v === '' ? null : Number(v));
+export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
+export function json<T>(v: unknown, fallback: T): T {
+  if (v == null) return fallback;
+  if (typeof v !== 'string') return v as T;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * CIKs that held a ticker (history included, so a delisted or moved ticker still finds its filer). The ticker is
+ * normalized like the regulator's files (BRK.B → BRK-B). Column names are ours; the value is bound.
+ */
+export function tickerCiks(ticker: string, b: SqlBuilder): string {
+  const t = b.param(ticker.trim().toUpperCase().replace(/[./]/g, '-'));
+  return `(SELECT cik FROM entity_tickers WHERE ticker = ${t} UNION SELECT cik FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), ${t}))`;
+}
+
+export const TICKER_PATTERN = /^[A-Za-z][A-Za-z0-9]{0,9}([.\-/][A-Za-z0-9]{1,4})?$/;
+export const SIC_PATTERN = /^\d{3,4}$/;
+export const STATE_PATTERN = /^[A-Z0-9]{2}$/;
+
+/** Date bounds also bound the quarter partitions, so DuckDB skips whole files (`2024Q3` strings sort by time). */
+export const dateFrom = (col: string, partition: string) => (v: string, b: SqlBuilder) =>
+  `"${col}" >= ${b.param(v)}::DATE AND "${partition}" >= ${b.param(quarterOf(v))}`;
+export const dateTo = (col: string, partition: string) => (v: string, b: SqlBuilder) =>
+  `"${col}" <= ${b.param(v)}::DATE AND "${partition}" <= ${b.param(quarterOf(v))}`;

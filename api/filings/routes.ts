@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { defineList, f } from '../core/endpoint.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { filingsTable } from '../../ingest/filings/table.ts';
+import { bool, dateFrom, dateTo, num, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
+
+const SOURCE = 'sec_edgar_index';
+
+
+const FORM_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
+
+const FilingRecord = z.object({
+  accession: z.string(),
+  cik: z.string().describe('Filer CIK (10 digits) this listing is under; a filing with several filers is listed once per filer.'),
+  company: z.string().describe('Conformed name at filing time.'),
+  form: z.string(),
+  base_form: z.string().describe('Form without /A.'),
+  is_amendment: z.boolean(),
+  filed_date: z.string(),
+  report_date: z.string().nullable(),
+  acceptance_datetime: z.string().nullable().describe('As published in the submissions data; its zone is unreliable (often US Eastern marked Z).'),
+  items: z.array(z.string()).describe('8-K item numbers (2.02, 9.01); empty when none or not yet known.'),
+  primary_document: z.string().nullable(),
+  primary_doc_description: z.string().nullable(),
+  size: z.number().int().nullable().describe('Bytes of the full submission.'),
+  is_xbrl: z.boolean().nullable(),
+  is_inline_xbrl: z.boolean().nullable(),
+  act: z.string().nullable(),
+  file_number: z.string().nullable(),
+  film_number: z.string().nullable(),
+  urls: z.object({ filing: z.string(), index: z.string(), primary_document: z.string().nullable() }),
+  detail_source: z.string().describe('index, submissions or index+submissions.'),
+  source: z.string(),
+  source_url: z.string(),
+});
+
+function toRecord(r: Record<string, unknown>): z.infer<typeof FilingRecord> {
+  return {
+    accession: String(r.accession),
+    cik: String(r.cik),
+    company: String(r.company),
+    form: String(r.form),
+    base_form: String(r.base_form),
+    is_amendment: Boolean(r.is_amendment),
+    filed_date: String(r.filed_date),
+    report_date: str(r.report_date),
+    acceptance_datetime: str(r.acceptance_datetime)?.replace(/Z$/, '') ?? null,
+    items: str(r.items)?.split(',') ?? [],
+    primary_document: str(r.primary_document),
+    primary_doc_description: str(r.primary_doc_description),
+    size: num(r.size),
+    is_xbrl: bool(r.is_xbrl),
+    is_inline_xbrl: bool(r.is_inline_xbrl),
+    act: str(r.act),
+    file_number: str(r.file_number),
+    film_number: str(r.film_number),
+    urls: { filing: String(r.filing_url), index: String(r.index_url), primary_document: str(r.primary_document_url) },
+    detail_source: String(r.detail_source),
+    source: SOURCE,
+    source_url: String(r.index_url),
+  };
+}
+
+export default [
+  defineList({
+    path: '/v1/filings',
+    summary: 'Filing index',
+    description: 'Every filing of the EDGAR index, newest first, with 8-K items, acceptance time, primary document, size and XBRL flags from the submissions data.',
+    tag: 'Filings',
+    source: SOURCE,
+    table: filingsTable,
+    params: {
+      cik: p.cik({ description: 'Filer CIK, with or without leading zeros.' }),
+      ticker: p.str({ pattern: TICKER_PATTERN, patternText: TICKER_PATTERN.source, upper: true, description: 'Ticker (current or former) of the filer.' }),
+      form_type: p.str({ pattern: FORM_PATTERN, upper: true, description: 'Exact form type (10-K, 8-K/A, SC 13G). Case-insensitive.' }),
+      include_amendments: p.bool({ description: 'With form_type: also match its /A amendments (10-K → 10-K and 10-K/A).' }),
+      q: p.str({ maxLength: 200, description: 'Substring of the company name.' }),
+      accession: p.accession({ description: 'Accession number, with or without dashes.' }),
+      filed_from: p.date({ description: 'Filed on or after (YYYY-MM-DD).' }),
+      filed_to: p.date({ description: 'Filed on or before (YYYY-MM-DD).' }),
+      items: p.str({ pattern: /^\d{1,2}\.\d{2}$/, description: 'An 8-K item number the filing reports, e.g. 2.02.' }),
+      sic: p.str({ pattern: SIC_PATTERN, description: "Filer's SIC code (entity directory)." }),
+      state_of_incorp: p.str({ pattern: STATE_PATTERN, upper: true, description: "Filer's state of incorporation (entity directory)." }),
+      is_xbrl: p.bool({ description: 'Filings with (true) or without (false) XBRL data; unknown counts as false.' }),
+    },
+    filters: {
+      cik: f.eq('cik'),
+      ticker: f.sql((v, b) => `cik IN ${tickerCiks(v, b)}`),
+      form_type: f.sql((v, b, all) => (all.include_amendments ? `base_form = ${b.param(v.replace(/\/A$/, ''))}` : `form = ${b.param(v)}`)),
+      q: f.contains('company'),
+      accession: f.eq('accession'),
+      filed_from: f.sql(dateFrom('filed_date', 'filed_quarter')),
+      filed_to: f.sql(dateTo('filed_date', 'filed_quarter')),
+      items: f.sql((v, b) => `list_contains(string_split(coalesce(items, ''), ','), ${b.param(v)})`),
+      sic: f.sql((v, b) => `cik IN (SELECT cik FROM entities WHERE sic = ${b.param(v.padStart(4, '0'))})`),
+      state_of_incorp: f.sql((v, b) => `cik IN (SELECT cik FROM entities WHERE state_of_incorp = ${b.param(v)})`),
+      is_xbrl: f.flag('is_xbrl'),
+    },
+    validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],
+    orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'cik', dir: 'asc' }],
+    record: FilingRecord,
+    toRecord,
+    cost: 5,
+  }),
+];
