@@ -1,5 +1,6 @@
 import { deflateRawSync, crc32 } from 'node:zlib';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
@@ -91,5 +92,6 @@ export async function writeZip(path: string, members: { name: string; data: Buff
   end.writeUInt16LE(members.length, 10);
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, Buffer.concat([...locals, ...centrals, end]));
 }
