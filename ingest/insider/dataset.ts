@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
-import { quarterBounds } from '../core/normalize.ts';
-import { localInputs } from '../core/runner.ts';
-import { UpstreamError } from '../core/http.ts';
+import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../insider-ownership-common/inputs.ts';
 import { extractZipMembers } from '../insider-ownership-common/zip.ts';
 import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
 import { OwnershipXmlError, parseOwnershipXml } from './ownership-xml.ts';
@@ -11,10 +9,11 @@ import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';
 import { insiderHoldingsTable, insiderTransactionsTable } from './tables.ts';
 import { writeInsiderSample } from './sample.ts';
 
-const DATA_SET_PATHS = ['/files/structureddata/data/insider-transactions-data-sets/', '/files/dera/data/insider-transactions-data-sets/'];
-const FILING_FILE = /\.(xml|txt|nc)$/i;
-
-type InputKind = 'data_set_zip' | 'data_set_dir' | 'filing';
+const BULK = {
+  folder: 'insider-transactions-data-sets',
+  zipName: (y: number, q: number) => `${y}q${q}_form345.zip`,
+  marker: /^submission\.tsv$/i,
+};
 
 export default defineIngester({
   name: 'insider',
@@ -28,37 +27,12 @@ export default defineIngester({
   ],
   argsHelp: '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
 
-  async inputs(ctx, args) {
-    if (args.from) {
-      const files = await localInputs(args.from, (n) => /\.zip$/i.test(n) || FILING_FILE.test(n) || /^submission\.tsv$/i.test(n));
-      return files.map((f): RawInput => {
-        const name = basename(f.path);
-        if (/^submission\.tsv$/i.test(name)) return { path: dirname(f.path), url: null, meta: { kind: 'data_set_dir' satisfies InputKind } };
-        if (/\.zip$/i.test(name)) return { ...f, meta: { kind: 'data_set_zip' satisfies InputKind } };
-        return { ...f, meta: { kind: 'filing' satisfies InputKind } };
-      });
-    }
-    const q = args.period ? quarterBounds(args.period) : null;
-    if (!q) throw new Error('insider: give --period YYYYQn (e.g. 2024Q3) or --from <path>');
-    let lastErr: unknown = null;
-    for (const prefix of DATA_SET_PATHS) {
-      const url = `${ctx.settings.SEC_BASE_URL}${prefix}${q.year}q${q.quarter}_form345.zip`;
-      try {
-        const path = await ctx.http.download(url);
-        return [{ path, url, meta: { kind: 'data_set_zip' satisfies InputKind } }];
-      } catch (err) {
-        lastErr = err;
-        // The older /files/dera/ prefix still serves some quarters; anything but a 404 is a real failure.
-        if (!(err instanceof UpstreamError && err.kind === 'not_found')) throw err;
-      }
-    }
-    throw lastErr;
-  },
+  inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'insider'),
 
   async load(ctx, inputs) {
     const seen = new Set<string>();
     for (const input of inputs) {
-      const kind = input.meta?.kind as InputKind | undefined;
+      const kind = kindOf(input);
       if (kind === 'data_set_zip') {
         const dir = `${input.path}.d`;
         await extractZipMembers(input.path, dir, (n) => /\.tsv$/i.test(n));
@@ -68,7 +42,7 @@ export default defineIngester({
       }
     }
     for (const input of inputs) {
-      if ((input.meta?.kind as InputKind | undefined) !== 'filing') continue;
+      if (kindOf(input) !== 'filing') continue;
       await loadFiling(ctx, input, seen);
     }
   },
@@ -103,8 +77,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   }
   if (!doc.accession) {
     // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
-    const m = file.match(/(\d{10}-?\d{2}-?\d{6})/);
-    doc.accession = m ? m[1].replace(/^(\d{10})-?(\d{2})-?(\d{6})$/, '$1-$2-$3') : null;
+    doc.accession = accessionFromFileName(file);
   }
   const filedDate = fallbackFiledDate(doc);
   if (!doc.accession || !filedDate || !doc.issuer.cik) {

@@ -1,0 +1,196 @@
+import { cleanText, normalizeAccession, padCik, toBool, toInt, toIsoDate } from '../core/normalize.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { all, el, kids, parseXmlTree, textOf, txt, type XmlEl } from '../insider-ownership-common/xml-tree.ts';
+
+/** Form D / D/A (`edgarSubmission`, no namespace) into one offering record with its people. */
+
+export interface FormDIssuer {
+  is_primary: boolean;
+  cik: string | null;
+  name: string | null;
+  street1: string | null;
+  street2: string | null;
+  city: string | null;
+  state_or_country: string | null;
+  state_or_country_description: string | null;
+  zip: string | null;
+  phone: string | null;
+  jurisdiction_of_inc: string | null;
+  entity_type: string | null;
+  year_of_inc: string | null;
+  /** overFiveYears | withinFiveYears | yetToBeFormed */
+  year_of_inc_choice: string | null;
+}
+
+export interface FormDRelatedPerson {
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  city: string | null;
+  state_or_country: string | null;
+  relationships: string[];
+  clarification: string | null;
+}
+
+export interface FormDRecipient {
+  name: string | null;
+  crd: string | null;
+  associated_bd_name: string | null;
+  associated_bd_crd: string | null;
+  city: string | null;
+  state_or_country: string | null;
+  states_of_solicitation: string[];
+  foreign_solicitation: boolean | null;
+}
+
+/** A dollar amount field: whole USD, or the literal `Indefinite` kept apart. */
+export interface Amount {
+  usd: number | null;
+  indefinite: boolean;
+}
+
+export interface FormDFiling {
+  accession: string | null;
+  filed_date: string | null;
+  schema_version: string | null;
+  submission_type: string | null;
+  is_amendment: boolean;
+  previous_accession: string | null;
+  issuers: FormDIssuer[];
+  related_persons: FormDRelatedPerson[];
+  recipients: FormDRecipient[];
+  industry_group: string | null;
+  investment_fund_type: string | null;
+  is_40_act: boolean | null;
+  revenue_range: string | null;
+  nav_range: string | null;
+  federal_exemptions: string[];
+  date_of_first_sale: string | null;
+  first_sale_yet_to_occur: boolean | null;
+  more_than_one_year: boolean | null;
+  security_types: string[];
+  other_security_description: string | null;
+  is_business_combination: boolean | null;
+  minimum_investment: number | null;
+  total_offering: Amount;
+  total_sold: Amount;
+  total_remaining: Amount;
+  has_non_accredited_investors: boolean | null;
+  num_non_accredited_investors: number | null;
+  total_investors: number | null;
+  sales_commissions_usd: number | null;
+  finders_fees_usd: number | null;
+  gross_proceeds_used_usd: number | null;
+  signatures: { issuer_name: string | null; name_of_signer: string | null; title: string | null; date: string | null }[];
+}
+
+export class FormDXmlError extends Error {}
+
+export function amount(raw: string | null): Amount {
+  if (raw && /^indefinite$/i.test(raw.trim())) return { usd: null, indefinite: true };
+  return { usd: toInt(raw), indefinite: false };
+}
+
+function issuerOf(node: XmlEl, primary: boolean): FormDIssuer {
+  const yoi = el(node, 'yearOfInc');
+  const choice = yoi?.children.find((c) => ['overFiveYears', 'withinFiveYears', 'yetToBeFormed'].includes(c.name) && toBool(textOf(c)));
+  return {
+    is_primary: primary,
+    cik: padCik(txt(node, 'cik')),
+    name: txt(node, 'entityName'),
+    street1: txt(node, 'issuerAddress', 'street1'),
+    street2: txt(node, 'issuerAddress', 'street2'),
+    city: txt(node, 'issuerAddress', 'city'),
+    state_or_country: txt(node, 'issuerAddress', 'stateOrCountry'),
+    state_or_country_description: txt(node, 'issuerAddress', 'stateOrCountryDescription'),
+    zip: txt(node, 'issuerAddress', 'zipCode'),
+    phone: txt(node, 'issuerPhoneNumber'),
+    jurisdiction_of_inc: txt(node, 'jurisdictionOfInc'),
+    entity_type: txt(node, 'entityType'),
+    year_of_inc: txt(yoi, 'value'),
+    year_of_inc_choice: choice?.name ?? null,
+  };
+}
+
+const SECURITY_TYPES: Record<string, string> = {
+  isEquityType: 'Equity', isDebtType: 'Debt', isOptionToAcquireType: 'Option to acquire', isSecurityToBeAcquiredType: 'Security to be acquired',
+  isPooledInvestmentFundType: 'Pooled investment fund interests', isTenantInCommonType: 'Tenant-in-common', isMineralPropertyType: 'Mineral property', isOtherType: 'Other',
+};
+
+export function parseFormDXml(input: string, meta: { accession?: string } = {}): FormDFiling {
+  const header = isSubmissionContainer(input) ? readSubmissionHeader(input) : null;
+  const xml = findXmlByRoot(input, 'edgarSubmission');
+  if (!xml) throw new FormDXmlError('no Form D edgarSubmission XML in the input');
+  const root = el(parseXmlTree(xml), 'edgarSubmission');
+  const od = el(root, 'offeringData');
+  if (!root || !od) throw new FormDXmlError('edgarSubmission without offeringData: not a Form D');
+  const submissionType = txt(root, 'submissionType')?.toUpperCase() ?? header?.formType ?? null;
+  const amendment = toBool(txt(od, 'typeOfFiling', 'newOrAmendment', 'isAmendment'));
+  const types = el(od, 'typesOfSecuritiesOffered');
+  const signatures = all(el(od, 'signatureBlock'), 'signature').map((s) => ({
+    issuer_name: txt(s, 'issuerName'), name_of_signer: txt(s, 'nameOfSigner'), title: txt(s, 'signatureTitle'), date: toIsoDate(txt(s, 'signatureDate')),
+  }));
+  return {
+    accession: normalizeAccession(meta.accession) ?? header?.accession ?? null,
+    filed_date: header?.filedDate ?? null,
+    schema_version: txt(root, 'schemaVersion'),
+    submission_type: submissionType,
+    is_amendment: amendment ?? submissionType === 'D/A',
+    previous_accession: normalizeAccession(txt(od, 'typeOfFiling', 'newOrAmendment', 'previousAccessionNumber')),
+    issuers: [
+      ...kids(root, 'primaryIssuer').map((n) => issuerOf(n, true)),
+      ...kids(el(root, 'issuerList'), 'issuer').map((n) => issuerOf(n, false)),
+    ],
+    related_persons: all(el(root, 'relatedPersonsList'), 'relatedPersonInfo').map((p) => ({
+      first_name: txt(p, 'relatedPersonName', 'firstName'),
+      middle_name: txt(p, 'relatedPersonName', 'middleName'),
+      last_name: txt(p, 'relatedPersonName', 'lastName'),
+      city: txt(p, 'relatedPersonAddress', 'city'),
+      state_or_country: txt(p, 'relatedPersonAddress', 'stateOrCountry'),
+      relationships: all(el(p, 'relatedPersonRelationshipList'), 'relationship').map(textOf).filter((x): x is string => !!x),
+      clarification: txt(p, 'relationshipClarification'),
+    })),
+    recipients: all(el(od, 'salesCompensationList'), 'recipient').map((r) => {
+      const states = el(r, 'statesOfSolicitationList');
+      return {
+        name: txt(r, 'recipientName'),
+        crd: txt(r, 'recipientCRDNumber'),
+        associated_bd_name: txt(r, 'associatedBDName'),
+        associated_bd_crd: txt(r, 'associatedBDCRDNumber'),
+        city: txt(r, 'recipientAddress', 'city'),
+        state_or_country: txt(r, 'recipientAddress', 'stateOrCountry'),
+        states_of_solicitation: (states?.children ?? []).filter((c) => c.name === 'state' || c.name === 'value').map(textOf).filter((x): x is string => !!x),
+        foreign_solicitation: toBool(txt(r, 'foreignSolicitation')),
+      };
+    }),
+    industry_group: txt(od, 'industryGroup', 'industryGroupType'),
+    investment_fund_type: txt(od, 'industryGroup', 'investmentFundInfo', 'investmentFundType'),
+    is_40_act: toBool(txt(od, 'industryGroup', 'investmentFundInfo', 'is40Act')),
+    revenue_range: txt(od, 'issuerSize', 'revenueRange'),
+    nav_range: txt(od, 'issuerSize', 'aggregateNetAssetValueRange'),
+    federal_exemptions: kids(el(od, 'federalExemptionsExclusions'), 'item').map(textOf).filter((x): x is string => !!x),
+    date_of_first_sale: toIsoDate(txt(od, 'typeOfFiling', 'dateOfFirstSale', 'value')),
+    first_sale_yet_to_occur: toBool(txt(od, 'typeOfFiling', 'dateOfFirstSale', 'yetToOccur')),
+    more_than_one_year: toBool(txt(od, 'durationOfOffering', 'moreThanOneYear')),
+    security_types: Object.entries(SECURITY_TYPES).filter(([k]) => toBool(txt(types, k))).map(([, v]) => v),
+    other_security_description: txt(types, 'descriptionOfOtherType'),
+    is_business_combination: toBool(txt(od, 'businessCombinationTransaction', 'isBusinessCombinationTransaction')),
+    minimum_investment: toInt(txt(od, 'minimumInvestmentAccepted')),
+    total_offering: amount(txt(od, 'offeringSalesAmounts', 'totalOfferingAmount')),
+    total_sold: amount(txt(od, 'offeringSalesAmounts', 'totalAmountSold')),
+    total_remaining: amount(txt(od, 'offeringSalesAmounts', 'totalRemaining')),
+    has_non_accredited_investors: toBool(txt(od, 'investors', 'hasNonAccreditedInvestors')),
+    num_non_accredited_investors: toInt(txt(od, 'investors', 'numberNonAccreditedInvestors')),
+    total_investors: toInt(txt(od, 'investors', 'totalNumberAlreadyInvested')),
+    sales_commissions_usd: toInt(txt(od, 'salesCommissionsFindersFees', 'salesCommissions', 'dollarAmount')),
+    finders_fees_usd: toInt(txt(od, 'salesCommissionsFindersFees', 'findersFees', 'dollarAmount')),
+    gross_proceeds_used_usd: toInt(txt(od, 'useOfProceeds', 'grossProceedsUsed', 'dollarAmount')),
+    signatures,
+  };
+}
+
+/** Sort of a person's display name for the related-persons list: `First Middle Last`. */
+export function personName(p: { first_name: string | null; middle_name: string | null; last_name: string | null }): string | null {
+  const parts = [p.first_name, p.middle_name, p.last_name].filter((x) => x && !/^(n\/?a|-)$/i.test(x));
+  return cleanText(parts.join(' '));
+}
