@@ -59,6 +59,4 @@ export const RAW_INFO_DDL = `accession_number VARCHAR, line_no INTEGER, issuer_n
   value_reported DOUBLE, shares DOUBLE, shares_type VARCHAR, put_call VARCHAR, investment_discretion VARCHAR, other_manager VARCHAR,
   voting_sole BIGINT, voting_shared BIGINT, voting_none BIGINT`;
 
-export function filingIndexUrl(cik: string, accession: string): string {
-  return `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${accession}-index.htm`;
-}
+export { filingIndexUrl } from '../funds-common/work.ts';

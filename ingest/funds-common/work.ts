@@ -66,3 +66,17 @@ export function textSql(col: string): string {
 export function cikSql(col: string): string {
   return `lpad(CAST(TRY_CAST(trim(${col}) AS BIGINT) AS VARCHAR), 10, '0')`;
 }
+
+/** The filing index page, the `source_url` of every 13F/N-PORT/N-CEN record (JS form; SQL twin below). */
+export function filingIndexUrl(cik: string, accession: string): string {
+  return `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${accession}-index.htm`;
+}
+
+export function filingIndexUrlSql(cikCol: string, accCol: string): string {
+  return `'https://www.sec.gov/Archives/edgar/data/' || CAST(TRY_CAST(${cikCol} AS BIGINT) AS VARCHAR) || '/' || replace(${accCol}, '-', '') || '/' || ${accCol} || '-index.htm'`;
+}
+
+/** Calendar quarter label (`2024Q4`) of a DATE expression (SQL twin of core `quarterOf`). */
+export function quarterSql(dateExpr: string): string {
+  return `CAST(year(${dateExpr}) AS VARCHAR) || 'Q' || CAST(quarter(${dateExpr}) AS VARCHAR)`;
+}

@@ -24,7 +24,7 @@ function localName(qname: string): string {
 export async function streamXml(
   input: string | AsyncIterable<string>,
   emit: Set<string> = new Set(),
-  onElement: (node: XmlNode, path: string[]) => void | Promise<void> = () => {},
+  onElement: (node: XmlNode, path: string[], root: XmlNode) => void | Promise<void> = () => {},
 ): Promise<XmlNode> {
   const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
   const stack: XmlNode[] = [root];
@@ -57,7 +57,7 @@ export async function streamXml(
   const drain = async () => {
     while (pending.length) {
       const { node, path } = pending.shift()!;
-      await onElement(node, path);
+      await onElement(node, path, root);
     }
   };
   if (typeof input === 'string') {
