@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { amountFor, findMoney, parseMoney, wordsToNumber } from '../../ingest/enforcement-common/money.ts';
 import { federalFiscalYear } from '../../ingest/enforcement-common/fiscal-year.ts';
 import { splitNames } from '../../ingest/enforcement-common/names.ts';
