@@ -91,14 +91,15 @@ export function parseHtml(html: string): ParsedHtml {
         if (name === 'xbrli:context') ctx = { id: attrs.id ?? '', end: null, dimensional: false };
         else if (ctx && (name === 'xbrli:enddate' || name === 'xbrli:instant')) ctxField = 'end';
         else if (ctx && (name === 'xbrldi:explicitmember' || name === 'xbrldi:typedmember')) ctx.dimensional = true;
-        if (SKIP.has(name)) { skipDepth++; return; }
-        if (skipDepth) return;
+        // Facts are read even inside the hidden ix:header (dei cover facts live there).
         if (name === 'ix:nonfraction' || name === 'ix:nonnumeric') {
           factStack.push({
             fact: { name: attrs.name ?? '', contextRef: attrs.contextref ?? null, text: '', negative: attrs.sign === '-', scale: Number(attrs.scale ?? 0) || 0 },
             parts: [],
           });
         }
+        if (SKIP.has(name)) { skipDepth++; return; }
+        if (skipDepth) return;
         if (name === 'sup') { supDepth++; if (supDepth === 1) supText = ''; return; }
         if (BLOCK.has(name)) { flushLine(); breakCells(); }
         if (name === 'table') {
@@ -113,24 +114,24 @@ export function parseHtml(html: string): ParsedHtml {
       },
       ontext(text) {
         if (ctx && ctxField === 'end') { ctx.end = (ctx.end ?? '') + text.trim(); return; }
-        if (skipDepth) return;
+        if (skipDepth) { for (const f of factStack) f.parts.push(text); return; }
         if (supDepth) { supText += text; return; }
         emit(text);
       },
       onclosetag(name) {
         if (name === 'xbrli:context' && ctx) { contexts.set(ctx.id, { end: ctx.end, dimensional: ctx.dimensional }); ctx = null; }
         else if (name === 'xbrli:enddate' || name === 'xbrli:instant') ctxField = null;
+        if (name === 'ix:nonfraction' || name === 'ix:nonnumeric') {
+          const f = factStack.pop();
+          if (f) { f.fact.text = f.parts.join('').replace(/[\s\u00a0]+/g, ' ').trim(); facts.push(f.fact); }
+          if (skipDepth) return;
+        }
         if (SKIP.has(name)) { skipDepth = Math.max(0, skipDepth - 1); return; }
         if (skipDepth) return;
         if (name === 'sup') {
           supDepth = Math.max(0, supDepth - 1);
           // Footnote markers are dropped so `Salary($)(2)` and `Jeff Zhu(1)` read clean; anything else is kept.
           if (supDepth === 0 && !FOOTNOTE_SUP.test(supText.replace(/\u00a0/g, ' '))) emit(supText);
-          return;
-        }
-        if (name === 'ix:nonfraction' || name === 'ix:nonnumeric') {
-          const f = factStack.pop();
-          if (f) { f.fact.text = f.parts.join('').replace(/[\s\u00a0]+/g, ' ').trim(); facts.push(f.fact); }
           return;
         }
         if (BLOCK.has(name)) { flushLine(); breakCells(); }

@@ -62,6 +62,8 @@ export interface ProxyExtraction {
   /** Fiscal year the statement covers (latest SCT year, PvP period, or "year ended" in the text). */
   fiscalYear: number | null;
   pvp: PvpYear[];
+  /** Inline-XBRL dei cover facts (`dei:EntityCentralIndexKey` …) for documents without an SEC header. */
+  dei: { name: string; text: string }[];
   tablesSeen: number;
   tablesUsed: number;
 }
@@ -81,6 +83,7 @@ function headerRowsOf(grid: Grid): number[] {
       return (a.kind === 'number' && Math.abs(a.value ?? 0) >= 100) || parseYear(t) !== null || /^age:?\s*\d{2}$/i.test(t);
     });
     const nameLike = all.some((t) => looksLikePersonName(t.split('\n')[0]));
+    if (rows.length && all.length === 1 && sectionOf(all[0])) break;
     if (dataLike || (nameLike && rows.length)) break;
     rows.push(r);
   }
@@ -412,5 +415,5 @@ export function extractProxy(html: string): ProxyExtraction {
   const sctYears = compensation.filter((c) => c.tableKind === 'summary_compensation' && c.fiscalYear).map((c) => c.fiscalYear!);
   const fiscalYear = sctYears.length ? Math.max(...sctYears) : pvp.length ? Math.max(...pvp.map((p) => p.fiscalYear)) : fiscalYearFromText(parsed.lines);
   for (const c of compensation) if (c.fiscalYear === null && c.tableKind !== 'summary_compensation') c.fiscalYear = fiscalYear;
-  return { people: mergePeople(sightings), compensation, fiscalYear, pvp, tablesSeen: parsed.tables.length, tablesUsed: used };
+  return { people: mergePeople(sightings), compensation, fiscalYear, pvp, dei: parsed.facts.filter((f) => f.name.startsWith('dei:')), tablesSeen: parsed.tables.length, tablesUsed: used };
 }

@@ -1,0 +1,54 @@
+import type { Filter, SqlBuilder } from '../core/endpoint.ts';
+import { p, type ParamDef } from '../core/params.ts';
+import { normalizePersonName } from '../../ingest/board/names.ts';
+import { CONFIDENCE_FLOOR } from '../../ingest/proxy/extract.ts';
+
+/** Shared by /v1/board, /v1/proxy/officers and /v1/compensation. */
+
+export const str = (v: unknown): string | null => (v == null ? null : String(v));
+export const int = (v: unknown): number | null => (v == null ? null : Number(v));
+export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
+export function isoDate(v: unknown): string | null {
+  if (v == null) return null;
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  return String(v).slice(0, 10);
+}
+export function jsonList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v !== 'string' || !v) return [];
+  try { const x = JSON.parse(v); return Array.isArray(x) ? x.map(String) : []; } catch { return []; }
+}
+
+/**
+ * Person-name filter over the normalized name columns: the last name must match, and the first name
+ * must match or be initial-compatible ("R Woolley" ↔ "Robert Woolley"); a one-word query matches last
+ * names. Case, punctuation, suffixes (Jr., III) and middle initials never matter.
+ */
+export function personNameFilter(): Filter<string> {
+  return (value: string, b: SqlBuilder) => {
+    const n = normalizePersonName(value);
+    if (!n) return 'false';
+    if (!n.first) return `("name_last" = ${b.param(n.last)} OR "name_first" = ${b.param(n.last)})`;
+    const last = b.param(n.last);
+    if (n.first.length === 1) return `("name_last" = ${last} AND left("name_first", 1) = ${b.param(n.first)})`;
+    const first = b.param(n.first);
+    const initial = b.param(n.first[0]);
+    return `("name_last" = ${last} AND ("name_first" = ${first}`
+      + ` OR (length("name_first") = 1 AND ("name_first" = ${initial} OR split_part(coalesce("name_middle", ''), ' ', 1) = ${first}))))`;
+  };
+}
+
+/**
+ * `min_confidence` with the serving floor as its default: rows the extractor was unsure of stay in the
+ * lake (plain SQL sees them) but are served only to a caller who lowers the bar explicitly.
+ */
+export function minConfidenceParam(): ParamDef<number | undefined> {
+  const base = p.float({ ge: 0, le: 1, description: `Only rows with confidence >= this (0-1). Default ${CONFIDENCE_FLOOR}, the serving floor; 0 shows every extracted row.` });
+  return {
+    ...base,
+    zod: base.zod.transform((v) => v ?? CONFIDENCE_FLOOR) as unknown as ParamDef<number | undefined>['zod'],
+    openapi: { ...base.openapi, default: CONFIDENCE_FLOOR },
+  };
+}
+
+export const EIN_PATTERN = /^\d{2}-?\d{7}$/;
