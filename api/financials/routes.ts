@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import { defineList, defineRoute, f, type SqlBuilder } from '../core/endpoint.ts';
+import { entityUnresolved, ValidationError } from '../core/errors.ts';
+import { p, rangeIssue } from '../core/params.ts';
+import { financialFactsTable } from '../../ingest/financials/table.ts';
+import { cikBucket } from '../../ingest/entities-filings-common/sources.ts';
+import { num, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
+import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
+
+const SOURCE = 'sec_xbrl_companyfacts';
+const CONCEPT = /^([A-Za-z][A-Za-z0-9-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$/;
+const UNIT = /^[A-Za-z0-9_\-/.*]{1,40}$/;
+const FORM = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
+/** Taxonomies tried, in this order, for a concept given without a prefix (`Revenues`). */
+const DEFAULT_TAXONOMIES = ['us-gaap', 'ifrs-full', 'dei', 'srt'];
+
+/** `us-gaap:Revenues` → itself; `Revenues` → the same tag in the usual taxonomies (exact values, so pruning works). */
+function conceptFilter(v: string, b: SqlBuilder): string {
+  const list = v.includes(':') ? [v] : DEFAULT_TAXONOMIES.map((t) => `${t}:${v}`);
+  return `concept IN (${list.map((c) => b.param(c)).join(', ')})`;
+}
+
+const conceptParam = () =>
+  p.str({ pattern: CONCEPT, patternText: CONCEPT.source, description: 'XBRL concept in namespaced form (us-gaap:Revenues); a bare tag matches it in us-gaap, ifrs-full, dei or srt.' });
+
+const FactRecord = z.object({
+  cik: z.string(),
+  entity_name: z.string(),
+  concept: z.string().describe('Namespaced concept, us-gaap:Revenues.'),
+  taxonomy: z.string(),
+  label: z.string().nullable(),
+  unit: z.string(),
+  period_start: z.string().nullable().describe('Null for an instant.'),
+  period_end: z.string(),
+  period_days: z.number().int().describe('0 for an instant.'),
+  value: z.number(),
+  fiscal_year: z.number().int().nullable().describe('Fiscal year of the reporting filing.'),
+  fiscal_period: z.string().nullable(),
+  form: z.string().nullable(),
+  accession: z.string(),
+  filed: z.string(),
+  frame: z.string().nullable(),
+  is_latest: z.boolean().describe('The latest-filed report of this concept/unit/period: the value to use.'),
+  source: z.string(),
+  source_url: z.string(),
+});
+
+function factRecord(r: Record<string, unknown>): z.infer<typeof FactRecord> {
+  const cik = String(r.cik);
+  return {
+    cik,
+    entity_name: String(r.entity_name),
+    concept: String(r.concept),
+    taxonomy: String(r.taxonomy),
+    label: str(r.label),
+    unit: String(r.unit),
+    period_start: str(r.period_start),
+    period_end: String(r.period_end),
+    period_days: Number(r.period_days),
+    value: Number(r.value),
+    fiscal_year: num(r.fiscal_year),
+    fiscal_period: str(r.fiscal_period),
+    form: str(r.form),
+    accession: String(r.accession),
+    filed: String(r.filed),
+    frame: str(r.frame),
+    is_latest: Boolean(r.is_latest),
+    source: SOURCE,
+    source_url: `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${String(r.accession).replace(/-/g, '')}/${r.accession}-index.htm`,
+  };
+}
+
+const listParams = {
+  cik: p.cik({ description: 'CIK with or without leading zeros.' }),
+  concept: conceptParam(),
+  ticker: p.str({ pattern: TICKER_PATTERN, patternText: TICKER_PATTERN.source, upper: true, description: 'Ticker (current or former) of the company.' }),
+  form: p.str({ pattern: FORM, upper: true, description: 'Form of the reporting filing: 10-K, 10-Q, 10-K/A, 20-F …' }),
+  fiscal_year: p.int({ ge: 1990, le: 2100, description: 'Fiscal year of the reporting filing.' }),
+  q: p.str({ maxLength: 200, description: 'Substring of the company name.' }),
+  concept_q: p.str({ maxLength: 200, description: 'Substring of the concept name or its label.' }),
+  filed_from: p.date({ description: 'Filed on or after.' }),
+  filed_to: p.date({ description: 'Filed on or before.' }),
+  period_end_from: p.date({ description: 'Period (or instant) ending on or after.' }),
+  period_end_to: p.date({ description: 'Period (or instant) ending on or before.' }),
+  unit: p.str({ pattern: UNIT, description: 'Unit: USD, shares, USD/shares, pure, EUR … (case-insensitive).' }),
+  latest: p.bool({ description: 'true: only the latest-filed value of each concept/unit/period (amendments and restatements win).' }),
+};
+
+type Q = { [K in keyof typeof listParams]?: unknown };
+const rangeChecks = (v: Q) => [rangeIssue(v, 'filed_from', 'filed_to'), rangeIssue(v, 'period_end_from', 'period_end_to')];
+
+const sharedFilters = {
+  concept: f.sql(conceptFilter),
+  form: f.eq<string>('form'),
+  fiscal_year: f.eq<number>('fiscal_year'),
+  concept_q: f.contains('concept', 'label'),
+  filed_from: f.sql<string>((v, b) => `filed >= ${b.param(v)}::DATE`),
+  filed_to: f.sql<string>((v, b) => `filed <= ${b.param(v)}::DATE`),
+  period_end_from: f.sql<string>((v, b) => `period_end >= ${b.param(v)}::DATE`),
+  period_end_to: f.sql<string>((v, b) => `period_end <= ${b.param(v)}::DATE`),
+  unit: f.ieq('unit'),
+  latest: f.flag('is_latest'),
+};
+
+const ConceptRecord = z.object({
+  concept: z.string(),
+  taxonomy: z.string(),
+  label: z.string().nullable(),
+  units: z.record(z.string(), z.array(z.object({
+    start: z.string().nullable(), end: z.string(), value: z.number(), fy: z.number().int().nullable(), fp: z.string().nullable(),
+    form: z.string().nullable(), accession: z.string(), filed: z.string(), frame: z.string().nullable(), is_latest: z.boolean(),
+  }))).describe('Facts per unit, ordered by period end then filing date.'),
+});
+const CompanyFactsRecord = z.object({
+  cik: z.string(),
+  entity_name: z.string(),
+  ticker: z.string().nullable(),
+  concepts: z.array(ConceptRecord),
+  source: z.string(),
+  source_url: z.string(),
+});
+
+function encodeAfter(concept: string): string {
+  return Buffer.from(JSON.stringify({ after: concept })).toString('base64url');
+}
+function decodeAfter(cursor: string): string {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof v.after === 'string') return v.after;
+  } catch { /* fall through */ }
+  throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: not issued by this endpoint', type: 'value_error', input: cursor }]);
+}
+
+export default [
+  defineList({
+    path: '/v1/financials',
+    summary: 'XBRL financial facts',
+    description: 'Every non-dimensional XBRL fact per reporting filing (company facts data). A value re-reported by later filings appears once per filing; `latest=true` keeps the latest-filed one per concept/unit/period.',
+    tag: 'Financials',
+    source: SOURCE,
+    table: financialFactsTable,
+    params: listParams,
+    filters: {
+      ...sharedFilters,
+      cik: f.sql<string>((v, b) => `cik_bucket = ${b.param(cikBucket(v))} AND cik = ${b.param(v)}`),
+      ticker: f.sql<string>((v, b) => `cik IN ${tickerCiks(v, b)}`),
+      q: f.contains('entity_name'),
+    },
+    validate: rangeChecks,
+    orderBy: [
+      { column: 'cik', dir: 'asc' }, { column: 'concept', dir: 'asc' }, { column: 'unit', dir: 'asc' },
+      { column: 'period_end', dir: 'asc' }, { column: 'period_days', dir: 'asc' }, { column: 'accession', dir: 'asc' },
+    ],
+    record: FactRecord,
+    toRecord: factRecord,
+    cost: 5,
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/v1/financials/{cik}',
+    summary: 'Reported XBRL values of one company, per concept',
+    description: 'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label and, per unit, every reported value with period, fiscal year/period, form, accession, filing date and frame. Pages over concepts (`limit` concepts per page).',
+    tag: 'Financials',
+    source: SOURCE,
+    pathParams: { cik: p.str({ required: true, maxLength: 200, description: 'CIK, ticker or company name.' }) },
+    params: {
+      concept: conceptParam(),
+      unit: listParams.unit,
+      form: listParams.form,
+      fiscal_year: listParams.fiscal_year,
+      filed_from: listParams.filed_from,
+      filed_to: listParams.filed_to,
+      period_end_from: listParams.period_end_from,
+      period_end_to: listParams.period_end_to,
+      latest: listParams.latest,
+      limit: p.int({ ge: 1, le: 100, default: 25, description: 'Concepts per page, 1-100 (default 25).' }),
+      cursor: p.str({ description: 'Opaque cursor from page.next_cursor.' }),
+    },
+    validate: rangeChecks,
+    record: CompanyFactsRecord,
+    cost: 5,
+    async handler({ path, query, services }) {
+      const id = String(path.cik);
+      const hit = await resolveEntity(services, id);
+      if (!hit) {
+        const s = await suggestEntity(services, id);
+        throw entityUnresolved(unresolvedMessage(id, s), s ? (s.ticker ?? s.cik) : undefined);
+      }
+      const params: unknown[] = [];
+      const b: SqlBuilder = { param: (v) => { params.push(v); return `$${params.length}`; } };
+      const where = [`cik_bucket = ${b.param(cikBucket(hit.cik))}`, `cik = ${b.param(hit.cik)}`];
+      for (const [name, filter] of Object.entries(sharedFilters)) {
+        const v = (query as Record<string, unknown>)[name];
+        if (v === undefined || v === null) continue;
+        const cond = (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, query);
+        if (cond) where.push(cond);
+      }
+      const limit = Number(query.limit ?? 25);
+      if (typeof query.cursor === 'string') where.push(`concept > ${b.param(decodeAfter(query.cursor))}`);
+      // Pick the page's concepts first (sorted files: a plain range scan), then read their facts.
+      const conceptRows = await services.lake.query(
+        `SELECT DISTINCT concept FROM financial_facts WHERE ${where.join(' AND ')} ORDER BY concept LIMIT ${limit + 1}`, params,
+      );
+      const hasMore = conceptRows.length > limit;
+      const concepts = conceptRows.slice(0, limit).map((r) => String(r.concept));
+      let facts: Record<string, unknown>[] = [];
+      if (concepts.length) {
+        const p2 = [...params];
+        const b2: SqlBuilder = { param: (v) => { p2.push(v); return `$${p2.length}`; } };
+        const range = `concept >= ${b2.param(concepts[0])} AND concept <= ${b2.param(concepts[concepts.length - 1])}`;
+        facts = await services.lake.query(
+          `SELECT concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name
+             FROM financial_facts WHERE ${where.join(' AND ')} AND ${range}
+            ORDER BY concept, unit, period_end, period_days, filed, accession`, p2,
+        );
+      }
+      const byConcept = new Map<string, z.infer<typeof ConceptRecord>>();
+      for (const r of facts) {
+        const c = String(r.concept);
+        let rec = byConcept.get(c);
+        if (!rec) { rec = { concept: c, taxonomy: String(r.taxonomy), label: str(r.label), units: {} }; byConcept.set(c, rec); }
+        (rec.units[String(r.unit)] ??= []).push({
+          start: str(r.period_start), end: String(r.period_end), value: Number(r.value), fy: num(r.fiscal_year), fp: str(r.fiscal_period),
+          form: str(r.form), accession: String(r.accession), filed: String(r.filed), frame: str(r.frame), is_latest: Boolean(r.is_latest),
+        });
+      }
+      const record = {
+        cik: hit.cik,
+        entity_name: facts.length ? String(facts[0].entity_name) : hit.name,
+        ticker: hit.ticker,
+        concepts: [...byConcept.values()],
+        source: SOURCE,
+        source_url: `https://data.sec.gov/api/xbrl/companyfacts/CIK${hit.cik}.json`,
+      };
+      const last = concepts[concepts.length - 1];
+      return {
+        data: [record],
+        page: { limit, next_cursor: hasMore && last ? encodeAfter(last) : null, has_more: hasMore },
+        source: SOURCE,
+        query_echo: { ...query, cik: hit.cik, identifier: id, match_confidence: hit.confidence },
+        warnings: concepts.length ? [] : [{ code: 'empty_result', message: `No XBRL facts for CIK ${hit.cik} match the query.` }],
+      };
+    },
+  }),
+];
