@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+
+/** The demo samples of all five datasets, written in the real formats and ingested through the real pipeline. */
+describe('samples → ingest → API (all five datasets)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    for (const d of ['entities', 'filings', 'financials', 'financial-statements']) {
+      const s = await app.ingestSample(d, { seed: 7, scale: 1 });
+      expect(s.badRows, d).toBe(0);
+      expect(s.rowsWritten, d).toBeGreaterThan(0);
+    }
+  }, 180_000);
+  afterAll(async () => { await app?.close(); });
+
+  it('entities and filings join up; index + submissions merged', async () => {
+    const e = (await app.get('/v1/entities?limit=100')).body.data;
+    expect(e).toHaveLength(12);
+    const f = await app.get(`/v1/filings?cik=${e[0].cik}&form_type=8-K&limit=10`);
+    expect(f.body.data.length).toBeGreaterThan(0);
+    expect(f.body.data[0].detail_source).toBe('index+submissions');
+    expect(f.body.data[0].items.length).toBeGreaterThan(0);
+    // Form 4 also listed under the reporting owner's CIK, from the index only.
+    const owner = await app.get(`/v1/filings?cik=${Number(e[0].cik) + 1}`);
+    expect(owner.body.data[0]).toMatchObject({ form: '4', detail_source: 'index' });
+  });
+
+  it('nt-late, financials (latest value after a 10-K/A), financial statements', async () => {
+    expect((await app.get('/v1/nt-late?late_for_form=10-Q&limit=100')).body.data).toHaveLength(12);
+    const e = (await app.get('/v1/entities?limit=1')).body.data[0];
+    const rev = await app.get(`/v1/financials?cik=${e.cik}&concept=us-gaap:Revenues&period_end_from=2023-12-31&period_end_to=2023-12-31&latest=true`);
+    expect(rev.body.data).toHaveLength(1);
+    expect(rev.body.data[0].form).toBe('10-K/A');
+    const fs = await app.get(`/v1/financial-statements?cik=${Number(e.cik)}&tag=Revenues&limit=100`);
+    expect(fs.body.data.length).toBe(4);
+    expect(fs.body.data.some((x: { segments: string | null }) => x.segments === 'ProductOrService=Services;')).toBe(true);
+  });
+});
