@@ -1,0 +1,111 @@
+import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { all, el, kids, parseXmlTree, textOf, txt } from '../insider-ownership-common/xml-tree.ts';
+import { normalizeBrokerName } from './broker.ts';
+
+/** Form 144 / 144/A notice XML (namespaced `edgarSubmission`, matched on local names). */
+
+export interface Form144Line {
+  class_of_securities: string | null;
+  broker_name: string | null;
+  broker_normalized_name: string | null;
+  broker_city: string | null;
+  broker_state: string | null;
+  /** Units TO BE sold (proposed, not executed). */
+  units_to_be_sold: number | null;
+  aggregate_market_value: number | null;
+  units_outstanding: number | null;
+  approx_sale_date: string | null;
+  exchange: string | null;
+}
+
+export interface Form144Notice {
+  accession: string | null;
+  filed_date: string | null;
+  submission_type: string | null;
+  is_amendment: boolean;
+  filer_cik: string | null;
+  issuer_cik: string | null;
+  issuer_name: string | null;
+  sec_file_number: string | null;
+  person_name: string | null;
+  relationships: string[];
+  lines: Form144Line[];
+  securities_to_be_sold: { class_of_securities: string | null; acquired_date: string | null; nature_of_acquisition: string | null; acquired_from: string | null; is_gift: boolean | null; amount: number | null; payment_date: string | null; nature_of_payment: string | null }[];
+  nothing_to_report_past_3_months: boolean | null;
+  sold_past_3_months: { seller: string | null; class_of_securities: string | null; sale_date: string | null; amount: number | null; gross_proceeds: number | null }[];
+  remarks: string | null;
+  notice_date: string | null;
+  plan_adoption_dates: string[];
+  signature: string | null;
+}
+
+export class Form144XmlError extends Error {}
+
+/** Placeholder dates such as 01/02/1933 appear in plan adoption dates; a 10b5-1 plan cannot predate 2000. */
+function plausibleDate(raw: string | null): string | null {
+  const d = toIsoDate(raw);
+  return d && d >= '2000-01-01' ? d : null;
+}
+
+export function parseForm144Xml(input: string, meta: { accession?: string } = {}): Form144Notice {
+  const header = isSubmissionContainer(input) ? readSubmissionHeader(input) : null;
+  const xml = findXmlByRoot(input, 'edgarSubmission');
+  if (!xml) throw new Form144XmlError('no edgarSubmission XML in the input');
+  const root = el(parseXmlTree(xml), 'edgarSubmission');
+  const fd = el(root, 'formData');
+  const info = el(fd, 'issuerInfo');
+  if (!root || !fd || !info || !el(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold') && !el(fd, 'securitiesInformation')) {
+    throw new Form144XmlError('edgarSubmission without Form 144 issuerInfo/securitiesInformation');
+  }
+  const type = txt(root, 'headerData', 'submissionType')?.toUpperCase() ?? header?.formType ?? null;
+  return {
+    accession: normalizeAccession(meta.accession) ?? header?.accession ?? null,
+    filed_date: header?.filedDate ?? null,
+    submission_type: type,
+    is_amendment: type?.endsWith('/A') ?? false,
+    filer_cik: padCik(txt(root, 'headerData', 'filerInfo', 'filer', 'filerCredentials', 'cik')),
+    issuer_cik: padCik(txt(info, 'issuerCik')),
+    issuer_name: txt(info, 'issuerName'),
+    sec_file_number: txt(info, 'secFileNumber'),
+    person_name: txt(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold'),
+    relationships: all(info, 'relationshipToIssuer').map(textOf).filter((x): x is string => !!x),
+    lines: kids(fd, 'securitiesInformation').map((s) => {
+      const broker = txt(s, 'brokerOrMarketmakerDetails', 'name');
+      return {
+        class_of_securities: txt(s, 'securitiesClassTitle'),
+        broker_name: broker,
+        broker_normalized_name: normalizeBrokerName(broker),
+        broker_city: txt(s, 'brokerOrMarketmakerDetails', 'address', 'city'),
+        broker_state: txt(s, 'brokerOrMarketmakerDetails', 'address', 'stateOrCountry'),
+        units_to_be_sold: toNumber(txt(s, 'noOfUnitsSold')),
+        aggregate_market_value: toNumber(txt(s, 'aggregateMarketValue')),
+        units_outstanding: toNumber(txt(s, 'noOfUnitsOutstanding')),
+        approx_sale_date: toIsoDate(txt(s, 'approxSaleDate')),
+        exchange: txt(s, 'securitiesExchangeName'),
+      };
+    }),
+    securities_to_be_sold: kids(fd, 'securitiesToBeSold').map((s) => ({
+      class_of_securities: txt(s, 'securitiesClassTitle'),
+      acquired_date: toIsoDate(txt(s, 'acquiredDate')),
+      nature_of_acquisition: txt(s, 'natureOfAcquisitionTransaction'),
+      acquired_from: txt(s, 'nameOfPersonfromWhomAcquired'),
+      is_gift: toBool(txt(s, 'isGiftTransaction')),
+      amount: toNumber(txt(s, 'amountOfSecuritiesAcquired')),
+      payment_date: toIsoDate(txt(s, 'paymentDate')),
+      nature_of_payment: txt(s, 'natureOfPayment'),
+    })),
+    nothing_to_report_past_3_months: toBool(txt(fd, 'nothingToReportFlagOnSecuritiesSoldInPast3Months')),
+    sold_past_3_months: kids(fd, 'securitiesSoldInPast3Months').map((s) => ({
+      seller: txt(s, 'sellerDetails', 'name'),
+      class_of_securities: txt(s, 'securitiesClassTitle'),
+      sale_date: toIsoDate(txt(s, 'saleDate')),
+      amount: toNumber(txt(s, 'amountOfSecuritiesSold')),
+      gross_proceeds: toNumber(txt(s, 'grossProceeds')),
+    })),
+    remarks: cleanText(txt(fd, 'remarks')),
+    notice_date: toIsoDate(txt(fd, 'noticeSignature', 'noticeDate')),
+    plan_adoption_dates: all(el(fd, 'noticeSignature'), 'planAdoptionDate').map((d) => plausibleDate(textOf(d))).filter((x): x is string => !!x),
+    signature: txt(fd, 'noticeSignature', 'signature'),
+  };
+}
