@@ -19,7 +19,8 @@ export interface Classified8kItem {
 }
 
 export function excerptOf(text: string, max = 300): string | null {
-  const t = text.replace(/\s+/g, ' ').trim();
+  // Plain-text filings rule sections off with dashes or equals signs: not text.
+  const t = text.replace(/[-=_*]{3,}/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t) return null;
   if (t.length <= max) return t;
   const cut = t.lastIndexOf(' ', max);
@@ -41,6 +42,11 @@ const TITLE_ALIASES: [string, string][] = [
   ['financial statements and exhibits', '9.01'],
 ];
 
+const LEGACY_TITLE_ALIASES: [string, string][] = [
+  ['financial statements and exhibits', '7'],
+  ['other events', '5'],
+];
+
 /**
  * SGML header `ITEM INFORMATION` titles → item numbers. `legacy` (filings before 2004-08-23) maps to the
  * old 1-12 numbering. Unrecognised titles are skipped.
@@ -56,7 +62,7 @@ export function itemNumbersFromTitles(titles: string[], legacy = false): string[
       const c = squash(title);
       if (t === c || t.startsWith(c.slice(0, 30)) || c.startsWith(t.slice(0, 30))) { hit = num; break; }
     }
-    if (!hit && !legacy) hit = TITLE_ALIASES.find(([alias]) => t.startsWith(alias))?.[1];
+    if (!hit) hit = (legacy ? LEGACY_TITLE_ALIASES : TITLE_ALIASES).find(([alias]) => t.startsWith(alias))?.[1];
     if (hit && !out.includes(hit)) out.push(hit);
   }
   return out;

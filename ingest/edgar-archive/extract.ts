@@ -25,6 +25,7 @@ const CITATION = /^(of|in|and|or|to|above|below|herein|hereof|under|through|as|i
 const PART_LINE = /^part\s+(i{1,3}|iv)\b(?!\s*,?\s*items?\b)[\s.:\-–—,]*(.{0,80})$/i;
 const SIGNATURES = /^(signatures?|exhibit index|index to exhibits)\s*[.:]?$/i;
 const PAGE_NUMBER = /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,3}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s+of\s+\d{1,3})?$/i;
+const CONTINUED = /^\(?\s*(con['’]?t?['’]?d\.?|continued)\s*\)?$/i;
 const TOC_LINK = /^(?:back\s+to\s+)?(?:table\s+of\s+contents|index)$/i;
 
 /** Lines that are page furniture: bare page numbers, TOC back-links, and a running header/footer that repeats. */
@@ -63,7 +64,12 @@ function scan(lines: string[], form: ItemForm) {
     if (pm) {
       // A running page header repeats the current part ("PART I (con'd.)"): only a change of part ends an item.
       if (pm[1]!.toUpperCase() !== part) boundaries.push({ line: i, heading: null });
+      else junk[i] = true;
       part = pm[1]!.toUpperCase();
+      return;
+    }
+    if (CONTINUED.test(l)) {
+      junk[i] = true;
       return;
     }
     if (SIGNATURES.test(l)) {
@@ -108,6 +114,12 @@ function looksLikeTitle(line: string, canonical: string | undefined): boolean {
   return line.length <= 120 && !/[.;:]$/.test(line);
 }
 
+function wrapsTitle(rest: string, next: string, canonical: string): boolean {
+  const c = squash(canonical);
+  const r = squash(rest);
+  return r.length >= 10 && c !== r && c.startsWith(r) && c.startsWith(squash(`${rest} ${next}`));
+}
+
 const ORDER_10Q = Object.keys(ITEMS_10Q);
 
 /** Position of an item in its form's canonical order (a heading that goes backwards starts a new run). */
@@ -141,8 +153,13 @@ function occurrences(flat: string[], junk: boolean[], boundaries: Boundary[], fo
     const end = boundaries[idx + 1]?.line ?? flat.length;
     let body = bodyLines(flat, junk, h.line + 1, end);
     let titleMerged = false;
+    const canonical = parseItemParam(key, form)?.title;
     if (h.rest.length > 250) body = [h.rest, ...body];
-    else if (!h.rest && body.length && looksLikeTitle(body[0]!, parseItemParam(key, form)?.title)) {
+    else if (!h.rest && body.length && looksLikeTitle(body[0]!, canonical)) {
+      titleMerged = true;
+      body = body.slice(1);
+    } else if (h.rest && body.length && canonical && wrapsTitle(h.rest, body[0]!, canonical)) {
+      // A plain-text heading wrapped onto a second line ("…AND RESULTS" / "OF OPERATIONS").
       titleMerged = true;
       body = body.slice(1);
     }
