@@ -18,7 +18,9 @@ export function scrapeLinks(html: string, pageUrl: string, pattern: RegExp): str
  */
 export function dateFromFileName(name: string): string | null {
   const base = name.split('/').pop() ?? name;
-  let m = base.match(/(\d{2})_(\d{2})_(\d{4})/);
+  let m = base.match(/(\d{4})-(\d{2})-(\d{2})/);
+  if (m) return valid(+m[1], +m[2], +m[3]);
+  m = base.match(/(\d{2})_(\d{2})_(\d{4})/);
   if (m) return valid(+m[3], +m[1], +m[2]);
   m = base.match(/(?:^|[^\d])(\d{2})(\d{2})(\d{4})(?:[^\d]|$)/);
   if (m) return valid(+m[3], +m[1], +m[2]);
