@@ -5,7 +5,7 @@ import { p } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
 import { classify8kItems } from '../../ingest/edgar-archive/classify-8k.ts';
 import { parseExhibit21 } from '../../ingest/edgar-archive/ex21.ts';
-import { extractItem } from '../../ingest/edgar-archive/extract.ts';
+import { findItemSections } from '../../ingest/edgar-archive/extract.ts';
 import {
   createFilingStore, FilingNotFoundError, formFromCover, parseCost, primaryDocument,
   type FilingDocument, type FilingManifest, type FilingStore,
@@ -56,6 +56,15 @@ async function loadManifest(services: Services, accession: string, cik?: string)
 async function loadDocument(services: Services, m: FilingManifest, doc: FilingDocument) {
   try {
     return await filingStore(services).documentText(m, doc);
+  } catch (err) {
+    if (err instanceof FilingNotFoundError) throw notFound(err.message);
+    throw err;
+  }
+}
+
+async function loadDerived<T>(services: Services, m: FilingManifest, doc: FilingDocument, kind: string, compute: (text: string) => T) {
+  try {
+    return await filingStore(services).derived(m, doc, kind, compute);
   } catch (err) {
     if (err instanceof FilingNotFoundError) throw notFound(err.message);
     throw err;
@@ -142,9 +151,9 @@ const extract = defineRoute({
       }]);
     }
     if (!primary) throw notFound(`Filing ${m.accession} has no primary document`);
-    const { text, fetchedBytes } = await loadDocument(services, m, primary);
-    setCost(parseCost(fetchedBytes + Buffer.byteLength(text)));
-    const section = extractItem(text, itemForm, ref.key);
+    const { value: sections, fetchedBytes, textBytes } = await loadDerived(services, m, primary, `items-${itemForm}`, (text) => findItemSections(text, itemForm));
+    setCost(parseCost(fetchedBytes + textBytes));
+    const section = sections.find((s) => s.key === ref.key);
     if (!section) throw notFound(`Item ${ref.key} (${ref.title}) was not found in ${primary.file_name ?? 'the primary document'} of filing ${m.accession}`);
     return envelope(m, [{
       accession: m.accession, form: form!, item: section.key, part: section.part, title: section.title, heading: section.heading,
@@ -271,9 +280,8 @@ const events = defineRoute({
     const { form, primary } = await formOf(services, m);
     if (itemFormOf(form) !== '8-K') throw wrongForm(m.accession, `Filing ${m.accession} is a ${form ?? 'filing of unknown form'}, not an 8-K`);
     if (!primary) throw notFound(`Filing ${m.accession} has no primary document`);
-    const { text, fetchedBytes } = await loadDocument(services, m, primary);
-    setCost(parseCost(fetchedBytes + text.length));
-    const items = classify8kItems(text, m.items);
+    const { value: items, fetchedBytes, textBytes } = await loadDerived(services, m, primary, `events-${m.items.join('_')}`, (text) => classify8kItems(text, m.items));
+    setCost(parseCost(fetchedBytes + textBytes));
     return envelope(m, items.map((i) => ({ item: i.item, title: i.title, excerpt: i.excerpt, detected_from: i.source, accession: m.accession, source_url: primary.url })), { form });
   },
 });
@@ -310,9 +318,8 @@ const subsidiaries = defineRoute({
     const doc = m.documents.find((d) => d.type && /^EX-21/i.test(d.type))
       ?? m.documents.find((d) => !d.type && /ex-?21/i.test(d.file_name ?? ''));
     if (!doc) throw notFound(`Filing ${m.accession} (${m.form ?? 'unknown form'}) has no Exhibit 21`);
-    const { text, fetchedBytes } = await loadDocument(services, m, doc);
-    setCost(parseCost(fetchedBytes + text.length));
-    const ex = parseExhibit21(text);
+    const { value: ex, fetchedBytes, textBytes } = await loadDerived(services, m, doc, 'ex21', parseExhibit21);
+    setCost(parseCost(fetchedBytes + textBytes));
     return envelope(m, [{
       accession: m.accession, exhibit: doc.type ?? 'EX-21', subsidiary_count: ex.rows.length, subsidiaries: ex.rows, raw_text: ex.text, source_url: doc.url,
     }], {});

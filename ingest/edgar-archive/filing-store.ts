@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UpstreamError, type FetchOptions, type HttpClient } from '../core/http.ts';
 import { cikDigits, normalizeAccession, padCik } from '../core/normalize.ts';
 import type { Settings } from '../core/settings.ts';
@@ -46,6 +46,8 @@ export interface FilingManifest {
 
 export class FilingNotFoundError extends Error {}
 
+/** Bump when a parser's output changes: cached derived values of older parsers are recomputed. */
+const DERIVED_VERSION = 1;
 const LIVE: FetchOptions = { whenPaused: 'fail', retries: 1 };
 const LEGACY_8K_CUTOFF = '2004-08-23';
 
@@ -229,7 +231,27 @@ export function createFilingStore(opts: FilingStoreOptions) {
     });
   }
 
-  return { root, manifest, documentText, dirOf };
+  /**
+   * A value derived from a cached document (e.g. its item sections), computed once and kept beside it: the
+   * 10-K's HTML is then parsed on the first request only.
+   */
+  async function derived<T>(m: FilingManifest, doc: FilingDocument, kind: string, compute: (text: string) => T): Promise<{ value: T; fetchedBytes: number; textBytes: number }> {
+    const file = join(dirOf(m.accession), 'derived', `${safeName(doc.file_name ?? `seq-${doc.sequence ?? 1}`)}.${safeName(kind)}.json`);
+    if (existsSync(file)) {
+      const saved = JSON.parse(await readFile(file, 'utf8')) as { v: number; textBytes: number; value: T };
+      if (saved.v === DERIVED_VERSION) return { value: saved.value, fetchedBytes: 0, textBytes: saved.textBytes };
+    }
+    const { text, fetchedBytes } = await documentText(m, doc);
+    const value = compute(text);
+    const textBytes = Buffer.byteLength(text);
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify({ v: DERIVED_VERSION, textBytes, value }));
+    await rename(tmp, file);
+    return { value, fetchedBytes, textBytes };
+  }
+
+  return { root, manifest, documentText, derived, dirOf };
 }
 
 export type FilingStore = ReturnType<typeof createFilingStore>;
