@@ -47,7 +47,7 @@ async function main(): Promise<number> {
         for (const b of s.badRowSamples.slice(0, 20)) console.log(`    ${b.file}${b.line != null ? `:${b.line}` : ''}: ${b.reason}`);
         if (s.badRows > 20) console.log(`    … and ${s.badRows - 20} more (see _catalog.json last_run)`);
       }
-      if (s.events.handlers) console.log(`  events: ${s.events.appended} new of ${s.events.drafted} candidate(s)`);
+      if (s.events.handlers) console.log(`  events: ${s.events.appended} new`);
     } catch (err) {
       failed++;
       console.error(`${name}: ingest failed: ${(err as Error).message}`);

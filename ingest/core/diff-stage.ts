@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { discoverModules } from './discover.ts';
 import { openLakeReader, type LakeReader } from './lake-reader.ts';
 import type { Settings } from './settings.ts';
-import { appendEvents, type EventDraft } from '../events/writer.ts';
+import { appendEvents, type EventDraft, type SqlDrafts } from '../events/writer.ts';
 
 /**
  * The diff stage: after an ingest writes partitions, each handler interested in one of the changed tables
@@ -21,11 +21,17 @@ export interface ChangedTable {
   partitions: string[];
 }
 
+/** Drafts in JS for small diffs, or SELECTs the writer runs inside DuckDB for large ones. */
+export interface DiffOutput {
+  drafts?: EventDraft[];
+  sql?: SqlDrafts[];
+}
+
 export interface DiffHandler {
   name: string;
   /** Tables whose change triggers the handler. */
   tables: string[];
-  run(ctx: DiffContext, changed: ChangedTable[]): Promise<EventDraft[]>;
+  run(ctx: DiffContext, changed: ChangedTable[]): Promise<DiffOutput>;
 }
 
 export interface DiffSummary {
@@ -56,15 +62,16 @@ export async function runDiffStage(settings: Settings, changed: ChangedTable[], 
   const log = (m: string) => { if (!opts.quiet) process.stderr.write(`[events] ${m}\n`); };
   try {
     const drafts: EventDraft[] = [];
+    const sql: SqlDrafts[] = [];
     for (const h of handlers) {
       const relevant = changed.filter((c) => h.tables.includes(c.table));
       const out = await h.run({ lake, settings, log }, relevant);
-      log(`${h.name}: ${out.length} candidate event(s)`);
-      drafts.push(...out);
+      drafts.push(...(out.drafts ?? []));
+      sql.push(...(out.sql ?? []));
     }
-    summary.drafted = drafts.length;
-    summary.appended = await appendEvents(settings, drafts);
-    log(`${summary.appended} new event(s) appended (${summary.drafted - summary.appended} already known)`);
+    summary.drafted = drafts.length + sql.length;
+    summary.appended = await appendEvents(settings, drafts, { lake, sql });
+    log(`${summary.appended} new event(s) appended`);
   } finally {
     lake.close();
   }

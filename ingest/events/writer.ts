@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCatalogEntry, writeCatalogEntry } from '../core/catalog.ts';
-import { openDuck, queryRows, sqlString } from '../core/duck.ts';
-import { tableFiles } from '../core/lake-layout.ts';
+import { queryRows, sqlString } from '../core/duck.ts';
 import { appendPartitionFile } from '../core/lake-writer.ts';
+import { openLakeReader, type LakeReader } from '../core/lake-reader.ts';
 import { withLock } from '../core/lock.ts';
 import type { Settings } from '../core/settings.ts';
 import { eventsTable } from './table.ts';
@@ -38,71 +38,87 @@ export interface EventDraft {
 }
 
 /**
+ * Drafts produced by SQL over the lake (large diffs such as 13F quarter over quarter): a SELECT returning the
+ * draft columns, `details` and `evidence` as JSON text. They never pass through JS objects.
+ */
+export interface SqlDrafts {
+  sql: string;
+  params?: unknown[];
+}
+
+const DRAFT_COLUMNS =
+  "event_type: 'VARCHAR', importance: 'VARCHAR', confidence: 'DOUBLE', entity_cik: 'VARCHAR', entity_ticker: 'VARCHAR', " +
+  "entity_name: 'VARCHAR', accession: 'VARCHAR', summary: 'VARCHAR', details: 'VARCHAR', evidence: 'VARCHAR', dedup_key: 'VARCHAR', occurred_at: 'VARCHAR'";
+const DRAFT_DDL =
+  'event_type VARCHAR, importance VARCHAR, confidence DOUBLE, entity_cik VARCHAR, entity_ticker VARCHAR, entity_name VARCHAR, ' +
+  'accession VARCHAR, summary VARCHAR, details VARCHAR, evidence VARCHAR, dedup_key VARCHAR, occurred_at VARCHAR';
+
+/**
  * Appends drafts whose dedup_key is not already in the events table (nor repeated within the batch).
  * Under the events lock, so the server's scheduler and a CLI ingest cannot both append the same key; the new
  * file is renamed into place only when complete, so a crash leaves either nothing or the whole batch, and a
  * rerun appends exactly what is missing. Returns the number appended.
  */
-export async function appendEvents(settings: Settings, drafts: EventDraft[], now: Date = new Date()): Promise<number> {
-  if (!drafts.length) return 0;
+export async function appendEvents(
+  settings: Settings,
+  drafts: EventDraft[],
+  opts: { now?: Date; lake?: LakeReader; sql?: SqlDrafts[] } = {},
+): Promise<number> {
+  if (!drafts.length && !opts.sql?.length) return 0;
+  const now = opts.now ?? new Date();
   const lock = join(settings.lakeDir, eventsTable.name, '.lock');
   return withLock(lock, async () => {
     const workDir = join(settings.dataDir, '.work', `events-${randomUUID().slice(0, 8)}`);
     await mkdir(workDir, { recursive: true });
-    const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+    const lake = opts.lake ?? (await openLakeReader(settings.lakeDir));
+    const conn = await lake.connect();
+    const table = `event_drafts_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     try {
-      const file = join(workDir, 'drafts.ndjson');
-      const seen = new Set<string>();
-      const lines: string[] = [];
-      for (const d of drafts) {
-        if (seen.has(d.dedup_key)) continue;
-        seen.add(d.dedup_key);
-        lines.push(JSON.stringify({
-          ...d,
-          importance_rank: IMPORTANCE_RANK[d.importance],
-          details: JSON.stringify(d.details),
-          evidence: JSON.stringify(d.evidence),
-        }));
+      await lake.refresh();
+      await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
+      if (drafts.length) {
+        const file = join(workDir, 'drafts.ndjson');
+        await writeFile(file, `${drafts.map((d) => JSON.stringify({ ...d, details: JSON.stringify(d.details), evidence: JSON.stringify(d.evidence) })).join('\n')}\n`);
+        await conn.run(`INSERT INTO ${table} SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${DRAFT_COLUMNS}})`);
       }
-      await writeFile(file, `${lines.join('\n')}\n`);
-      const files = tableFiles(settings.lakeDir, eventsTable.name);
-      const existing = files.length
-        ? `SELECT dedup_key, seq FROM read_parquet(${sqlString(join(settings.lakeDir, eventsTable.name, '*', '*.parquet'))}, hive_partitioning = false)`
-        : `SELECT NULL::VARCHAR AS dedup_key, 0::BIGINT AS seq WHERE false`;
-      await conn.run(`CREATE TABLE existing AS ${existing}`);
-      const [{ maxseq }] = await queryRows(conn, 'SELECT coalesce(max(seq), 0)::BIGINT AS maxseq FROM existing');
+      for (const s of opts.sql ?? []) {
+        await conn.run(`INSERT INTO ${table} BY NAME ${s.sql}`, s.params?.length ? (s.params as never) : undefined);
+      }
+      const [{ maxseq }] = await queryRows(conn, 'SELECT coalesce(max(seq), 0)::BIGINT AS maxseq FROM events');
       const detectedAt = now.toISOString().replace('Z', '');
       const day = now.toISOString().slice(0, 10);
+      // One row per new key: the first draft of a key within the batch wins (handlers list the strongest first).
       const select =
-        `SELECT gen_random_uuid()::VARCHAR AS id, d.event_type, d.importance, d.importance_rank::INTEGER AS importance_rank, ` +
-        `d.confidence::DOUBLE AS confidence, d.entity_cik, d.entity_ticker, d.entity_name, d.accession, d.summary, ` +
-        `d.details, d.evidence, d.dedup_key, d.occurred_at::TIMESTAMP AS occurred_at, ` +
-        `${sqlString(detectedAt)}::TIMESTAMP AS detected_at, ` +
-        `(${Number(maxseq)} + row_number() OVER (ORDER BY d.occurred_at NULLS FIRST, d.dedup_key))::BIGINT AS seq, ` +
+        `SELECT gen_random_uuid()::VARCHAR AS id, d.event_type, d.importance, ` +
+        `CASE d.importance WHEN 'high' THEN 3 WHEN 'medium' THEN 2 ELSE 1 END::INTEGER AS importance_rank, ` +
+        `d.confidence, d.entity_cik, d.entity_ticker, d.entity_name, d.accession, d.summary, d.details, d.evidence, d.dedup_key, ` +
+        `try_cast(d.occurred_at AS TIMESTAMP) AS occurred_at, ${sqlString(detectedAt)}::TIMESTAMP AS detected_at, ` +
+        `(${Number(maxseq)} + row_number() OVER (ORDER BY try_cast(d.occurred_at AS TIMESTAMP) NULLS FIRST, d.dedup_key))::BIGINT AS seq, ` +
         `1::INTEGER AS parser_version ` +
-        `FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {event_type: 'VARCHAR', importance: 'VARCHAR', ` +
-        `importance_rank: 'INTEGER', confidence: 'DOUBLE', entity_cik: 'VARCHAR', entity_ticker: 'VARCHAR', entity_name: 'VARCHAR', ` +
-        `accession: 'VARCHAR', summary: 'VARCHAR', details: 'VARCHAR', evidence: 'VARCHAR', dedup_key: 'VARCHAR', occurred_at: 'VARCHAR'}) d ` +
-        `WHERE d.dedup_key NOT IN (SELECT dedup_key FROM existing) ORDER BY seq`;
+        `FROM (SELECT * FROM ${table} QUALIFY row_number() OVER (PARTITION BY dedup_key) = 1) d ` +
+        `WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.dedup_key = d.dedup_key) ORDER BY seq`;
       const n = await appendPartitionFile(conn, settings.lakeDir, eventsTable, day, select);
-      if (n > 0) {
-        const entry = (await readCatalogEntry(settings.lakeDir, eventsTable.name)) ?? {
-          table: eventsTable.name, dataset: 'events', description: eventsTable.description, source: 'svc_events',
-          source_urls: [], partition_key: eventsTable.partitionBy, record_count: 0, last_refresh: null, partitions: [],
-        };
-        const part = entry.partitions.find((p) => p.value === day);
-        if (part) part.rows += n;
-        else entry.partitions.push({ value: day, rows: n, parser_version: 1, refreshed_at: now.toISOString(), inputs: [], args: {} });
-        entry.partitions.sort((a, b) => a.value.localeCompare(b.value));
-        entry.record_count += n;
-        entry.last_refresh = now.toISOString();
-        await writeCatalogEntry(settings.lakeDir, entry);
-      }
+      if (n > 0) await recordInCatalog(settings, day, n, now);
       return n;
     } finally {
+      await conn.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       conn.closeSync();
-      instance.closeSync();
+      if (!opts.lake) lake.close();
       await rm(workDir, { recursive: true, force: true });
     }
   });
+}
+
+async function recordInCatalog(settings: Settings, day: string, n: number, now: Date): Promise<void> {
+  const entry = (await readCatalogEntry(settings.lakeDir, eventsTable.name)) ?? {
+    table: eventsTable.name, dataset: 'events', description: eventsTable.description, source: 'svc_events',
+    source_urls: [], partition_key: eventsTable.partitionBy, record_count: 0, last_refresh: null, partitions: [],
+  };
+  const part = entry.partitions.find((p) => p.value === day);
+  if (part) part.rows += n;
+  else entry.partitions.push({ value: day, rows: n, parser_version: 1, refreshed_at: now.toISOString(), inputs: [], args: {} });
+  entry.partitions.sort((a, b) => a.value.localeCompare(b.value));
+  entry.record_count += n;
+  entry.last_refresh = now.toISOString();
+  await writeCatalogEntry(settings.lakeDir, entry);
 }

@@ -1,0 +1,36 @@
+import { parseArgs } from 'node:util';
+import { toIsoDate } from './core/normalize.ts';
+import { loadDiffHandlers } from './core/diff-stage.ts';
+import { loadSettings } from './core/settings.ts';
+import { backfillEvents } from './events/backfill.ts';
+
+/** `npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only filings,13f]`, `npm run events -- handlers`. */
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { from: { type: 'string' }, to: { type: 'string' }, only: { type: 'string' }, quiet: { type: 'boolean' } },
+});
+
+async function main(): Promise<number> {
+  const [cmd] = positionals;
+  if (cmd === 'handlers') {
+    for (const h of await loadDiffHandlers()) console.log(`${h.name.padEnd(16)} reads ${h.tables.join(', ')}`);
+    return 0;
+  }
+  if (cmd !== 'backfill') {
+    console.error('usage: npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only handler,…] | handlers');
+    return 2;
+  }
+  const from = values.from && /^\d{4}-\d{2}-\d{2}$/.test(values.from) ? toIsoDate(values.from) : null;
+  const to = values.to && /^\d{4}-\d{2}-\d{2}$/.test(values.to) ? toIsoDate(values.to) : null;
+  if (!from || !to || from > to) {
+    console.error('--from and --to must be valid dates YYYY-MM-DD with from <= to');
+    return 2;
+  }
+  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const s = await backfillEvents(loadSettings(), from, to, { only, quiet: values.quiet });
+  for (const p of s.partitions) console.log(`  ${p.table}: ${p.partitions.join(', ')}`);
+  console.log(`${s.handlers} handler(s) ran; ${s.appended} new event(s) appended`);
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,23 @@
+import { sqlString } from '../core/duck.ts';
+
+/**
+ * SQL building blocks shared by the diff handlers. Everything interpolated here is ours (column expressions,
+ * literal labels); values from the data stay in the data, and the few run-time values are bound parameters.
+ */
+
+/** One evidence item as JSON text: source, URL, retrieval time, excerpt, section and the excerpt's SHA-256. */
+export function evidenceSql(o: { sourceType: string; url: string; retrievedAt: string; excerpt: string; section: string }): string {
+  return (
+    `json_array(json_object('source_type', ${sqlString(o.sourceType)}, 'url', ${o.url}, 'retrieved_at', ${o.retrievedAt}, ` +
+    `'excerpt', ${o.excerpt}, 'section', ${o.section}, 'excerpt_sha256', sha256(coalesce(${o.excerpt}, ''))))::VARCHAR`
+  );
+}
+
+/** Current ticker and name per CIK from the entity directory (empty relation before it is ingested). */
+export const ENTITY_LOOKUP = `(SELECT cik, any_value(ticker) AS ticker, any_value(name) AS name FROM entities GROUP BY cik)`;
+
+/** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
+export function inPartitions(col: string, values: string[], params: unknown[]): string {
+  if (!values.length) return 'false';
+  return `CAST("${col}" AS VARCHAR) IN (${values.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`;
+}
