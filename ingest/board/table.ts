@@ -1,6 +1,13 @@
 import { defineTable } from '../core/table.ts';
 
 /**
+ * Both writers of board_members (proxy, irs990) share this parser version: the runner re-derives a table's
+ * partitions written by a lower version than the running ingester's, and the catalog does not yet record
+ * which ingester wrote a partition (docs/requests/proxy-board.md). Bump it when either parser's output changes.
+ */
+export const BOARD_PARSER_VERSION = 1;
+
+/**
  * Board members and officers from two kinds of sources in one table, so `/v1/board?person_name=` is a
  * single query: company proxies (`sec_proxy`, written by the `proxy` ingester) and tax-exempt returns
  * (`irs_990`, written by the `irs990` ingester). Each ingester merges into its own partitions

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { parse as parseCsv } from 'csv-parse';
 import { defineIngester, type IngestContext, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
-import { boardMembersTable } from '../board/table.ts';
+import { BOARD_PARSER_VERSION, boardMembersTable } from '../board/table.ts';
 import { parse990 } from './parse.ts';
 import { board990Rows } from './rows.ts';
 import { xmlMembers } from './zip.ts';
@@ -48,7 +48,7 @@ export default defineIngester({
   name: 'irs990',
   description: 'IRS Form 990 / 990-EZ / 990-PF e-file XML: officers, directors, trustees, key employees (board_members, source_type irs_990).',
   tables: [boardMembersTable],
-  parserVersion: 1,
+  parserVersion: BOARD_PARSER_VERSION,
   source: 'irs_990',
   sourceUrls: ['https://www.irs.gov/charities-non-profits/form-990-series-downloads', 'https://apps.irs.gov/pub/epostcard/990/xml/'],
   argsHelp: '--from <file|folder> of 990 XML files or TEOS zips, or --period 2024Q1 (zips of those months named by the index XML_BATCH_ID, from IRS_BASE_URL)',
@@ -68,6 +68,8 @@ export default defineIngester({
   },
   async load(ctx, inputs) {
     for (const input of inputs) {
+      // Re-derivation can hand us the other board_members writer's raw files: not ours, skip them.
+      if (!INPUT.test(input.path)) { ctx.log(`skipping ${input.path}: not a 990 XML or zip`); continue; }
       let n = 0;
       if (/\.zip$/i.test(input.path)) {
         for await (const member of xmlMembers(input.path)) {

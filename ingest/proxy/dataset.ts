@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { localInputs } from '../core/runner.ts';
 import { defineIngester, type IngestArgs, type IngestContext, type RawInput } from '../core/dataset.ts';
 import { cikDigits, normalizeAccession } from '../core/normalize.ts';
-import { boardMembersTable } from '../board/table.ts';
+import { BOARD_PARSER_VERSION, boardMembersTable } from '../board/table.ts';
 import { applyDeiFacts, readProxySubmission } from './submission.ts';
 import { extractProxy } from './extract.ts';
 import { filingIdOf, proxyRows } from './rows.ts';
@@ -33,7 +33,7 @@ export default defineIngester({
   name: 'proxy',
   description: 'DEF 14A proxy statements: directors and executive officers, summary/director/fund compensation tables, board members.',
   tables: [proxyOfficersTable, proxyCompensationTable, boardMembersTable],
-  parserVersion: 1,
+  parserVersion: BOARD_PARSER_VERSION,
   source: 'sec_proxy',
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
   argsHelp: '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
@@ -54,6 +54,8 @@ export default defineIngester({
   },
   async load(ctx, inputs) {
     for (const input of inputs) {
+      // Re-derivation can hand us the other board_members writer's raw files: not ours, skip them.
+      if (!DOCUMENT.test(input.path)) { ctx.log(`skipping ${input.path}: not a proxy document`); continue; }
       const text = await readFile(input.path, 'utf8');
       const doc = readProxySubmission(text, basename(input.path));
       if (!doc.meta.accession && typeof input.meta?.accession === 'string') doc.meta.accession = input.meta.accession;
