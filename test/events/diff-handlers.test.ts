@@ -1,0 +1,249 @@
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath, fixturesSkipReason, hasFixtures } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+
+/**
+ * Every event type from real-format input: real fixtures where they carry the case, otherwise files we
+ * write in the regulator's published format. Each test asserts the event, its importance and its dedup key.
+ */
+
+async function events(app: TestApp, where = 'true', params: unknown[] = []) {
+  return app.services.lake.query(`SELECT * FROM events WHERE ${where} ORDER BY seq`, params);
+}
+
+/** A submissions JSON (data.sec.gov/submissions/CIK##########.json layout) with the given filings. */
+function submissionsJson(cik: string, name: string, ticker: string, filings: { acc: string; form: string; date: string; items?: string }[]) {
+  const col = <T>(f: (x: (typeof filings)[number]) => T) => filings.map(f);
+  return JSON.stringify({
+    cik, entityType: 'operating', sic: '3571', sicDescription: 'Electronic Computers', name, tickers: [ticker], exchanges: ['Nasdaq'],
+    ein: '000000000', fiscalYearEnd: '1231', stateOfIncorporation: 'DE', formerNames: [],
+    filings: {
+      recent: {
+        accessionNumber: col((x) => x.acc), filingDate: col((x) => x.date), reportDate: col((x) => x.date),
+        acceptanceDateTime: col((x) => `${x.date}T16:05:00.000Z`), act: col(() => '34'), form: col((x) => x.form),
+        fileNumber: col(() => '001-00001'), filmNumber: col(() => '24000001'), items: col((x) => x.items ?? ''),
+        core_type: col((x) => x.form), size: col(() => 123456), isXBRL: col(() => 1), isInlineXBRL: col(() => 1),
+        primaryDocument: col((x) => `doc-${x.acc}.htm`), primaryDocDescription: col((x) => x.form),
+      },
+      files: [],
+    },
+  });
+}
+
+describe('events from the filing index (8-K items, S-1, new/amended filings)', () => {
+  let app: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    dir = join(app.dataDir, 'subs');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'CIK0001999001.json'), submissionsJson('0001999001', 'Example Holdings Inc', 'EXHO', [
+      { acc: '0001999001-24-000001', form: '8-K', date: '2024-02-01', items: '4.01,9.01' },
+      { acc: '0001999001-24-000002', form: '8-K', date: '2024-02-05', items: '1.03' },
+      { acc: '0001999001-24-000003', form: '8-K', date: '2024-02-07', items: '1.05,7.01' },
+      { acc: '0001999001-24-000004', form: '8-K', date: '2024-02-09', items: '3.01' },
+      { acc: '0001999001-24-000005', form: 'S-1', date: '2024-02-12' },
+      { acc: '0001999001-24-000006', form: 'S-1/A', date: '2024-03-01' },
+    ]));
+  });
+  afterAll(() => app.close());
+
+  it('8-K items 4.01, 1.03, 1.05, 3.01 and S-1 / S-1/A from submissions data', async () => {
+    const s = await app.ingest('filings', { from: dir });
+    expect(s.events.appended).toBeGreaterThan(0);
+    const want: [string, string, string][] = [
+      ['sec.8k.auditor_change', '0001999001-24-000001', 'high'],
+      ['sec.8k.bankruptcy_or_receivership', '0001999001-24-000002', 'high'],
+      ['sec.8k.cybersecurity_incident', '0001999001-24-000003', 'high'],
+      ['sec.8k.delisting_notice', '0001999001-24-000004', 'high'],
+      ['sec.s1.new_registration', '0001999001-24-000005', 'high'],
+      ['sec.s1.amended_registration', '0001999001-24-000006', 'medium'],
+      ['sec.filing.new', '0001999001-24-000001', 'low'],
+      ['sec.filing.amended', '0001999001-24-000006', 'low'],
+    ];
+    for (const [type, acc, importance] of want) {
+      const [e] = await events(app, 'dedup_key = $1', [`${type}|${acc}`]);
+      expect(e, type).toBeDefined();
+      expect(e).toMatchObject({ event_type: type, importance, confidence: 1, accession: acc, entity_cik: '0001999001' });
+    }
+    const [cyber] = await events(app, "event_type = 'sec.8k.cybersecurity_incident'");
+    expect(JSON.parse(String(cyber.details))).toMatchObject({ form: '8-K', item: '1.05' });
+    const ev = JSON.parse(String(cyber.evidence))[0];
+    expect(ev).toMatchObject({ source_type: 'sec_filing_index', section: 'Item 1.05' });
+    expect(ev.excerpt_sha256).toMatch(/^[0-9a-f]{64}$/);
+    // 7.01 is not in the taxonomy: no event for it.
+    expect((await events(app, "accession = '0001999001-24-000003' AND event_type LIKE 'sec.8k.%'")).length).toBe(1);
+  });
+
+  it('ingesting the same input twice adds no event', async () => {
+    const before = (await events(app)).length;
+    const s = await app.ingest('filings', { from: dir });
+    expect(s.events.appended).toBe(0);
+    expect((await events(app)).length).toBe(before);
+  });
+
+  it('a crash after the lake write but before the events append is healed by the next run', async () => {
+    const { appendEvents } = await import('../../ingest/events/writer.ts');
+    const { backfillEvents } = await import('../../ingest/events/backfill.ts');
+    const before = (await events(app)).length;
+    // Remove nothing; a backfill over the period recomputes and must find nothing missing.
+    const s = await backfillEvents(app.settings, '2024-01-01', '2024-03-31', { quiet: true });
+    expect(s.appended).toBe(0);
+    expect(await appendEvents(app.settings, [])).toBe(0);
+    expect((await events(app)).length).toBe(before);
+  });
+});
+
+describe.skipIf(!hasFixtures)('events from real fixtures', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('8-K material agreement, results of operations and executive change from Tesla\'s real submissions JSON', async () => {
+    const dir = join(app.dataDir, 'tesla');
+    await mkdir(dir, { recursive: true });
+    await copyFile(fixturePath('xbrl-api/submissions_CIK0001318605_tesla.json'), join(dir, 'CIK0001318605.json'));
+    await app.ingest('filings', { from: dir });
+    for (const type of ['sec.8k.material_agreement', 'sec.8k.results_of_operations', 'sec.8k.executive_change']) {
+      const rows = await events(app, 'event_type = $1', [type]);
+      expect(rows.length, type).toBeGreaterThan(0);
+      expect(rows[0]).toMatchObject({ importance: 'medium', entity_cik: '0001318605', confidence: 1 });
+      expect(String(rows[0].dedup_key)).toBe(`${type}|${rows[0].accession}`);
+    }
+    const amended = await events(app, "event_type = 'sec.filing.amended' AND json_extract_string(details, '$.form') = '10-K/A'");
+    expect(amended.length).toBeGreaterThan(0);
+    expect(amended[0].importance).toBe('medium');
+  });
+
+  it('Form 4 buy (P), sell (S) and option exercise (M) from real ownership filings', async () => {
+    await app.ingest('insider', { from: fixturePath('ownership') });
+    const [buy] = await events(app, "event_type = 'sec.form4.insider_buy'");
+    expect(buy).toMatchObject({ entity_cik: '0001214935', importance: 'low', dedup_key: 'sec.form4.insider_buy|0001240812-07-000005' });
+    expect(JSON.parse(String(buy.details))).toMatchObject({ trans_code: 'P', shares: 300, value_usd: 3525 });
+    const [sell] = await events(app, "event_type = 'sec.form4.insider_sell'");
+    // Katherine Adams, Apple, 2022-05-04: seven sales at weighted-average prices, 25,000 shares in all.
+    expect(sell).toMatchObject({ entity_cik: '0000320193', importance: 'medium', accession: '0000320193-22-000061', dedup_key: 'sec.form4.insider_sell|0000320193-22-000061' });
+    expect(JSON.parse(String(sell.details))).toMatchObject({ shares: 25000, transactions: 7, value_usd: 4042887.94 });
+    const [exercise] = await events(app, "event_type = 'sec.form4.option_exercise'");
+    expect(exercise).toMatchObject({ entity_cik: '0001617553', importance: 'low', dedup_key: 'sec.form4.option_exercise|0001617553-25-000024' });
+    expect(JSON.parse(String(exercise.details))).toMatchObject({ shares: 60732, transactions: 4 });
+  });
+
+  it('Form D new offering and amendment from real Form D XML in its submission container', async () => {
+    const dir = join(app.dataDir, 'formd');
+    await mkdir(dir, { recursive: true });
+    const wrap = async (fixture: string, acc: string, form: string, filed: string, cik: string, name: string) => {
+      const xml = await readFile(fixturePath(fixture), 'utf8');
+      await writeFile(join(dir, `${acc}.txt`), `<SEC-DOCUMENT>${acc}.txt : ${filed}
+<SEC-HEADER>${acc}.hdr.sgml : ${filed}
+ACCESSION NUMBER:		${acc}
+CONFORMED SUBMISSION TYPE:	${form}
+PUBLIC DOCUMENT COUNT:		1
+FILED AS OF DATE:		${filed}
+
+FILER:
+
+	COMPANY DATA:
+		COMPANY CONFORMED NAME:			${name}
+		CENTRAL INDEX KEY:			${cik}
+</SEC-HEADER>
+<DOCUMENT>
+<TYPE>${form}
+<SEQUENCE>1
+<FILENAME>primary_doc.xml
+<TEXT>
+<XML>
+${xml.replace(/^<\?xml[^>]*>\s*/, '')}
+</XML>
+</TEXT>
+</DOCUMENT>
+</SEC-DOCUMENT>
+`);
+    };
+    await wrap('form-d/formd_a_shepherds_finance_2023_operating_company_amendment.xml', '0001544190-23-000001', 'D/A', '20230131', '0001544190', "Shepherd's Finance, LLC");
+    await wrap('form-d/formd_1685_38th_reit_2023_primary_doc.xml', '0001961089-23-000001', 'D', '20230127', '0001961089', '1685 38th REIT L.L.C.');
+    await app.ingest('raises', { from: dir });
+    const [amended] = await events(app, "event_type = 'sec.formd.offering_amended'");
+    expect(amended).toMatchObject({ entity_cik: '0001544190', importance: 'low', dedup_key: 'sec.formd.offering_amended|0001544190-23-000001' });
+    expect(JSON.parse(String(amended.details))).toMatchObject({ form: 'D/A', total_offering_amount_usd: 8000000, total_amount_sold_usd: 5725051 });
+    const [reit] = await events(app, "event_type = 'sec.formd.new_offering'");
+    expect(reit).toMatchObject({ entity_cik: '0001961089', importance: 'low', dedup_key: 'sec.formd.new_offering|0001961089-23-000001' });
+    expect(JSON.parse(String(reit.details))).toMatchObject({ form: 'D', total_offering_amount_usd: 125000 });
+  });
+
+  it('13F holding added / removed / increased / decreased, quarter over quarter, from a real 13F-HR and its next quarter', async () => {
+    const q3 = await readFile(fixturePath('13f/13f-hr_lts_one_management_2023Q3_full_submission.txt'), 'utf8');
+    const blocks = q3.split('<ns1:infoTable>');
+    const head = blocks[0];
+    const rows = blocks.slice(1).map((b) => `<ns1:infoTable>${b.replace(/\s*<\/ns1:informationTable>[\s\S]*$/, '')}`);
+    const tail = q3.slice(q3.lastIndexOf('</ns1:informationTable>'));
+    const scale = (row: string, k: number) => row.replace(/<ns1:(value|sshPrnamt|Sole)>(\d+)</g, (_m, tag, n) => `<ns1:${tag}>${Math.round(Number(n) * k)}<`);
+    // Q4: the first holding sold out, the second doubled, the third halved, a new CUSIP bought.
+    const added = rows[3].replace(/<ns1:cusip>[^<]+</, '<ns1:cusip>88160R101<').replace(/<ns1:nameOfIssuer>[^<]+</, '<ns1:nameOfIssuer>TESLA INC<');
+    const q4Rows = [scale(rows[1], 2), scale(rows[2], 0.5), ...rows.slice(3), added];
+    const q4 = (head + q4Rows.join('') + tail)
+      .replaceAll('0001894188-23-000007', '0001894188-24-000002')
+      .replaceAll('20231114', '20240214')
+      .replaceAll('20230930', '20231231')
+      .replaceAll('09-30-2023', '12-31-2023');
+    const dir = join(app.dataDir, '13f');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, '0001894188-23-000007.txt'), q3);
+    await writeFile(join(dir, '0001894188-24-000002.txt'), q4);
+    await app.ingest('13f', { from: dir });
+    const all = await events(app, "event_type LIKE 'sec.13f.%'");
+    const byType = (t: string) => all.filter((e) => e.event_type === t);
+    expect(byType('sec.13f.holding_removed').map((e) => JSON.parse(String(e.details)).cusip)).toEqual(['023135106']);
+    expect(byType('sec.13f.position_increased').map((e) => JSON.parse(String(e.details)).cusip)).toEqual(['22160N109']);
+    expect(byType('sec.13f.position_decreased')).toHaveLength(1);
+    const add = byType('sec.13f.holding_added');
+    expect(add.map((e) => JSON.parse(String(e.details)).cusip)).toEqual(['88160R101']);
+    expect(add[0].dedup_key).toBe('sec.13f.holding_added|0001894188|88160R101|2023Q4');
+    expect(add[0].accession).toBe('0001894188-24-000002');
+    const amzn = byType('sec.13f.holding_removed')[0];
+    expect(JSON.parse(String(amzn.details))).toMatchObject({ shares_before: 137500, value_before_usd: 17479000, period: '2023Q4', previous_period: '2023Q3' });
+    expect(amzn.importance).toBe('medium');
+    // Re-ingesting both quarters adds nothing.
+    const again = await app.ingest('13f', { from: dir });
+    expect(again.events.appended).toBe(0);
+  });
+});
+
+describe('events from generated filings in the real formats', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('10-K risk factors and MD&A, 10-Q MD&A changes (full submission text)', async () => {
+    await app.ingestSample('filing-sections');
+    const rows = await events(app, "event_type IN ('sec.10k.risk_factor_changed', 'sec.10k.mda_changed', 'sec.10q.mda_changed')");
+    expect(new Set(rows.map((r) => r.event_type))).toEqual(new Set(['sec.10k.risk_factor_changed', 'sec.10k.mda_changed', 'sec.10q.mda_changed']));
+    const rf = rows.find((r) => r.event_type === 'sec.10k.risk_factor_changed' && r.entity_cik === '0001901555')!;
+    const d = JSON.parse(String(rf.details));
+    expect(d.added_paragraphs[0]).toMatch(/^A cybersecurity incident/);
+    expect(d.removed_count).toBe(1);
+    expect(d.similarity).toBeLessThan(0.8);
+    expect(rf.importance).toBe('medium');
+    expect(rf.confidence).toBeLessThan(1);
+    expect(rf.dedup_key).toBe(`sec.10k.risk_factor_changed|${rf.accession}`);
+  });
+
+  it('proxy board and executive compensation changes between consecutive proxies', async () => {
+    await app.ingestSample('proxy');
+    const board = await events(app, "event_type = 'sec.proxy.board_changed'");
+    const comp = await events(app, "event_type = 'sec.proxy.executive_compensation_changed'");
+    expect(board.length + comp.length).toBeGreaterThan(0);
+    for (const e of [...board, ...comp]) {
+      expect(String(e.dedup_key)).toBe(`${e.event_type}|${e.accession}`);
+      expect(e.confidence).toBeGreaterThan(0);
+    }
+  });
+});
+
+if (!hasFixtures) console.warn(`[events] ${fixturesSkipReason}`);
