@@ -20,7 +20,21 @@ export function filingIdOf(meta: ProxyFilingMeta, content: string): string {
 }
 
 export function proxyRows(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { filingId: string; fiscalYear: number; sourceUrl: string | null }): ProxyRows {
-  const cik = meta.cik!;
+  const out: ProxyRows = { officers: [], compensation: [], board: [] };
+  const filers = meta.filers.length ? meta.filers : [{ cik: meta.cik!, name: meta.issuerName }];
+  for (const f of filers) {
+    const rows = rowsForIssuer(meta, x, { ...opts, cik: f.cik, issuerName: f.name ?? meta.issuerName, multi: filers.length > 1 });
+    out.officers.push(...rows.officers);
+    out.compensation.push(...rows.compensation);
+    out.board.push(...rows.board);
+  }
+  return out;
+}
+
+function rowsForIssuer(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { filingId: string; fiscalYear: number; sourceUrl: string | null; cik: string; issuerName: string | null; multi: boolean }): ProxyRows {
+  const cik = opts.cik;
+  // One filing for several registrants gets one row per registrant; the id then names the registrant.
+  const id = opts.multi ? `${opts.filingId}:${cik}` : opts.filingId;
   const filing = {
     filing_id: opts.filingId,
     accession_number: meta.accession,
@@ -30,9 +44,9 @@ export function proxyRows(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { fil
     source_url: opts.sourceUrl,
   };
   const officers = x.people.map((p) => ({
-    record_id: `${opts.filingId}:${p.name.key}`,
+    record_id: `${id}:${p.name.key}`,
     cik,
-    issuer: meta.issuerName,
+    issuer: opts.issuerName,
     ...filing,
     name: p.printed,
     ...nameCols(p.name),
@@ -48,9 +62,9 @@ export function proxyRows(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { fil
   }));
   const pvpByYear = new Map(x.pvp.map((y) => [y.fiscalYear, y]));
   const compensation = x.compensation.filter((c) => c.fiscalYear !== null).map((c) => ({
-    record_id: `${opts.filingId}:${c.tableKind}:${c.name.key}:${c.fiscalYear}`,
+    record_id: `${id}:${c.tableKind}:${c.name.key}:${c.fiscalYear}`,
     filer_cik: cik,
-    issuer_name: meta.issuerName,
+    issuer_name: opts.issuerName,
     ...filing,
     table_kind: c.tableKind,
     executive_name: c.printed,
@@ -76,13 +90,13 @@ export function proxyRows(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { fil
   const board = x.people.filter((p) => p.isDirector).map((p) => {
     const roles = ['director', ...(p.isOfficer ? ['officer'] : [])];
     return {
-      record_id: `sec_proxy:${opts.filingId}:${p.name.key}`,
+      record_id: `sec_proxy:${id}:${p.name.key}`,
       source_partition: `sec_proxy-${opts.fiscalYear}`,
       source_type: 'sec_proxy',
       org_id: cik,
       sec_cik: cik,
       ein: null,
-      organization_name: meta.issuerName ?? cik,
+      organization_name: opts.issuerName ?? cik,
       person_name: p.printed,
       ...nameCols(p.name),
       title: p.title,

@@ -15,6 +15,11 @@ export interface ProxyFilingMeta {
   /** Header `CONFORMED PERIOD OF REPORT` (for proxies usually the meeting date). */
   periodOfReport: string | null;
   documentName: string | null;
+  /**
+   * Every registrant of the filing: fund-complex proxies are filed once for dozens of funds (one FILER block
+   * each, the same board for all). The issuer (`cik`) is the first; rows are written for each of them.
+   */
+  filers: { cik: string; name: string | null }[];
 }
 
 export interface ProxyDocument {
@@ -34,7 +39,7 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
   const accFromName = fileName.match(/(\d{10})-?(\d{2})-?(\d{6})/);
   const meta: ProxyFilingMeta = {
     accession: accFromName ? normalizeAccession(accFromName.slice(1).join('')) : null,
-    cik: null, issuerName: null, formType: null, filedDate: null, periodOfReport: null, documentName: null,
+    cik: null, issuerName: null, formType: null, filedDate: null, periodOfReport: null, documentName: null, filers: [],
   };
   const headerEnd = text.indexOf('</SEC-HEADER>');
   if (text.startsWith('<SEC-DOCUMENT>') || (headerEnd > 0 && headerEnd < 20000)) {
@@ -46,6 +51,10 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
     // The first FILER block is the issuer on a proxy; later blocks are co-registrants (fund series).
     meta.cik = padCik(headerValue(header, 'CENTRAL INDEX KEY'));
     meta.issuerName = cleanText(headerValue(header, 'COMPANY CONFORMED NAME'));
+    for (const block of header.split(/^\s*(?:FILER|SUBJECT COMPANY):\s*$/m).slice(1)) {
+      const cik = padCik(headerValue(block, 'CENTRAL INDEX KEY'));
+      if (cik && !meta.filers.some((f) => f.cik === cik)) meta.filers.push({ cik, name: cleanText(headerValue(block, 'COMPANY CONFORMED NAME')) });
+    }
     const docs = splitDocuments(text);
     const main = docs.find((d) => PROXY_FORMS.test(d.type)) ?? docs.find((d) => /<(html|table)/i.test(d.body.slice(0, 5000)));
     if (main) {
@@ -85,4 +94,5 @@ export function applyDeiFacts(meta: ProxyFilingMeta, facts: { name: string; text
   meta.cik ??= padCik(fact('dei:EntityCentralIndexKey'));
   meta.issuerName ??= cleanText(fact('dei:EntityRegistrantName'));
   meta.formType ??= cleanText(fact('dei:DocumentType'));
+  if (meta.cik && !meta.filers.length) meta.filers.push({ cik: meta.cik, name: meta.issuerName });
 }

@@ -27,6 +27,7 @@ describe.skipIf(!hasFixtures)('layout 1: investment-company proxy (180 Degree Ca
     expect(doc.meta).toEqual({
       accession: '0000893739-20-000019', cik: '0000893739', issuerName: '180 DEGREE CAPITAL CORP. /NY/', formType: 'DEF 14A',
       filedDate: '2020-03-25', periodOfReport: '2020-05-14', documentName: 'annualmeetingproxy2020-doc.htm',
+      filers: [{ cik: '0000893739', name: '180 DEGREE CAPITAL CORP. /NY/' }],
     });
   });
 
@@ -78,7 +79,7 @@ describe.skipIf(!hasFixtures)('layout 2: operating-company proxy with inline XBR
   applyDeiFacts(doc.meta, x.dei);
 
   it('a bare primary document takes CIK and name from the dei cover facts; accession unknown', () => {
-    expect(doc.meta).toMatchObject({ accession: null, cik: '0000016040', issuerName: 'Cabot Corporation', formType: 'DEF 14A', filedDate: null });
+    expect(doc.meta).toMatchObject({ accession: null, cik: '0000016040', issuerName: 'Cabot Corporation', formType: 'DEF 14A', filedDate: null, filers: [{ cik: '0000016040', name: 'Cabot Corporation' }] });
   });
 
   it('summary compensation table: rowspan name cell over three years, title on the second line, "—" = 0, footnote markers in headers and names', () => {
@@ -195,5 +196,48 @@ describe.skipIf(!hasFixtures)('layouts 3 and 4: executive-officer tables (10-K P
   it('Apple 10-K: the signature table (Name / Title / Date) is not mistaken for a director table', async () => {
     const x = extractProxy(await readFixture('10k/10k_apple_fy2024_2024-11-01_primary.htm'));
     expect(x.people).toEqual([]);
+  });
+});
+
+describe('fund-complex proxies: one filing, many registrants (the T. Rowe Price DEF 14A index lists 66 filers)', () => {
+  it('every FILER block of the SGML header becomes a registrant, and rows are written for each', async () => {
+    const { proxyRows } = await import('../../ingest/proxy/rows.ts');
+    const text = `<SEC-DOCUMENT>0001741773-23-002051.txt : 20230616
+<SEC-HEADER>0001741773-23-002051.hdr.sgml : 20230616
+ACCESSION NUMBER:\t\t0001741773-23-002051
+CONFORMED SUBMISSION TYPE:\tDEF 14A
+FILED AS OF DATE:\t\t20230616
+
+FILER:
+
+\tCOMPANY DATA:\t
+\t\tCOMPANY CONFORMED NAME:\t\t\tT. Rowe Price Small-Cap Stock Fund, Inc.
+\t\tCENTRAL INDEX KEY:\t\t\t0000075170
+
+FILER:
+
+\tCOMPANY DATA:\t
+\t\tCOMPANY CONFORMED NAME:\t\t\tT. Rowe Price New Horizons Fund, Inc.
+\t\tCENTRAL INDEX KEY:\t\t\t0000080248
+</SEC-HEADER>
+<DOCUMENT>
+<TYPE>DEF 14A
+<SEQUENCE>1
+<FILENAME>def14a.htm
+<TEXT>
+<html><table><tr><td>Name</td><td>Age</td><td>Position</td></tr><tr><td>Jane Q. Doe</td><td>61</td><td>Independent Director</td></tr></table></html>
+</TEXT>
+</DOCUMENT>`;
+    const doc = readProxySubmission(text, 'x.txt');
+    expect(doc.meta.filers).toEqual([
+      { cik: '0000075170', name: 'T. Rowe Price Small-Cap Stock Fund, Inc.' },
+      { cik: '0000080248', name: 'T. Rowe Price New Horizons Fund, Inc.' },
+    ]);
+    const rows = proxyRows(doc.meta, extractProxy(doc.html), { filingId: doc.meta.accession!, fiscalYear: 2022, sourceUrl: null });
+    expect(rows.officers.map((r) => [r.record_id, r.cik, r.issuer, r.age])).toEqual([
+      ['0001741773-23-002051:0000075170:jane doe', '0000075170', 'T. Rowe Price Small-Cap Stock Fund, Inc.', 61],
+      ['0001741773-23-002051:0000080248:jane doe', '0000080248', 'T. Rowe Price New Horizons Fund, Inc.', 61],
+    ]);
+    expect(rows.board).toHaveLength(2);
   });
 });
