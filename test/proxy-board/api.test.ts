@@ -124,6 +124,17 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
     expect(high.body.data.length).toBeLessThan(dflt.body.data.length);
   });
 
+  it('OpenAPI documents every spec filter, and min_confidence with its default floor', async () => {
+    const o = await app.get('/openapi.json', null);
+    expect(o.status).toBe(200);
+    const names = (path: string) => o.body.paths[path].get.parameters.map((x: any) => x.name);
+    expect(names('/v1/board')).toEqual(expect.arrayContaining(['source_type', 'sec_cik', 'ein', 'organization_name', 'person_name', 'role', 'min_confidence', 'cursor', 'limit']));
+    expect(names('/v1/proxy/officers')).toEqual(expect.arrayContaining(['cik', 'accession_number', 'issuer', 'name', 'title', 'is_independent', 'min_age']));
+    expect(names('/v1/compensation')).toEqual(expect.arrayContaining(['issuer_name', 'filer_cik', 'executive_name', 'fiscal_year', 'min_fiscal_year', 'max_fiscal_year', 'min_total_usd', 'accession_number']));
+    const mc = o.body.paths['/v1/board'].get.parameters.find((x: any) => x.name === 'min_confidence');
+    expect(mc.schema).toMatchObject({ type: 'number', minimum: 0, maximum: 1, default: 0.5 });
+  });
+
   it('pages with keyset cursors without repeats', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;
