@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { mulberry32, pick } from '../insider-ownership-common/random.ts';
+import { submissionTxt } from '../insider-ownership-common/sgml.ts';
 
 /** Demo Form 144 filings as full-submission `.txt` files (SGML header + the namespaced XML), deterministic. */
 
@@ -10,7 +11,6 @@ const BROKERS = ['Goldman Sachs & Co. LLC', 'GOLDMAN SACHS & CO LLC', 'Morgan St
 const PEOPLE = ['Jane Q. Rivera', 'Tom Okafor', 'Ingrid Larsen', 'Ravi Patel'];
 const esc = (s: string) => s.replace(/&/g, '&amp;');
 const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
-const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
 
 export async function writeForm144Sample(dir: string, opts: SampleOptions): Promise<void> {
   const rnd = mulberry32(opts.seed + 144);
@@ -53,33 +53,7 @@ export async function writeForm144Sample(dir: string, opts: SampleOptions): Prom
         <ns2:noticeSignature><ns2:noticeDate>${mdy(filed)}</ns2:noticeDate><ns2:planAdoptionDates><ns2:planAdoptionDate>11/15/2023</ns2:planAdoptionDate></ns2:planAdoptionDates><ns2:signature>${esc(broker)} on behalf of ${person}</ns2:signature></ns2:noticeSignature>
     </ns2:formData>
 </ns2:edgarSubmission>`;
-    const txt = `<SEC-DOCUMENT>${acc}.txt : ${ymd(filed)}
-<SEC-HEADER>${acc}.hdr.sgml : ${ymd(filed)}
-<ACCEPTANCE-DATETIME>${ymd(filed)}160512
-ACCESSION NUMBER:\t\t${acc}
-CONFORMED SUBMISSION TYPE:\t144
-PUBLIC DOCUMENT COUNT:\t\t1
-FILED AS OF DATE:\t\t${ymd(filed)}
-DATE AS OF CHANGE:\t\t${ymd(filed)}
-
-SUBJECT COMPANY:\t
-
-\tCOMPANY DATA:\t
-\t\tCOMPANY CONFORMED NAME:\t\t\t${name}
-\t\tCENTRAL INDEX KEY:\t\t\t${cik}
-</SEC-HEADER>
-<DOCUMENT>
-<TYPE>144
-<SEQUENCE>1
-<FILENAME>primary_doc.xml
-<TEXT>
-<XML>
-${xml}
-</XML>
-</TEXT>
-</DOCUMENT>
-</SEC-DOCUMENT>
-`;
+    const txt = submissionTxt({ accession: acc, formType: '144', filedDate: filed.toISOString().slice(0, 10), parties: [{ role: 'SUBJECT COMPANY', cik, name }], xml });
     await writeFile(join(folder, `${acc}.txt`), txt);
   }
 }

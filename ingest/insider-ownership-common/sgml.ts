@@ -153,3 +153,42 @@ export function decodeXmlEntities(s: string): string {
     return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
   });
 }
+
+/**
+ * A full-submission `.txt` in EDGAR's layout around one XML document (demo samples write filings this way, so
+ * `make demo` exercises the same container reader as real downloads).
+ */
+export function submissionTxt(o: {
+  accession: string;
+  formType: string;
+  filedDate: string;
+  parties: { role: 'SUBJECT COMPANY' | 'FILED BY' | 'REPORTING-OWNER' | 'ISSUER' | 'FILER'; cik: string; name: string }[];
+  xml: string;
+}): string {
+  const day = o.filedDate.replace(/-/g, '');
+  const parties = o.parties
+    .map((p) => `${p.role}:\t\n\n\tCOMPANY DATA:\t\n\t\tCOMPANY CONFORMED NAME:\t\t\t${p.name}\n\t\tCENTRAL INDEX KEY:\t\t\t${p.cik}\n`)
+    .join('\n');
+  return `<SEC-DOCUMENT>${o.accession}.txt : ${day}
+<SEC-HEADER>${o.accession}.hdr.sgml : ${day}
+<ACCEPTANCE-DATETIME>${day}163000
+ACCESSION NUMBER:\t\t${o.accession}
+CONFORMED SUBMISSION TYPE:\t${o.formType}
+PUBLIC DOCUMENT COUNT:\t\t1
+FILED AS OF DATE:\t\t${day}
+DATE AS OF CHANGE:\t\t${day}
+
+${parties}</SEC-HEADER>
+<DOCUMENT>
+<TYPE>${o.formType}
+<SEQUENCE>1
+<FILENAME>primary_doc.xml
+<TEXT>
+<XML>
+${o.xml}
+</XML>
+</TEXT>
+</DOCUMENT>
+</SEC-DOCUMENT>
+`;
+}

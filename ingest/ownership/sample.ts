@@ -2,12 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { mulberry32, pick } from '../insider-ownership-common/random.ts';
+import { submissionTxt } from '../insider-ownership-common/sgml.ts';
 
 /** Demo structured Schedule 13D/13G filings as full-submission `.txt` files in the real XML layouts. */
 
 const ISSUERS = [['0001422142', 'Aadi Bioscience, Inc.', '00032Q104'], ['0001909747', 'Jushi Holdings Inc.', '48213Y107'], ['0000065596', 'Siebert Financial Corp.', '826176109']];
 const HOLDERS = [['0001373604', 'Harborview Partners, L.P.', 'PN'], ['0000315066', 'Granite Advisors LLC', 'IA'], ['0001361570', 'Alpine Asset Management SA', 'IA'], ['0002048490', 'Ridge Capital Inc.', 'CO']];
-const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
 const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
 const esc = (s: string) => s.replace(/&/g, '&amp;');
 
@@ -50,38 +50,10 @@ export async function writeSchedule13Sample(dir: string, opts: SampleOptions): P
     const pct = Math.round((5 + rnd() * 15) * 10) / 10;
     const xml = is13D ? xml13D(form, issuer, holder, shares, pct, event) : xml13G(form, issuer, holder, shares, pct, event);
     const acc = `${holder[0]}-25-${String(i + 1).padStart(6, '0')}`;
-    const txt = `<SEC-DOCUMENT>${acc}.txt : ${ymd(filed)}
-<SEC-HEADER>${acc}.hdr.sgml : ${ymd(filed)}
-<ACCEPTANCE-DATETIME>${ymd(filed)}171500
-ACCESSION NUMBER:\t\t${acc}
-CONFORMED SUBMISSION TYPE:\t${form}
-PUBLIC DOCUMENT COUNT:\t\t1
-FILED AS OF DATE:\t\t${ymd(filed)}
-
-SUBJECT COMPANY:\t
-
-\tCOMPANY DATA:\t
-\t\tCOMPANY CONFORMED NAME:\t\t\t${issuer[1]}
-\t\tCENTRAL INDEX KEY:\t\t\t${issuer[0]}
-
-FILED BY:\t\t
-
-\tCOMPANY DATA:\t
-\t\tCOMPANY CONFORMED NAME:\t\t\t${holder[1]}
-\t\tCENTRAL INDEX KEY:\t\t\t${holder[0]}
-</SEC-HEADER>
-<DOCUMENT>
-<TYPE>${form}
-<SEQUENCE>1
-<FILENAME>primary_doc.xml
-<TEXT>
-<XML>
-${xml}
-</XML>
-</TEXT>
-</DOCUMENT>
-</SEC-DOCUMENT>
-`;
+    const txt = submissionTxt({
+      accession: acc, formType: form, filedDate: filed.toISOString().slice(0, 10), xml,
+      parties: [{ role: 'SUBJECT COMPANY', cik: issuer[0], name: issuer[1] }, { role: 'FILED BY', cik: holder[0], name: holder[1] }],
+    });
     await writeFile(join(folder, `${acc}.txt`), txt);
   }
 }
