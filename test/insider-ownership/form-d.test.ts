@@ -124,6 +124,21 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
     expect(ops.body.data.every((x: any) => !x.is_pooled_fund && x.investment_fund_type === null)).toBe(true);
   });
 
+  it('re-ingesting a filing into an existing partition merges by accession (no duplicate)', async () => {
+    const before = (await app.get('/v1/raises?q=VEPF')).body.data;
+    const dir = await mkdtemp(join(tmpdir(), 'formd-again-'));
+    const f = 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc';
+    await symlink(fixturePath(`form-d/${f}`), join(dir, f));
+    const again = await app.ingest('raises', { from: dir }, { skipDiff: true });
+    expect(again.tables[0].partitions[0].value).toBe('2024Q1');
+    const after = (await app.get('/v1/raises?q=VEPF')).body.data;
+    expect(before.map((x: any) => x.accession)).toEqual(['0002002260-24-000001']);
+    expect(after.map((x: any) => x.accession)).toEqual(['0002002260-24-000001']);
+    // 40 demo filings + the .nc in 2024Q1; the 2009 filing sits in its own partition.
+    expect(again.tables[0].partitions[0].rows).toBe(41);
+    expect((await app.get('/v1/raises?limit=100')).body.data.length).toBe(42);
+  });
+
   it('422 for min_amount < 0, a bad state and a bad boolean', async () => {
     const r = await app.get('/v1/raises?min_amount=-5&state=California&is_pooled_fund=perhaps');
     expect(r.status).toBe(422);
