@@ -5,11 +5,11 @@ import { openDuck, queryRows, sqlString } from '../core/duck.ts';
 import { tableDir } from '../core/lake-layout.ts';
 import { toIsoDate } from '../core/normalize.ts';
 import { inputParts, localInputs } from '../adv-common/inputs.ts';
+import { fetchMetadata, IAPD_METADATA_PATH, metadataFiles, type MetadataFile } from '../adv-common/iapd-metadata.ts';
 import { parseBase, parseFunds, sectionOf, withFiling, type FilingInfo } from './filing-data.ts';
 import { writePrivateFundsSample } from './sample.ts';
 import { privateFundsTable } from './table.ts';
 
-const METADATA_PATH = '/reports/foia/reports_metadata.json';
 const LOCAL_FILES = /(ADV_Filing_Data.*\.zip|adv-filing-data.*\.zip|\.csv)$/i;
 
 /** `ADV_Filing_Data_20260601_20260630.zip` / `adv-filing-data-20111105-20241231-part1.zip` → period end. */
@@ -18,30 +18,17 @@ export function periodEndOf(name: string): string | null {
   return m ? toIsoDate(m[2]) : null;
 }
 
-interface MetadataFile { fileName: string; year: string | null }
-
-/** Every `fileName` under the `advFilingData` key, whatever the nesting (the layout is loosely documented). */
+/** The filing-data zips listed under `advFilingData`. */
 export function filingDataFiles(metadata: unknown): MetadataFile[] {
-  const out: MetadataFile[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) return v.forEach(walk);
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (typeof o.fileName === 'string') out.push({ fileName: o.fileName, year: o.year == null ? null : String(o.year) });
-      else Object.values(o).forEach(walk);
-    }
-  };
-  walk((metadata as Record<string, unknown>)?.advFilingData);
-  return out.filter((f) => /\.zip$/i.test(f.fileName) && periodEndOf(f.fileName));
+  return metadataFiles(metadata, 'advFilingData').filter((f) => /\.zip$/i.test(f.fileName) && periodEndOf(f.fileName));
 }
 
 async function downloadFilingData(ctx: IngestContext, date: string | undefined): Promise<RawInput[]> {
   const base = ctx.settings.IAPD_BASE_URL;
-  const meta = await ctx.http.get(`${base}${METADATA_PATH}`, { cache: 'raw', refresh: true });
-  const files = filingDataFiles(JSON.parse(meta.body.toString('utf8')));
+  const files = filingDataFiles(await fetchMetadata(ctx));
   const month = date?.slice(0, 7);
   const wanted = files.filter((f) => !month || periodEndOf(f.fileName)!.startsWith(month));
-  if (!wanted.length) throw new Error(`no ADV filing-data file${month ? ` for ${month}` : ''} in ${base}${METADATA_PATH}`);
+  if (!wanted.length) throw new Error(`no ADV filing-data file${month ? ` for ${month}` : ''} in ${base}${IAPD_METADATA_PATH}`);
   const newest = wanted.sort((a, b) => periodEndOf(a.fileName)!.localeCompare(periodEndOf(b.fileName)!)).at(-1)!;
   const year = newest.year ?? periodEndOf(newest.fileName)!.slice(0, 4);
   const url = `${base}/reports/foia/advFilingData/${year}/${newest.fileName}`;
