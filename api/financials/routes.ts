@@ -4,6 +4,7 @@ import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { financialFactsTable } from '../../ingest/financials/table.ts';
 import { cikBucket } from '../../ingest/entities-filings-common/sources.ts';
+import { padCik } from '../../ingest/core/normalize.ts';
 import { num, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
 
@@ -182,11 +183,19 @@ export default [
     cost: 5,
     async handler({ path, query, services }) {
       const id = String(path.cik);
-      const hit = await resolveEntity(services, id);
-      if (!hit) {
+      const unresolved = async () => {
         const s = await suggestEntity(services, id);
-        throw entityUnresolved(unresolvedMessage(id, s), s ? (s.ticker ?? s.cik) : undefined);
-      }
+        return entityUnresolved(unresolvedMessage(id, s), s ? (s.ticker ?? s.cik) : undefined);
+      };
+      // A CIK is served straight from the facts (the directory lookup runs alongside, for the name and ticker);
+      // a ticker or a name goes through resolution first.
+      const directCik = /^(CIK)?\d{1,10}$/i.test(id.trim()) ? padCik(id) : null;
+      const resolving = directCik
+        ? services.lake.query('SELECT name, ticker FROM entities WHERE cik = $1 LIMIT 1', [directCik]).then((r) =>
+          r[0] ? { cik: directCik, name: String(r[0].name), ticker: str(r[0].ticker), confidence: 1 } : null)
+        : resolveEntity(services, id);
+      const hit = directCik ? { cik: directCik, name: directCik, ticker: null as string | null, confidence: 1 } : await resolving;
+      if (!hit) throw await unresolved();
       const params: unknown[] = [];
       const b: SqlBuilder = { param: (v) => { params.push(v); return `$${params.length}`; } };
       const where = [`cik_bucket = ${b.param(cikBucket(hit.cik))}`, `cik = ${b.param(hit.cik)}`];
@@ -198,22 +207,28 @@ export default [
       }
       const limit = Number(query.limit ?? 25);
       if (typeof query.cursor === 'string') where.push(`concept > ${b.param(decodeAfter(query.cursor))}`);
-      // Pick the page's concepts first (sorted files: a plain range scan), then read their facts.
-      const conceptRows = await services.lake.query(
-        `SELECT DISTINCT concept FROM financial_facts WHERE ${where.join(' AND ')} ORDER BY concept LIMIT ${limit + 1}`, params,
-      );
-      const hasMore = conceptRows.length > limit;
-      const concepts = conceptRows.slice(0, limit).map((r) => String(r.concept));
+      const columns = 'concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name';
+      const order = 'ORDER BY concept, unit, period_end, period_days, filed, accession';
       let facts: Record<string, unknown>[] = [];
-      if (concepts.length) {
+      let concepts: string[];
+      let hasMore = false;
+      if (query.concept) {
+        // At most four concepts (a bare tag in each default taxonomy): one query, no page over concepts.
+        facts = await services.lake.query(`SELECT ${columns} FROM financial_facts WHERE ${where.join(' AND ')} ${order}`, params);
+        concepts = [...new Set(facts.map((r) => String(r.concept)))];
+      } else {
+        // Pick the page's concepts first (sorted files: a plain range scan), then read their facts.
+        const conceptRows = await services.lake.query(
+          `SELECT DISTINCT concept FROM financial_facts WHERE ${where.join(' AND ')} ORDER BY concept LIMIT ${limit + 1}`, params,
+        );
+        hasMore = conceptRows.length > limit;
+        concepts = conceptRows.slice(0, limit).map((r) => String(r.concept));
+      }
+      if (!query.concept && concepts.length) {
         const p2 = [...params];
         const b2: SqlBuilder = { param: (v) => { p2.push(v); return `$${p2.length}`; } };
         const range = `concept >= ${b2.param(concepts[0])} AND concept <= ${b2.param(concepts[concepts.length - 1])}`;
-        facts = await services.lake.query(
-          `SELECT concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name
-             FROM financial_facts WHERE ${where.join(' AND ')} AND ${range}
-            ORDER BY concept, unit, period_end, period_days, filed, accession`, p2,
-        );
+        facts = await services.lake.query(`SELECT ${columns} FROM financial_facts WHERE ${where.join(' AND ')} AND ${range} ${order}`, p2);
       }
       const byConcept = new Map<string, z.infer<typeof ConceptRecord>>();
       for (const r of facts) {
@@ -225,10 +240,16 @@ export default [
           form: str(r.form), accession: String(r.accession), filed: String(r.filed), frame: str(r.frame), is_latest: Boolean(r.is_latest),
         });
       }
+      const entity = directCik ? await resolving : hit;
+      if (directCik && !entity && !concepts.length && !query.cursor) {
+        // Neither in the directory nor in the facts: an unknown CIK, not an empty result.
+        const known = await services.lake.query('SELECT 1 FROM financial_facts WHERE cik_bucket = $1 AND cik = $2 LIMIT 1', [cikBucket(directCik), directCik]);
+        if (!known.length) throw await unresolved();
+      }
       const record = {
         cik: hit.cik,
-        entity_name: facts.length ? String(facts[0].entity_name) : hit.name,
-        ticker: hit.ticker,
+        entity_name: facts.length ? String(facts[0].entity_name) : (entity?.name ?? hit.name),
+        ticker: entity?.ticker ?? null,
         concepts: [...byConcept.values()],
         source: SOURCE,
         source_url: `https://data.sec.gov/api/xbrl/companyfacts/CIK${hit.cik}.json`,
@@ -238,7 +259,7 @@ export default [
         data: [record],
         page: { limit, next_cursor: hasMore && last ? encodeAfter(last) : null, has_more: hasMore },
         source: SOURCE,
-        query_echo: { ...query, cik: hit.cik, identifier: id, match_confidence: hit.confidence },
+        query_echo: { ...query, cik: hit.cik, identifier: id, match_confidence: entity?.confidence ?? hit.confidence },
         warnings: concepts.length ? [] : [{ code: 'empty_result', message: `No XBRL facts for CIK ${hit.cik} match the query.` }],
       };
     },
