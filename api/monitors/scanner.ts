@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EventSnapshot } from '../webhooks/payload.ts';
-import { placeholders, rowsOf, type StateDb } from '../webhooks/state-port.ts';
+import { jsonRows, rowsOf, type StateDb } from '../webhooks/state-port.ts';
 import { MonitorIndex, type MonitorRule } from './matcher.ts';
 import { rowToRule } from './monitor-record.ts';
 
@@ -13,8 +13,21 @@ export interface ScanResult {
   deliveries: number;
 }
 
-/** Alert rows per INSERT: keeps the statement's parameter list small. */
-const INSERT_CHUNK = 200;
+/** Alert rows per INSERT statement. */
+const INSERT_CHUNK = 2000;
+
+const text = (cols: string[]) => Object.fromEntries(cols.map((c) => [c, 'VARCHAR' as const]));
+const ALERT_ROWS = jsonRows(text(['id', 'account_id', 'monitor_id', 'event_id', 'event_json', 'delivery_id', 'created_at']));
+const DELIVERY_ROWS = jsonRows(text(['id', 'account_id', 'endpoint_id', 'monitor_id', 'alert_id', 'event_id', 'type', 'event_json', 'created_at']));
+
+/**
+ * The alert id is a function of (monitor, event), UUID-shaped: the primary key then enforces "at most one
+ * alert per monitor and event" with no second index, and a re-run computes the same ids.
+ */
+export function alertId(monitorId: string, eventId: string): string {
+  const h = createHash('sha256').update(`${monitorId}\u0000${eventId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 /**
  * The matcher stage of the worker: reads events past its high-water mark, matches them against the active
@@ -74,48 +87,50 @@ export class MonitorScanner {
 
   private async processBatch(index: MonitorIndex, events: (EventSnapshot & { seq: number })[]) {
     const now = this.o.now().toISOString();
-    type Planned = { alertId: string; deliveryId: string | null; m: MonitorRule & { endpointActive?: boolean }; e: EventSnapshot };
-    const planned: Planned[] = [];
+    const alertRows: Record<string, unknown>[] = [];
+    const deliveryRows: Record<string, unknown>[] = [];
     for (const e of events) {
-      for (const m of index.match(e)) {
+      const matched = index.match(e);
+      if (!matched.length) continue;
+      const eventJson = JSON.stringify(e);
+      for (const m of matched) {
         const withDelivery = m.webhook_endpoint_id && (m as { endpointActive?: boolean }).endpointActive;
-        planned.push({ alertId: randomUUID(), deliveryId: withDelivery ? randomUUID() : null, m, e });
+        const alert = { id: alertId(m.id, e.id), account_id: m.account_id, monitor_id: m.id, event_id: e.id, event_json: eventJson, delivery_id: withDelivery ? randomUUID() : null, created_at: now };
+        alertRows.push(alert);
+        if (withDelivery) {
+          deliveryRows.push({
+            id: alert.delivery_id, account_id: m.account_id, endpoint_id: m.webhook_endpoint_id, monitor_id: m.id, alert_id: alert.id,
+            event_id: e.id, type: e.event_type, event_json: eventJson, created_at: now,
+          });
+        }
       }
     }
     const last = events[events.length - 1];
     return this.o.state.transaction(async (tx) => {
       let alerts = 0;
       let deliveries = 0;
-      for (let i = 0; i < planned.length; i += INSERT_CHUNK) {
-        const chunk = planned.slice(i, i + INSERT_CHUNK);
-        const params: unknown[] = [];
-        const values = chunk.map((p) => {
-          const start = params.length;
-          params.push(p.alertId, p.m.account_id, p.m.id, p.e.id, JSON.stringify(p.e), p.deliveryId, now);
-          return `(${placeholders(7, start)})`;
-        });
-        const inserted = await rowsOf<{ id: string }>(tx, 
+      for (let i = 0; i < alertRows.length; i += INSERT_CHUNK) {
+        const chunk = alertRows.slice(i, i + INSERT_CHUNK);
+        const inserted = await rowsOf<{ id: string }>(
+          tx,
           `INSERT INTO alerts (id, account_id, monitor_id, event_id, event_json, delivery_id, created_at)
-           VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING id`,
-          params,
+           SELECT r.id, r.account_id, r.monitor_id, r.event_id, r.event_json, r.delivery_id, r.created_at
+           FROM ${ALERT_ROWS}
+           ON CONFLICT DO NOTHING RETURNING id`,
+          [JSON.stringify(chunk)],
         );
         alerts += inserted.length;
         const fresh = new Set(inserted.map((r) => r.id));
         // Deliveries only for alerts that are new: a re-run of the matcher must not re-notify.
-        const owed = chunk.filter((p) => p.deliveryId && fresh.has(p.alertId));
+        const owed = deliveryRows.filter((d) => fresh.has(d.alert_id as string));
         if (owed.length) {
-          const dparams: unknown[] = [];
-          const dvalues = owed.map((p) => {
-            const start = dparams.length;
-            dparams.push(p.deliveryId, p.m.account_id, p.m.webhook_endpoint_id, p.m.id, p.alertId, p.e.id, p.e.event_type, JSON.stringify(p.e), now);
-            // next_attempt_at = created_at: the first attempt is due at once.
-            return `(${placeholders(9, start)}, 'pending', 0, 0, $${start + 9}, $${start + 9})`;
-          });
           await tx.run(
             `INSERT INTO webhook_deliveries (id, account_id, endpoint_id, monitor_id, alert_id, event_id, type, event_json, created_at,
                                              status, attempts, schedule_step, next_attempt_at, updated_at)
-             VALUES ${dvalues.join(', ')}`,
-            dparams,
+             SELECT r.id, r.account_id, r.endpoint_id, r.monitor_id, r.alert_id, r.event_id, r.type, r.event_json, r.created_at,
+                    'pending', 0, 0, r.created_at, r.created_at
+             FROM ${DELIVERY_ROWS}`,
+            [JSON.stringify(owed)],
           );
           deliveries += owed.length;
         }

@@ -4,7 +4,7 @@ import { parseAllowHosts } from './address-guard.ts';
 import { buildBody, type EventSnapshot } from './payload.ts';
 import { sendWebhook, type SendOutcome, type SendRequest } from './sender.ts';
 import { signatureHeader } from './signer.ts';
-import { rowsOf, type StateDb } from './state-port.ts';
+import { jsonRows, rowsOf, type StateDb } from './state-port.ts';
 import type { StateTx } from '../core/state.ts';
 
 /** Waits before the retries after a failed attempt (spec): 1 min, 5 min, 30 min, 2 h; then `failed`. */
@@ -61,6 +61,8 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<number> | null = null;
   private recovered = false;
+  private outcomes: { d: DueRow; attemptId: string; outcome: SendOutcome; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private flushing: Promise<void> | null = null;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.concurrency = o.concurrency ?? 8;
@@ -110,36 +112,50 @@ export class DeliveryWorker {
     const capacity = this.concurrency * 2 - this.queue.size - this.queue.pending;
     if (capacity <= 0) return 0;
     const now = this.o.now();
-    const due = await rowsOf<DueRow>(this.o.state, 
+    const due = await rowsOf<DueRow>(
+      this.o.state,
       `SELECT d.id, d.endpoint_id, d.monitor_id, d.event_id, d.type, d.event_json,
               e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.status = 'pending' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1 AND e.status = 'active'
        ORDER BY d.next_attempt_at, d.id
        LIMIT $2`,
-      [iso(now), capacity + this.inFlight.size],
+      [iso(now), capacity + this.inFlight.size + 100],
     );
-    let queued = 0;
+    const picked: DueRow[] = [];
+    const perEndpoint = new Map(this.perEndpointInFlight);
     for (const d of due) {
-      if (queued >= capacity) break;
+      if (picked.length >= capacity) break;
       if (this.inFlight.has(d.id)) continue;
-      if ((this.perEndpointInFlight.get(d.endpoint_id) ?? 0) >= this.perEndpoint) continue;
-      const attemptId = randomUUID();
-      const claimed = await this.o.state.transaction(async (tx) => {
-        const rows = await rowsOf<{ attempts: number }>(tx, 
-          `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = NULL, updated_at = $2
-           WHERE id = $1 AND status = 'pending' AND next_attempt_at IS NOT NULL
-           RETURNING attempts`,
-          [d.id, iso(now)],
-        );
-        if (rows.length === 0) return null;
+      const n = perEndpoint.get(d.endpoint_id) ?? 0;
+      if (n >= this.perEndpoint) continue;
+      perEndpoint.set(d.endpoint_id, n + 1);
+      picked.push(d);
+    }
+    if (!picked.length) return 0;
+    // One transaction claims the whole batch and writes its attempts (`sending`) before any request leaves.
+    const attempts = await this.o.state.transaction(async (tx) => {
+      const claimed = await rowsOf<{ id: string; attempts: number }>(
+        tx,
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = NULL, updated_at = $2
+         WHERE id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND status = 'pending' AND next_attempt_at IS NOT NULL
+         RETURNING id, attempts`,
+        [JSON.stringify(picked.map((d) => d.id)), iso(now)],
+      );
+      const rows = claimed.map((c) => ({ id: randomUUID(), delivery_id: c.id, attempt_no: Number(c.attempts) }));
+      if (rows.length) {
         await tx.run(
-          `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, outcome, started_at) VALUES ($1, $2, $3, 'sending', $4)`,
-          [attemptId, d.id, Number(rows[0].attempts), iso(now)],
+          `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, outcome, started_at)
+           SELECT r.id, r.delivery_id, r.attempt_no, 'sending', $2 FROM ${jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', attempt_no: 'INTEGER' })}`,
+          [JSON.stringify(rows), iso(now)],
         );
-        return rows[0];
-      });
-      if (!claimed) continue;
+      }
+      return new Map(rows.map((r) => [r.delivery_id, r.id]));
+    });
+    let queued = 0;
+    for (const d of picked) {
+      const attemptId = attempts.get(d.id);
+      if (!attemptId) continue;
       this.inFlight.add(d.id);
       this.perEndpointInFlight.set(d.endpoint_id, (this.perEndpointInFlight.get(d.endpoint_id) ?? 0) + 1);
       queued++;
@@ -183,44 +199,76 @@ export class DeliveryWorker {
     }
   }
 
-  private async record(d: DueRow, attemptId: string, outcome: SendOutcome): Promise<void> {
-    const now = this.o.now();
-    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const error = ok ? null : outcome.error + (outcome.responseExcerpt ? `: ${outcome.responseExcerpt.slice(0, 200)}` : '');
-    await this.o.state.transaction(async (tx) => {
-      await tx.run(
-        `UPDATE webhook_attempts SET outcome = $2, response_status = $3, error = $4, finished_at = $5 WHERE id = $1`,
-        [attemptId, ok ? 'success' : 'error', outcome.status, error, iso(now)],
-      );
-      if (ok) {
-        await tx.run(
-          `UPDATE webhook_deliveries SET status = 'success', response_status = $2, last_error = NULL, next_attempt_at = NULL, updated_at = $3
-           WHERE id = $1 AND status = 'pending'`,
-          [d.id, outcome.status, iso(now)],
-        );
-        return;
-      }
-      if (outcome.status === 410) {
-        // The receiver says the endpoint is gone for good: stop everything owed to it.
-        const reason = 'receiver answered 410 Gone; endpoint disabled';
-        await tx.run(
-          `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`,
-          [d.endpoint_id, reason, iso(now)],
-        );
-        await tx.run(
-          `UPDATE webhook_deliveries SET status = 'failed', response_status = $2, last_error = $3, next_attempt_at = NULL, updated_at = $4
-           WHERE id = $1 AND status = 'pending'`,
-          [d.id, 410, error, iso(now)],
-        );
-        await tx.run(
-          `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = $3
-           WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NOT NULL`,
-          [d.endpoint_id, reason, iso(now)],
-        );
-        return;
-      }
-      await this.scheduleAfterFailure(tx, d.id, iso(now), outcome.status, error ?? 'failed', now);
+  /**
+   * Outcomes are group-committed: those that arrive while a write is running go together in the next
+   * transaction. A crash before the write leaves the attempt `sending`, which recover() treats like any
+   * interrupted attempt, so batching costs no guarantee.
+   */
+  private record(d: DueRow, attemptId: string, outcome: SendOutcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.outcomes.push({ d, attemptId, outcome, resolve, reject });
+      if (!this.flushing) this.flushing = this.flushOutcomes();
     });
+  }
+
+  private async flushOutcomes(): Promise<void> {
+    while (this.outcomes.length) {
+      const batch = this.outcomes.splice(0, this.outcomes.length);
+      try {
+        await this.o.state.transaction(async (tx) => {
+          const now = iso(this.o.now());
+          const ok = batch.filter((b) => b.outcome.status !== null && b.outcome.status >= 200 && b.outcome.status < 300);
+          if (ok.length) {
+            const rows = JSON.stringify(ok.map((b) => ({ id: b.attemptId, delivery_id: b.d.id, status: b.outcome.status })));
+            const shape = jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', status: 'INTEGER' });
+            await tx.run(
+              `UPDATE webhook_attempts SET outcome = 'success', response_status = r.status, error = NULL, finished_at = $2
+               FROM ${shape} WHERE webhook_attempts.id = r.id`,
+              [rows, now],
+            );
+            await tx.run(
+              `UPDATE webhook_deliveries SET status = 'success', response_status = r.status, last_error = NULL, next_attempt_at = NULL, updated_at = $2
+               FROM ${shape} WHERE webhook_deliveries.id = r.delivery_id AND webhook_deliveries.status = 'pending'`,
+              [rows, now],
+            );
+          }
+          for (const b of batch) if (!ok.includes(b)) await this.recordFailure(tx, b.d, b.attemptId, b.outcome);
+        });
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.flushing = null;
+  }
+
+  private async recordFailure(tx: StateTx, d: DueRow, attemptId: string, outcome: SendOutcome): Promise<void> {
+    const now = this.o.now();
+    const error = (outcome.error ?? 'failed') + (outcome.responseExcerpt ? `: ${outcome.responseExcerpt.slice(0, 200)}` : '');
+    await tx.run(
+      `UPDATE webhook_attempts SET outcome = 'error', response_status = $2, error = $3, finished_at = $4 WHERE id = $1`,
+      [attemptId, outcome.status, error, iso(now)],
+    );
+    if (outcome.status === 410) {
+      // The receiver says the endpoint is gone for good: stop everything owed to it.
+      const reason = 'receiver answered 410 Gone; endpoint disabled';
+      await tx.run(
+        `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`,
+        [d.endpoint_id, reason, iso(now)],
+      );
+      await tx.run(
+        `UPDATE webhook_deliveries SET status = 'failed', response_status = $2, last_error = $3, next_attempt_at = NULL, updated_at = $4
+         WHERE id = $1 AND status = 'pending'`,
+        [d.id, 410, error, iso(now)],
+      );
+      await tx.run(
+        `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = $3
+         WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NOT NULL`,
+        [d.endpoint_id, reason, iso(now)],
+      );
+      return;
+    }
+    await this.scheduleAfterFailure(tx, d.id, iso(now), outcome.status, error, now);
   }
 
   /** After a failed attempt: the next wait of the schedule from `failedAt`, or `failed` when none is left. */

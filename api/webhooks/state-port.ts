@@ -8,7 +8,7 @@ export async function rowsOf<T>(db: StateTx, sql: string, params: unknown[] = []
   return (await db.all(sql, params)) as unknown as T[];
 }
 
-/** Placeholders `$1, $2, …` starting after `offset`, for multi-row VALUES lists. */
-export function placeholders(count: number, offset: number): string {
-  return Array.from({ length: count }, (_, i) => `$${offset + i + 1}`).join(', ');
+/** A JSON list bound as ONE parameter and unnested in SQL: far faster than thousands of positional parameters. */
+export function jsonRows(columns: Record<string, 'VARCHAR' | 'INTEGER'>): string {
+  return `(SELECT unnest(from_json($1::JSON, '${JSON.stringify([columns])}')) AS r)`;
 }

@@ -82,7 +82,7 @@ describe('event → monitor → signed delivery, end to end over HTTP', () => {
   });
 
   it('an appended event fires the monitor: one alert, one delivery the receiver verifies', async () => {
-    await appendEvents(app.settings, [draft(), draft({ event_type: 'sec.filing.new', dedup_key: 'sec.filing.new|x' }), draft({ importance: 'low' })], clock.now());
+    await appendEvents(app.settings, [draft(), draft({ event_type: 'sec.filing.new', dedup_key: 'sec.filing.new|x' }), draft({ importance: 'low' })], { now: clock.now() });
     await rt.runOnce();
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0];
@@ -120,12 +120,12 @@ describe('event → monitor → signed delivery, end to end over HTTP', () => {
     const p = await patch(`/v1/monitors/${monitorId}`, { status: 'paused' });
     expect(p.status).toBe(200);
     expect(p.body.data[0].status).toBe('paused');
-    await appendEvents(app.settings, [draft()], clock.now());
+    await appendEvents(app.settings, [draft()], { now: clock.now() });
     await rt.runOnce();
     expect(receiver.received).toHaveLength(1);
     expect((await patch(`/v1/monitors/${monitorId}`, { status: 'active' })).body.data[0].status).toBe('active');
     clock.advance(1000);
-    await appendEvents(app.settings, [draft()], clock.now());
+    await appendEvents(app.settings, [draft()], { now: clock.now() });
     await rt.runOnce();
     expect(receiver.received).toHaveLength(2);
     expect(JSON.parse(receiver.received[1].rawBody.toString()).event.accession).toBe('0000320193-25-000005');
