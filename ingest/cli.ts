@@ -11,6 +11,7 @@ const { values, positionals } = parseArgs({
     period: { type: 'string' },
     date: { type: 'string' },
     from: { type: 'string' },
+    accession: { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -19,7 +20,7 @@ const { values, positionals } = parseArgs({
 async function main(): Promise<number> {
   const ingesters = await loadIngesters();
   if (values.list || values.help || positionals.length === 0) {
-    console.log('usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>]\n\ndatasets:');
+    console.log('usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…]\n\ndatasets:');
     for (const d of ingesters) {
       console.log(`  ${d.name.padEnd(24)} ${d.description}`);
       console.log(`  ${''.padEnd(24)} tables: ${d.tables.map((t) => t.name).join(', ')}; args: ${d.argsHelp}`);
@@ -38,7 +39,7 @@ async function main(): Promise<number> {
   let failed = 0;
   for (const name of positionals) {
     try {
-      const s = await runIngest(name, { period: values.period, date: values.date, from: values.from }, settings, { quiet: values.quiet });
+      const s = await runIngest(name, { period: values.period, date: values.date, from: values.from, accession: values.accession }, settings, { quiet: values.quiet });
       console.log(`${s.dataset}: ${s.rowsWritten.toLocaleString('en-US')} rows written in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s)`);
       for (const t of s.tables) console.log(`  ${t.table}: ${t.partitions.map((p) => `${p.value} (${p.rows.toLocaleString('en-US')} rows)`).join(', ')}`);
       if (s.rederived.length) console.log(`  re-derived from the raw cache: ${s.rederived.join(', ')}`);

@@ -97,8 +97,9 @@ export type Gate = () => Promise<void>;
 export async function runList(ep: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
   checkOrder(ep, ep.orderBy);
   const defs = { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) };
-  const values = validated(defs, req.query as Record<string, unknown>, 'query');
+  let values = validated(defs, req.query as Record<string, unknown>, 'query');
   crossChecks(ep.validate?.(values as never));
+  if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
   const limit = values.limit as number;
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b);

@@ -54,6 +54,11 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown> exte
   filters: { [K in keyof P]?: Filter<NonNullable<ParamValues<P>[K]>> };
   /** Cross-field checks (ranges); each issue becomes a 422 detail entry. */
   validate?: (values: ParamValues<P>) => (ValidationDetail | null)[];
+  /**
+   * Async normalization after validation (identifier resolution: ticker or name → CIK). May throw
+   * `entityUnresolved`. The returned values are what the filters, `query_echo` and the cursor see.
+   */
+  resolve?: (values: ParamValues<P>, services: import('./services.ts').Services) => Promise<ParamValues<P>>;
   /** Snapshot datasets serve only their newest partition (and `as_of` is its date). */
   scope?: 'all' | 'latest_partition';
   /** Page order; the columns must be non-null and together unique (end with the primary key). */

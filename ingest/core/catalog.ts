@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 /** Per table: what the lake holds and where it came from. Feeds GET /v1/sources and parser-version re-derivation. */
 export interface PartitionEntry {
   value: string;
+  /** The ingester that wrote it (a table may have several writers, e.g. board_members). */
+  dataset?: string;
   rows: number;
   parser_version: number;
   refreshed_at: string;

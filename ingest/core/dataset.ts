@@ -9,6 +9,8 @@ export interface IngestArgs {
   date?: string;
   /** A local file or folder to read instead of downloading. */
   from?: string;
+  /** Filings by accession (`cik/accession`, comma-separated) for ingesters that fetch single filings. */
+  accession?: string;
 }
 
 /** One raw file, already on local disk (in the raw cache or given with --from). */

@@ -43,7 +43,7 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
     try {
       await conn.run(
         `COPY (SELECT * EXCLUDE (${part}) FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}` +
-          `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+          `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
       await rename(tmp, target);

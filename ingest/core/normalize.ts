@@ -135,3 +135,12 @@ export function quarterOf(isoDate: string): string {
   const mo = Number(isoDate.slice(5, 7));
   return `${y}Q${Math.ceil(mo / 3)}`;
 }
+
+/** RFC 822 dates of RSS feeds (`Mon, 01 Jul 2024 15:00:56 -0400`) to the date as printed, `YYYY-MM-DD`. */
+export function rfc822Date(raw: unknown): string | null {
+  if (raw == null) return null;
+  const m = String(raw).trim().match(/^(?:[A-Za-z]{3},?\s+)?(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})\b/);
+  if (!m) return null;
+  const mon = MONTHS[m[2].toUpperCase()];
+  return mon ? isoIfValid(+m[3], mon, +m[1]) : null;
+}

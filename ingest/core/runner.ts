@@ -60,6 +60,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       const entry = await readCatalogEntry(settings.lakeDir, t.name);
       for (const p of entry?.partitions ?? []) {
         if (p.parser_version >= def.parserVersion) continue;
+        if (p.dataset && p.dataset !== def.name) continue;
         if (!p.inputs.length || !p.inputs.every((i) => existsSync(i.path))) continue;
         const key = JSON.stringify([p.inputs.map((i) => i.path), p.args]);
         if (batches.some((b) => JSON.stringify([b.inputs.map((i) => i.path), b.args]) === key)) continue;
@@ -159,9 +160,9 @@ async function updateCatalog(settings: Settings, def: DatasetIngester, table: st
   const byValue = new Map(entry.partitions.map((p) => [p.value, p]));
   for (const p of parts) {
     const pe: PartitionEntry = {
-      value: p.value, rows: p.rows, parser_version: def.parserVersion, refreshed_at: now,
+      value: p.value, dataset: def.name, rows: p.rows, parser_version: def.parserVersion, refreshed_at: now,
       inputs: inputs.map((i) => ({ path: i.path, url: i.url })),
-      args: { period: args.period, date: args.date, from: args.from },
+      args: { period: args.period, date: args.date, from: args.from, accession: args.accession },
     };
     byValue.set(p.value, pe);
   }
