@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { pageAll } from './load-harness.ts';
 import { writeRosterSample } from '../../ingest/advisers/sample.ts';
 import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
 
@@ -20,17 +21,7 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
   });
   afterAll(() => app?.close());
 
-  const all = async (query: string) => {
-    const out: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const r = await app.get(`/v1/advisers?${query}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      out.push(...r.body.data);
-      cursor = r.body.page.next_cursor;
-    } while (cursor);
-    return out;
-  };
+  const all = (qs: string) => pageAll(app, '/v1/advisers', qs);
 
   it('serves the newest snapshot, AUM desc then CRD, with the envelope and as_of = snapshot date', async () => {
     const r = await app.get('/v1/advisers?limit=5');

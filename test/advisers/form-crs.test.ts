@@ -6,7 +6,7 @@ import formCrs from '../../ingest/form-crs/dataset.ts';
 import { sampleCrs } from '../../ingest/form-crs/sample.ts';
 import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad } from './load-harness.ts';
+import { runLoad, pageAll } from './load-harness.ts';
 
 describe('form-crs: data file parsing', () => {
   it('maps alternative header names, builds a key when no id is published, reports bad lines', async () => {
@@ -51,17 +51,7 @@ describe('GET /v1/form-crs', () => {
   });
   afterAll(() => app?.close());
 
-  const all = async (qs: string) => {
-    const out: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const r = await app.get(`/v1/form-crs?${qs}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      out.push(...r.body.data);
-      cursor = r.body.page.next_cursor;
-    } while (cursor);
-    return out;
-  };
+  const all = (qs: string) => pageAll(app, '/v1/form-crs', qs);
   const ids = (xs: SampleCrsLike[]) => xs.map((x) => x.id).sort();
   type SampleCrsLike = { id: string };
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import individuals from '../../ingest/iapd-individuals/dataset.ts';
 import { sampleIndividuals } from '../../ingest/iapd-individuals/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad } from './load-harness.ts';
+import { runLoad, pageAll } from './load-harness.ts';
 
 describe('iapd-individuals: feed parsing', () => {
   it('attributes, Latin-1 names, registrations, DRP flags, earliest registration date, bad records by line', async () => {
@@ -57,17 +57,7 @@ describe('GET /v1/iapd-individuals', () => {
   });
   afterAll(() => app?.close());
 
-  const all = async (qs: string) => {
-    const out: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const r = await app.get(`/v1/iapd-individuals?${qs}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      out.push(...r.body.data);
-      cursor = r.body.page.next_cursor;
-    } while (cursor);
-    return out;
-  };
+  const all = (qs: string) => pageAll(app, '/v1/iapd-individuals', qs);
   const ids = (xs: { crd: number }[]) => xs.map((x) => String(x.crd)).sort();
 
   it('lists every representative of both feed parts, ordered by name, with employments', async () => {

@@ -9,7 +9,7 @@ import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
 import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
 import { writeZip } from '../../ingest/adv-common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad } from './load-harness.ts';
+import { runLoad, pageAll } from './load-harness.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'pf-'));
 const BASE = '"FilingID","DateSubmitted","1A","1B1","1D","1E1","10A"\r\n';
@@ -81,17 +81,7 @@ describe('GET /v1/private-funds', () => {
   });
   afterAll(() => app?.close());
 
-  const all = async (qs: string) => {
-    const out: any[] = [];
-    let cursor: string | null = null;
-    do {
-      const r = await app.get(`/v1/private-funds?${qs}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      out.push(...r.body.data);
-      cursor = r.body.page.next_cursor;
-    } while (cursor);
-    return out;
-  };
+  const all = (qs: string) => pageAll(app, '/v1/private-funds', qs);
 
   it('serves one row per fund of each adviser\'s latest filing (the amended-away fund is gone)', async () => {
     const every = await all('');
