@@ -23,13 +23,15 @@ export async function writeProxySample(dir: string, opts: SampleOptions): Promis
   await mkdir(dir, { recursive: true });
   const rand = rng(opts.seed);
   const filings = Math.max(1, Math.round(3 * opts.scale));
-  for (let f = 0; f < filings; f++) {
+  // Two consecutive proxies per issuer (fiscal 2022 and 2023): a director is replaced and pay moves between them,
+  // so the demo feed carries sec.proxy.board_changed and sec.proxy.executive_compensation_changed.
+  for (let f = 0; f < filings; f++) for (const year of [2022, 2023]) {
     const cik = 900000 + f;
-    const year = 2023;
-    const accession = `${String(cik).padStart(10, '0')}-24-${String(f + 1).padStart(6, '0')}`;
+    const filedYear = year + 1;
+    const accession = `${String(cik).padStart(10, '0')}-${String(filedYear).slice(2)}-${String(f + 1).padStart(6, '0')}`;
     const name = `${LAST[f % LAST.length].toUpperCase()} INDUSTRIES INC`;
     const person = (i: number) => `${FIRST[(f * 3 + i) % FIRST.length]} ${String.fromCharCode(65 + ((i * 7 + f) % 26))}. ${LAST[(f * 5 + i) % LAST.length]}`;
-    const directors = Array.from({ length: 5 }, (_, i) => ({ name: person(i), age: 45 + Math.floor(rand() * 30), since: 2005 + Math.floor(rand() * 18), independent: i > 0 }));
+    const directors = Array.from({ length: 5 }, (_, i) => ({ name: person(i === 4 && year === 2023 ? 20 : i), age: 45 + Math.floor(rand() * 30), since: 2005 + Math.floor(rand() * 18), independent: i > 0 }));
     const execs = Array.from({ length: 3 }, (_, i) => ({ name: i === 0 ? directors[0].name : person(10 + i), title: TITLES[i] }));
     const dirRows = directors.map((d, i) => `${i === 0 ? '<tr><td colspan="4">Management Director</td></tr>' : i === 1 ? '<tr><td colspan="4">Independent Directors</td></tr>' : ''}<tr><td>${d.name}${i === 1 ? '<sup>(1)</sup>' : ''}</td><td>${d.age}</td><td>${i === 0 ? 'Chairman, President and Chief Executive Officer' : 'Independent Director'}</td><td>${d.since}</td></tr>`).join('\n');
     const sctRows = execs.map((e) => {
@@ -59,15 +61,15 @@ ${dirRows}
 ${sctRows}
 </table>
 </body></html>`;
-    const header = `<SEC-DOCUMENT>${accession}.txt : 20240315
-<SEC-HEADER>${accession}.hdr.sgml : 20240315
-<ACCEPTANCE-DATETIME>20240315160255
+    const header = `<SEC-DOCUMENT>${accession}.txt : ${filedYear}0315
+<SEC-HEADER>${accession}.hdr.sgml : ${filedYear}0315
+<ACCEPTANCE-DATETIME>${filedYear}0315160255
 ACCESSION NUMBER:\t\t${accession}
 CONFORMED SUBMISSION TYPE:\tDEF 14A
 PUBLIC DOCUMENT COUNT:\t\t1
-CONFORMED PERIOD OF REPORT:\t20240509
-FILED AS OF DATE:\t\t20240315
-DATE AS OF CHANGE:\t\t20240315
+CONFORMED PERIOD OF REPORT:\t${filedYear}0509
+FILED AS OF DATE:\t\t${filedYear}0315
+DATE AS OF CHANGE:\t\t${filedYear}0315
 
 FILER:
 

@@ -234,15 +234,15 @@ describe('events from generated filings in the real formats', () => {
     expect(rf.dedup_key).toBe(`sec.10k.risk_factor_changed|${rf.accession}`);
   });
 
-  it('proxy board and executive compensation changes between consecutive proxies', async () => {
+  it('proxy board and executive compensation changes between consecutive proxies (DEF 14A full submissions)', async () => {
     await app.ingestSample('proxy');
-    const board = await events(app, "event_type = 'sec.proxy.board_changed'");
-    const comp = await events(app, "event_type = 'sec.proxy.executive_compensation_changed'");
-    expect(board.length + comp.length).toBeGreaterThan(0);
-    for (const e of [...board, ...comp]) {
-      expect(String(e.dedup_key)).toBe(`${e.event_type}|${e.accession}`);
-      expect(e.confidence).toBeGreaterThan(0);
-    }
+    const [board] = await events(app, "event_type = 'sec.proxy.board_changed' AND entity_cik = '0000900000'");
+    expect(board).toMatchObject({ importance: 'medium', confidence: 0.95, accession: '0000900000-24-000001', dedup_key: 'sec.proxy.board_changed|0000900000-24-000001' });
+    expect(JSON.parse(String(board.details))).toMatchObject({ joined: ['Grace K. Garcia'], left: ['Elena C. Ellis'], previous_accession: '0000900000-23-000001', board_size_after: 5 });
+    const [comp] = await events(app, "event_type = 'sec.proxy.executive_compensation_changed' AND entity_cik = '0000900002'");
+    expect(comp).toMatchObject({ importance: 'medium', dedup_key: 'sec.proxy.executive_compensation_changed|0000900002-24-000003' });
+    // Executives whose total moved less than 10% are not listed.
+    expect(JSON.parse(String(comp.details)).changes).toEqual([{ name: 'Grace C. Kim', total_before: 2171861, total_after: 3515958, change_pct: 61.89 }]);
   });
 });
 
