@@ -8,11 +8,13 @@ import { sqlPath } from './sources.ts';
 
 const NULL = '\\N';
 
+const BREAKS = /[\t\r\n]/;
 function cell(v: unknown): string {
   if (v == null) return NULL;
-  if (typeof v === 'object') v = JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  const t = typeof v === 'object' ? JSON.stringify(v) : String(v);
   // Tabs and line breaks would split the row; the values that carry them (labels) lose nothing by a space.
-  return String(v).replace(/[\t\r\n]+/g, ' ');
+  return BREAKS.test(t) ? t.replace(/[\t\r\n]+/g, ' ') : t;
 }
 
 /**
@@ -41,7 +43,9 @@ export class TsvStager {
 
   async write(row: Record<string, unknown>): Promise<void> {
     if (!this.out) await this.open();
-    const line = `${this.cols.map((c) => cell(row[c])).join('\t')}\n`;
+    let line = '';
+    for (let i = 0; i < this.cols.length; i++) line += (i ? '\t' : '') + cell(row[this.cols[i]]);
+    line += '\n';
     if (!this.out!.write(line)) await new Promise<void>((r) => this.out!.once('drain', () => r()));
     this.pending++;
     this.total++;

@@ -28,6 +28,29 @@ function daysInclusive(start: string, end: string): number {
 }
 
 /**
+ * Dates and accession numbers repeat thousands of times per company (every fact of a filing shares them):
+ * memoizing the validated form makes the per-fact cost a map lookup. Bounded, reset when large.
+ */
+function memo<T>(fn: (raw: unknown) => T): (raw: unknown) => T {
+  const cache = new Map<unknown, T>();
+  return (raw) => {
+    let v = cache.get(raw);
+    if (v === undefined && !cache.has(raw)) {
+      if (cache.size > 200_000) cache.clear();
+      v = fn(raw);
+      cache.set(raw, v);
+    }
+    return v as T;
+  };
+}
+const isoDate = memo(toIsoDate);
+const accessionOf = memo(normalizeAccession);
+const spanDays = memo((key) => {
+  const [start, end] = String(key).split('|');
+  return daysInclusive(start, end);
+});
+
+/**
  * One company facts document (`{cik, entityName, facts:{taxonomy:{Tag:{label, units:{unit:[fact…]}}}}}`) to
  * rows. `cik` is an int in most files but a zero-padded string in some (the LPA sample). `is_latest` is exact
  * because a document holds every filing of the company: per (concept, unit, start, end) the greatest
@@ -51,10 +74,10 @@ export function* companyFacts(doc: unknown): Generator<{ row: FactRow } | { erro
         const latest = new Map<string, FactRow>();
         for (const raw of facts ?? []) {
           const f = raw as Record<string, unknown>;
-          const end = toIsoDate(f.end);
-          const start = f.start == null ? null : toIsoDate(f.start);
-          const accession = normalizeAccession(f.accn);
-          const filed = toIsoDate(f.filed);
+          const end = isoDate(f.end);
+          const start = f.start == null ? null : isoDate(f.start);
+          const accession = accessionOf(f.accn);
+          const filed = isoDate(f.filed);
           const value = typeof f.val === 'number' ? f.val : Number(f.val);
           if (!end || !accession || !filed || !Number.isFinite(value) || (f.start != null && !start)) {
             yield { error: `${concept} [${unit}]: fact with a missing or malformed end/start/accn/filed/val` };
@@ -63,7 +86,7 @@ export function* companyFacts(doc: unknown): Generator<{ row: FactRow } | { erro
           const fy = f.fy == null || f.fy === '' ? null : Number(f.fy);
           const row: FactRow = {
             cik, cik_bucket: bucket, entity_name: entityName, taxonomy, concept, label, unit,
-            period_start: start, period_end: end, period_days: start ? daysInclusive(start, end) : 0, value, accession,
+            period_start: start, period_end: end, period_days: start ? spanDays(`${start}|${end}`) : 0, value, accession,
             fiscal_year: Number.isInteger(fy) ? fy : null,
             fiscal_period: f.fp ? String(f.fp) : null,
             form: f.form ? String(f.form) : null,
