@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 
 export const alertRecord = z.object({
@@ -22,19 +23,8 @@ function rowToAlert(r: Record<string, unknown>): AlertRecord {
   };
 }
 
-/** Alerts of the caller's monitors, newest first, keyset on (created_at, id). */
-export async function listAlerts(db: StateDb, accountId: string, monitorId: string | undefined, limit: number, after: { created_at: string; id: string } | null) {
-  const params: unknown[] = [accountId, limit + 1];
-  const where = ['account_id = $1'];
-  if (monitorId) {
-    params.push(monitorId);
-    where.push(`monitor_id = $${params.length}`);
-  }
-  if (after) {
-    params.push(after.created_at, after.id);
-    const c = `$${params.length - 1}`;
-    where.push(`created_at <= ${c} AND (created_at < ${c} OR id < $${params.length})`);
-  }
-  const rows = await db.all(`SELECT * FROM alerts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
-  return { records: rows.slice(0, limit).map(rowToAlert), hasMore: rows.length > limit };
+/** Alerts of the caller's monitors, newest first, cursor-paged. */
+export async function listAlerts(db: StateDb, accountId: string, monitorId: string | undefined, limit: number, after: Keyset | null) {
+  const r = await accountPage(db, 'alerts', accountId, { monitor_id: monitorId }, limit, after);
+  return { records: r.rows.map(rowToAlert), hasMore: r.hasMore };
 }

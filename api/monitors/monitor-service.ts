@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { invalid, isUuid, notFound } from '../webhooks/errors.ts';
+import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 import { normalizeTarget } from './matcher.ts';
 import { rowToMonitor, type MonitorRecord } from './monitor-record.ts';
@@ -118,19 +119,8 @@ export async function deleteMonitor(db: StateDb, accountId: string, id: string, 
   return m;
 }
 
-export interface Keyset {
-  created_at: string;
-  id: string;
-}
-
-/** Newest first; keyset on (created_at, id) in the expanded form. Fetches one extra row to know has_more. */
+/** Newest first, cursor-paged. */
 export async function listMonitors(db: StateDb, accountId: string, limit: number, after: Keyset | null) {
-  const params: unknown[] = [accountId, limit + 1];
-  let where = 'account_id = $1';
-  if (after) {
-    params.push(after.created_at, after.id);
-    where += ` AND created_at <= $3 AND (created_at < $3 OR id < $4)`;
-  }
-  const rows = await db.all(`SELECT * FROM monitors WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
-  return { records: rows.slice(0, limit).map(rowToMonitor), hasMore: rows.length > limit };
+  const r = await accountPage(db, 'monitors', accountId, {}, limit, after);
+  return { records: r.rows.map(rowToMonitor), hasMore: r.hasMore };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conflict, isUuid, notFound } from './errors.ts';
+import { accountPage, type Keyset } from './paging.ts';
 import { rowsOf, type StateDb } from './state-port.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const;
@@ -47,24 +48,10 @@ export interface DeliveryFilters {
   monitor_id?: string;
 }
 
-/** Newest first, keyset on (created_at, id). */
-export async function listDeliveries(db: StateDb, accountId: string, filters: DeliveryFilters, limit: number, after: { created_at: string; id: string } | null) {
-  const params: unknown[] = [accountId, limit + 1];
-  const where = ['account_id = $1'];
-  const add = (sql: (ph: string) => string, v: unknown) => {
-    params.push(v);
-    where.push(sql(`$${params.length}`));
-  };
-  if (filters.status) add((ph) => `status = ${ph}`, filters.status);
-  if (filters.endpoint_id) add((ph) => `endpoint_id = ${ph}`, filters.endpoint_id);
-  if (filters.monitor_id) add((ph) => `monitor_id = ${ph}`, filters.monitor_id);
-  if (after) {
-    params.push(after.created_at, after.id);
-    const c = `$${params.length - 1}`;
-    where.push(`created_at <= ${c} AND (created_at < ${c} OR id < $${params.length})`);
-  }
-  const rows = await db.all(`SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
-  return { records: rows.slice(0, limit).map(rowToDelivery), hasMore: rows.length > limit };
+/** Newest first, cursor-paged, filtered by status, endpoint and monitor. */
+export async function listDeliveries(db: StateDb, accountId: string, filters: DeliveryFilters, limit: number, after: Keyset | null) {
+  const r = await accountPage(db, 'webhook_deliveries', accountId, { ...filters }, limit, after);
+  return { records: r.rows.map(rowToDelivery), hasMore: r.hasMore };
 }
 
 export async function getDelivery(db: StateDb, accountId: string, id: string): Promise<DeliveryRecord> {

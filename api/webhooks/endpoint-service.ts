@@ -4,6 +4,7 @@ import { parseBody } from '../monitors/monitor-service.ts';
 import { testEvent, TEST_EVENT_TYPE } from './payload.ts';
 import { conflict, invalid, isUuid, notFound } from './errors.ts';
 import { generateSecret } from './signer.ts';
+import { accountPage, type Keyset } from './paging.ts';
 import type { StateDb } from './state-port.ts';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
@@ -74,15 +75,10 @@ async function endpointRow(db: StateDb, accountId: string, id: string): Promise<
   return rows[0];
 }
 
-export async function listEndpoints(db: StateDb, accountId: string, limit: number, after: { created_at: string; id: string } | null, now: Date) {
-  const params: unknown[] = [accountId, limit + 1];
-  let where = 'account_id = $1';
-  if (after) {
-    params.push(after.created_at, after.id);
-    where += ` AND created_at <= $3 AND (created_at < $3 OR id < $4)`;
-  }
-  const rows = await db.all(`SELECT * FROM webhook_endpoints WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`, params);
-  return { records: rows.slice(0, limit).map((r) => rowToEndpoint(r, false, now)), hasMore: rows.length > limit };
+/** Newest first, cursor-paged; secrets are never listed. */
+export async function listEndpoints(db: StateDb, accountId: string, limit: number, after: Keyset | null, now: Date) {
+  const r = await accountPage(db, 'webhook_endpoints', accountId, {}, limit, after);
+  return { records: r.rows.map((row) => rowToEndpoint(row, false, now)), hasMore: r.hasMore };
 }
 
 /** Deleting an endpoint closes what is still owed to it and detaches the monitors that pointed at it. */
