@@ -17,8 +17,15 @@ const settings = loadSettings();
 const samplesDir = join(settings.dataDir, 'samples');
 rmSync(samplesDir, { recursive: true, force: true });
 
+// The entity directory and the filing index first: later ingesters resolve issuers and tickers against them.
+const FIRST = ['entities', 'filings'];
+const ordered = (await loadIngesters()).sort((a, b) => {
+  const ra = FIRST.indexOf(a.name);
+  const rb = FIRST.indexOf(b.name);
+  return (ra < 0 ? FIRST.length : ra) - (rb < 0 ? FIRST.length : rb) || a.name.localeCompare(b.name);
+});
 let failures = 0;
-for (const d of await loadIngesters()) {
+for (const d of ordered) {
   if (!d.sample) continue;
   const dir = join(samplesDir, d.name);
   try {

@@ -5,19 +5,7 @@ import { CONFIDENCE_FLOOR } from '../../ingest/proxy/extract.ts';
 
 /** Shared by /v1/board, /v1/proxy/officers and /v1/compensation. */
 
-export const str = (v: unknown): string | null => (v == null ? null : String(v));
-export const int = (v: unknown): number | null => (v == null ? null : Number(v));
-export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
-export function isoDate(v: unknown): string | null {
-  if (v == null) return null;
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  return String(v).slice(0, 10);
-}
-export function jsonList(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  if (typeof v !== 'string' || !v) return [];
-  try { const x = JSON.parse(v); return Array.isArray(x) ? x.map(String) : []; } catch { return []; }
-}
+export { str, int, bool, isoDate, jsonList } from '../core/records.ts';
 
 /**
  * Person-name filter over the normalized name columns: the last name must match, and the first name

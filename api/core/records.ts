@@ -29,18 +29,21 @@ export function bool(v: unknown): boolean | null {
 
 /** DATE columns come back as `YYYY-MM-DD`; anything longer is cut to the date. */
 export function isoDate(v: unknown): string | null {
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
   const s = str(v);
   return s ? s.slice(0, 10) : null;
 }
 
-/** JSON-typed columns hold JSON text; parsed here, null when absent or unparsable. */
-export function json<T = unknown>(v: unknown): T | null {
-  if (v === null || v === undefined) return null;
+/** JSON-typed columns hold JSON text; parsed here, `fallback` (null) when absent or unparsable. */
+export function json<T = unknown>(v: unknown): T | null;
+export function json<T>(v: unknown, fallback: T): T;
+export function json<T>(v: unknown, fallback: T | null = null): T | null {
+  if (v === null || v === undefined || v === '') return fallback;
   if (typeof v !== 'string') return v as T;
   try {
     return JSON.parse(v) as T;
   } catch {
-    return null;
+    return fallback;
   }
 }
 

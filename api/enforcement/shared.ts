@@ -3,20 +3,7 @@ import { f, type Filter } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 
 /** Record helpers and parameters shared by the enforcement-family and patent routes. */
-export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
-export const int = (v: unknown): number | null => (v == null ? null : Number(v));
-export const day = (v: unknown): string | null => (v == null ? null : String(v).slice(0, 10));
-
-/** JSON columns are stored as text; a value that is not JSON is served as null rather than breaking the page. */
-export function json<T>(v: unknown, fallback: T): T {
-  if (v == null) return fallback;
-  if (typeof v !== 'string') return v as T;
-  try {
-    return JSON.parse(v) as T;
-  } catch {
-    return fallback;
-  }
-}
+export { str, int, isoDate as day, json } from '../core/records.ts';
 
 export const DocumentLink = z.object({ title: z.string(), url: z.string() });
 

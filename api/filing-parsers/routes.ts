@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OwnerRecord } from '../insider-ownership-common/records.ts';
 import { defineRoute } from '../core/endpoint.ts';
 import { notFound, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
@@ -162,13 +163,6 @@ const extract = defineRoute({
   },
 });
 
-const OwnerRecord = z.object({
-  cik: z.string().nullable(),
-  name: z.string().nullable(),
-  relationships: z.array(z.string()).describe('Director, Officer, TenPercentOwner, Other.'),
-  officer_title: z.string().nullable(),
-  other_text: z.string().nullable(),
-});
 const RowRecord = z.object({
   seq: z.number().int(),
   table: z.string().describe('non_derivative (Table I) or derivative (Table II).'),

@@ -2,28 +2,16 @@ import { z } from 'zod';
 
 /** Lake values → API record values, shared by the insider, Form 144, ownership and raises endpoints. */
 
-export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
-export const num = (v: unknown): number | null => (v == null || v === '' ? null : Number(v));
-export const int = (v: unknown): number | null => (v == null || v === '' ? null : Math.round(Number(v)));
-export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
+export { str, num, int, bool, isoDate, jsonList as jsonArray } from '../core/records.ts';
 
-export function isoDate(v: unknown): string | null {
-  if (v == null) return null;
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  return String(v).slice(0, 10);
-}
-
-/** JSON columns come back from the lake as JSON text. */
-export function jsonArray<T = unknown>(v: unknown): T[] {
-  if (Array.isArray(v)) return v as T[];
-  if (typeof v !== 'string' || !v) return [];
-  try {
-    const parsed = JSON.parse(v);
-    return Array.isArray(parsed) ? (parsed as T[]) : [];
-  } catch {
-    return [];
-  }
-}
+/** A Form 3/4/5 reporting owner, as `/v1/insider` and `/v1/filings/{accession}/insiders` both return it. */
+export const OwnerRecord = z.object({
+  cik: z.string().nullable(),
+  name: z.string().nullable(),
+  relationships: z.array(z.string()).describe('Director, Officer, TenPercentOwner, Other.'),
+  officer_title: z.string().nullable(),
+  other_text: z.string().nullable(),
+});
 
 export const CIK_TEXT = 'A CIK with or without leading zeros.';
 export const FootnoteRecord = z.object({

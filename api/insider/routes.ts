@@ -2,17 +2,11 @@ import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { insiderTransactionsTable } from '../../ingest/insider/tables.ts';
-import { bool, FootnoteRecord, isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
+import { bool, FootnoteRecord, isoDate, jsonArray, num, OwnerRecord, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_insider_transactions';
 
-const Owner = z.object({
-  cik: z.string().nullable(),
-  name: z.string().nullable(),
-  relationships: z.array(z.string()).describe('Director, Officer, TenPercentOwner, Other.'),
-  officer_title: z.string().nullable(),
-  other_text: z.string().nullable(),
-});
+const Owner = OwnerRecord;
 
 const InsiderTransaction = z.object({
   accession: z.string(),
