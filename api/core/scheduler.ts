@@ -8,7 +8,11 @@ import type { Settings } from '../../ingest/core/settings.ts';
  * default run at NIGHTLY_CRON, and the daily lane at DAILY_CRON, which picks up the day's new filings from the
  * daily index between the quarterly bulk releases. Runs are sequential, so they share the one request budget.
  */
-export function startScheduler(settings: Settings, log: (m: string) => void = (m) => console.log(`[schedule] ${m}`)) {
+export function startScheduler(
+  settings: Settings,
+  log: (m: string) => void = (m) => console.log(`[schedule] ${m}`),
+  run: typeof runIngest = runIngest,
+) {
   if (!settings.SCHEDULE) return { stop() {} };
   let busy = false;
   const lane = (label: string, job: () => Promise<void>) => async () => {
@@ -26,7 +30,7 @@ export function startScheduler(settings: Settings, log: (m: string) => void = (m
   const nightly = cron.schedule(settings.NIGHTLY_CRON, lane('nightly', async () => {
     for (const d of await loadIngesters()) {
       try {
-        const s = await runIngest(d, {}, settings, { quiet: true });
+        const s = await run(d, {}, settings, { quiet: true });
         log(`nightly ${d.name}: ${s.rowsWritten} rows, ${s.events.appended} events`);
       } catch (err) {
         log(`nightly ${d.name} failed: ${(err as Error).message}`);
@@ -35,10 +39,10 @@ export function startScheduler(settings: Settings, log: (m: string) => void = (m
   }));
   const daily = cron.schedule(settings.DAILY_CRON, lane('daily', async () => {
     const date = new Date().toISOString().slice(0, 10);
-    const names = (await loadIngesters()).filter((d) => /--date/.test(d.argsHelp) && d.name === 'filings');
+    const names = (await loadIngesters()).filter((d) => d.name === 'filings');
     for (const d of names) {
       try {
-        const s = await runIngest(d, { date }, settings, { quiet: true });
+        const s = await run(d, { date }, settings, { quiet: true });
         log(`daily ${d.name} ${date}: ${s.rowsWritten} rows, ${s.events.appended} events`);
       } catch (err) {
         log(`daily ${d.name} ${date} failed: ${(err as Error).message}`);
