@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { toIsoDate } from '../core/normalize.ts';
@@ -5,13 +6,14 @@ import { downloadLatestLinked, inputParts, localInputs } from '../adv-common/inp
 import { dateFromFileName } from '../adv-common/links.ts';
 import { toAdviserRow, type RawAdviser } from './adviser-row.ts';
 import { parseFirmFeed } from './firm-feed.ts';
+import { searchAdvisers } from './search-json.ts';
 import { parseRoster } from './roster.ts';
 import { writeAdvisersSample } from './sample.ts';
 import { advisersTable } from './table.ts';
 
 export const ROSTER_PAGE_PATH = '/data-research/sec-markets-data/information-about-registered-investment-advisers-exempt-reporting-advisers';
 const ROSTER_LINK = /ia\d{6,8}(-exempt)?\.zip$/i;
-const LOCAL_FILES = /(^ia\d{6,8}.*\.zip$|\.csv$|IA_FIRM_.*\.xml(\.gz)?$)/i;
+const LOCAL_FILES = /(^ia\d{6,8}.*\.zip$|\.csv$|IA_FIRM_.*\.xml(\.gz)?$|\.json$)/i;
 
 const isFeed = (name: string) => /\.xml(\.gz)?$/i.test(name);
 
@@ -69,7 +71,7 @@ export default defineIngester({
     `https://www.sec.gov${ROSTER_PAGE_PATH}`,
     'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json',
   ],
-  argsHelp: '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster .csv | IA_FIRM_*_Feed_*.xml[.gz] | folder>',
+  argsHelp: '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster .csv | IA_FIRM_*_Feed_*.xml[.gz] | IAPD firm-search .json | folder>',
 
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, LOCAL_FILES);
@@ -82,6 +84,14 @@ export default defineIngester({
     const ordered = [...inputs].sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
     for (const input of ordered) {
       const file = basename(input.path);
+      if (/\.json$/i.test(file)) {
+        const snapshotDate = snapshotOf(input, file, args.date);
+        const { advisers, skipped, problems } = searchAdvisers(await readFile(input.path, 'utf8'));
+        for (const p of problems) ctx.badRow({ file, line: p.index, reason: p.reason });
+        if (skipped) ctx.log(`${file}: ${skipped} hits skipped (broker-dealer only, state-registered or inactive advisers)`);
+        for (const a of advisers) await appendAdviser(ctx, dedup, a.raw, { snapshotDate, registrationType: null, file, fileUrl: input.url, line: a.index });
+        continue;
+      }
       for await (const part of inputParts(input.path, /\.(csv|txt|xml|xml\.gz)$/i)) {
         if (isFeed(part.memberName)) {
           const meta = { generatedOn: null as string | null };
@@ -106,6 +116,7 @@ export default defineIngester({
 
 function rank(path: string): number {
   const name = basename(path);
+  if (/\.json$/i.test(name)) return 3;
   if (isFeed(name)) return 2;
   return /exempt/i.test(name) ? 1 : 0;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll } from './load-harness.ts';
+import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { writeRosterSample } from '../../ingest/advisers/sample.ts';
 import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
 
@@ -101,5 +102,29 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
     const bad = await app.get('/v1/advisers/ABC');
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['path', 'crd']);
+  });
+});
+
+describe.skipIf(!hasFixtures)('GET /v1/advisers over the real IAPD firm-search fixture', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    const s = await app.ingest('advisers', { from: fixturePath('adv/iapd_api_firm_search_citadel_2026-07-21.json') });
+    expect(s.rowsWritten).toBe(3);
+  });
+  afterAll(() => app?.close());
+
+  it('state, q and disciplinary filters and the profile serve the real values', async () => {
+    const fl = await app.get('/v1/advisers?state=fl');
+    expect(fl.body.as_of).toBe('2026-07-21T00:00:00Z');
+    expect(fl.body.data.map((d: any) => d.crd)).toEqual(['148826', '171898']);
+    const q = await app.get('/v1/advisers?q=citadel&disciplinary=false');
+    expect(q.body.data.map((d: any) => d.business_name)).toEqual(['CITADEL INVESTMENT ADVISORY INC', 'CITADEL ADVISORS LLC']); // no AUM in search results: CRD order
+    const p = await app.get('/v1/advisers/148826');
+    expect(p.body.data[0]).toMatchObject({
+      crd: '148826', business_name: 'CITADEL ADVISORS LLC', sec_number: '801-70860', disciplinary: false, sec_status: 'ACTIVE',
+      address: { street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', postal_code: '33131', country: 'United States' },
+      source_url: 'https://adviserinfo.sec.gov/firm/summary/148826',
+    });
   });
 });

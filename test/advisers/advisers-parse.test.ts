@@ -9,6 +9,7 @@ import { localInputs } from '../../ingest/adv-common/inputs.ts';
 import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
 import { writeZip } from '../../ingest/adv-common/zip.ts';
 import { runLoad, type Captured } from './load-harness.ts';
+import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'advisers-'));
 
@@ -159,5 +160,23 @@ describe('advisers: IAPD firm compilation feed (ISO-8859-1 XML, gzipped)', () =>
     expect(c.rows.advisers).toHaveLength(1);
     expect(c.rows.advisers![0]).toMatchObject({ crd: '555', business_name: 'MÜLLER & SONS', disciplinary: true, sec_status_date: '2020-01-02', snapshot_date: '2026-07-22' });
     expect(c.bad).toEqual([{ file: 'IA_FIRM_SEC_Feed_07_22_2026.xml.gz', line: 9, reason: 'missing CRD' }]);
+  });
+});
+
+describe.skipIf(!hasFixtures)('advisers: real IAPD firm-search JSON (Citadel, 2026-07-21)', () => {
+  it('keeps the 3 active SEC-registered advisers, with address from the escaped JSON and the disclosure flag', async () => {
+    const c = await runLoad(advisers, [{ path: fixturePath('adv/iapd_api_firm_search_citadel_2026-07-21.json'), url: null }]);
+    expect(c.bad).toEqual([]);
+    expect(c.invalid).toEqual([]);
+    const rows = c.rows.advisers!;
+    expect(rows.map((r) => r.crd)).toEqual(['148826', '110540', '171898']);
+    expect(rows[0]).toMatchObject({
+      snapshot_date: '2026-07-21', business_name: 'CITADEL ADVISORS LLC', sec_number: '801-70860', registration_type: 'registered',
+      sec_status: 'ACTIVE', street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', postal_code: '33131',
+      country: 'United States', disciplinary: false, regulatory_aum_total: null, aum_rank: -1, source_line: 1,
+      source_url: 'https://adviserinfo.sec.gov/firm/summary/148826',
+    });
+    expect(rows[1]).toMatchObject({ business_name: 'CITADEL INVESTMENT ADVISORY INC', city: 'CHESTERLAND', state: 'OH', street1: null });
+    expect(rows[2]).toMatchObject({ business_name: 'GOOD LIFE ADVISORS, LLC', disciplinary: true, postal_code: '34747' });
   });
 });
