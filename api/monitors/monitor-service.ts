@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { invalid, isUuid, notFound } from '../webhooks/errors.ts';
+import { closePendingDeliveries } from '../webhooks/delivery-service.ts';
 import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 import { normalizeTarget } from './matcher.ts';
@@ -108,11 +109,7 @@ export async function patchMonitor(db: StateDb, accountId: string, id: string, b
 export async function deleteMonitor(db: StateDb, accountId: string, id: string, now: Date): Promise<MonitorRecord> {
   const m = await getMonitor(db, accountId, id);
   await db.transaction(async (tx) => {
-    await tx.run(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = 'monitor deleted', next_attempt_at = NULL, updated_at = $2
-       WHERE monitor_id = $1 AND status = 'pending'`,
-      [id, now.toISOString()],
-    );
+    await closePendingDeliveries(tx, 'monitor_id', id, 'monitor deleted', now);
     await tx.run(`DELETE FROM alerts WHERE monitor_id = $1`, [id]);
     await tx.run(`DELETE FROM monitors WHERE id = $1 AND account_id = $2`, [id, accountId]);
   });

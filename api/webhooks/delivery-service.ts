@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conflict, isUuid, notFound } from './errors.ts';
+import type { StateTx } from '../core/state.ts';
 import { accountPage, type Keyset } from './paging.ts';
 import { rowsOf, type StateDb } from './state-port.ts';
 
@@ -79,4 +80,12 @@ export async function retryDelivery(db: StateDb, accountId: string, id: string, 
     [id, accountId, ts],
   );
   return getDelivery(db, accountId, id);
+}
+
+/** Closes what is still owed for a monitor or an endpoint being removed, as `failed`; the log keeps the rows. */
+export async function closePendingDeliveries(tx: StateTx, by: 'monitor_id' | 'endpoint_id', id: string, reason: string, now: Date): Promise<void> {
+  await tx.run(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = $3 WHERE "${by}" = $1 AND status = 'pending'`,
+    [id, reason, now.toISOString()],
+  );
 }

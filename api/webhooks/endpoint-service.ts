@@ -4,6 +4,7 @@ import { parseBody } from '../monitors/monitor-service.ts';
 import { testEvent, TEST_EVENT_TYPE } from './payload.ts';
 import { conflict, invalid, isUuid, notFound } from './errors.ts';
 import { generateSecret } from './signer.ts';
+import { closePendingDeliveries } from './delivery-service.ts';
 import { accountPage, type Keyset } from './paging.ts';
 import type { StateDb } from './state-port.ts';
 
@@ -85,11 +86,7 @@ export async function listEndpoints(db: StateDb, accountId: string, limit: numbe
 export async function deleteEndpoint(db: StateDb, accountId: string, id: string, now: Date): Promise<EndpointRecord> {
   const row = await endpointRow(db, accountId, id);
   await db.transaction(async (tx) => {
-    await tx.run(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint deleted', next_attempt_at = NULL, updated_at = $2
-       WHERE endpoint_id = $1 AND status = 'pending'`,
-      [id, now.toISOString()],
-    );
+    await closePendingDeliveries(tx, 'endpoint_id', id, 'endpoint deleted', now);
     await tx.run(`UPDATE monitors SET webhook_endpoint_id = NULL, updated_at = $2 WHERE webhook_endpoint_id = $1`, [id, now.toISOString()]);
     await tx.run(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, accountId]);
   });

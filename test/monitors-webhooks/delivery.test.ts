@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openStateStore, type StateStore } from '../../api/core/state.ts';
 import { getDelivery, retryDelivery } from '../../api/webhooks/delivery-service.ts';
 import { DeliveryWorker, RETRY_SCHEDULE_MS } from '../../api/webhooks/delivery-worker.ts';
-import { createEndpoint, queueTestDelivery, rotateSecret } from '../../api/webhooks/endpoint-service.ts';
+import { createMonitor, getMonitor } from '../../api/monitors/monitor-service.ts';
+import { createEndpoint, deleteEndpoint, queueTestDelivery, rotateSecret } from '../../api/webhooks/endpoint-service.ts';
 import type { SendRequest } from '../../api/webhooks/sender.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
 import { makeCert, startReceiver, TestClock } from './support.ts';
@@ -211,6 +212,19 @@ describe('a delivery to a real HTTPS receiver', () => {
     await w.runDue();
     expect(peak).toBe(2);
     expect(seen).toHaveLength(7);
+  });
+});
+
+describe('removing an endpoint', () => {
+  it('closes what is owed to it as failed and detaches the monitors pointing at it', async () => {
+    const ep = await endpoint();
+    const m = await createMonitor(state, ACCOUNT, { name: 'm', target_type: 'ticker', target_value: 'AAPL', webhook_endpoint_id: ep.id }, clock.now());
+    const owed = await queueTestDelivery(state, ACCOUNT, ep.id, clock.now());
+    await deleteEndpoint(state, ACCOUNT, ep.id, clock.now());
+    expect(await getDelivery(state, ACCOUNT, owed)).toMatchObject({ status: 'failed', last_error: 'endpoint deleted', next_attempt_at: null });
+    expect((await getMonitor(state, ACCOUNT, m.id)).webhook_endpoint_id).toBeNull();
+    await worker().runDue();
+    expect(receiver.received).toHaveLength(0);
   });
 });
 
