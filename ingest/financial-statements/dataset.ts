@@ -46,7 +46,10 @@ async function loadQuarter(ctx: LoadContext, dir: string, quarter: string, encod
     ? `LEFT JOIN ${reader(tag, encoding)} t ON t.tag = n.tag AND t.version = n.version`
     : `LEFT JOIN (SELECT NULL::VARCHAR AS tag, NULL::VARCHAR AS version, NULL::VARCHAR AS custom, NULL::VARCHAR AS tlabel,
          NULL::VARCHAR AS datatype, NULL::VARCHAR AS iord, NULL::VARCHAR AS crdr) t ON false`;
-  const from = `FROM ${reader(num, encoding)} n LEFT JOIN ${reader(sub, encoding)} s ON s.adsh = n.adsh ${tagJoin}`;
+  // num.txt is parsed once into the run's work database (which spills to disk), then checked and inserted from there.
+  await ctx.sql(`CREATE OR REPLACE TABLE fsds_num AS SELECT * FROM ${reader(num, encoding)}`);
+  await ctx.sql(`CREATE OR REPLACE TABLE fsds_sub AS SELECT * FROM ${reader(sub, encoding)}`);
+  const from = `FROM fsds_num n LEFT JOIN fsds_sub s ON s.adsh = n.adsh ${tagJoin}`;
 
   // Rows that cannot be placed are reported (first 1,000 with reasons), never silently dropped.
   const bad = await ctx.sql(
@@ -76,6 +79,8 @@ async function loadQuarter(ctx: LoadContext, dir: string, quarter: string, encod
         AND (n.value IS NULL OR try_cast(n.value AS DOUBLE) IS NOT NULL)`,
     [quarter],
   );
+  await ctx.sql('DROP TABLE fsds_num');
+  await ctx.sql('DROP TABLE fsds_sub');
   return Number((inserted[0] as Record<string, unknown> | undefined)?.Count ?? 0);
 }
 

@@ -69,7 +69,7 @@ async function writeFsds(dir: string, subs: number, perSub: number): Promise<num
  * `facts` rows written straight into the lake layout (financial_facts/cik_bucket=…/data.parquet), generated in
  * the table's sort order so no sort is needed, spread over 20 CIK buckets like the real CIK range.
  */
-async function generateFactsLake(lakeDir: string, facts: number): Promise<{ ciks: string[]; concepts: string[]; ms: number }> {
+export async function generateFactsLake(lakeDir: string, facts: number): Promise<{ ciks: string[]; concepts: string[]; ms: number }> {
   // 500 concepts × 10 reported values per company, as a mid-size filer; 100M facts = 20,000 companies.
   const concepts = 500;
   const perConcept = 10;
