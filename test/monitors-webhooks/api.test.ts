@@ -197,6 +197,19 @@ describe('monitor CRUD', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('lists every monitor, alert and webhook route with its method', async () => {
+    const doc = (await app.get('/openapi.json', null)).body;
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
+    for (const op of [
+      'post /v1/monitors', 'get /v1/monitors', 'get /v1/monitors/{monitor_id}', 'patch /v1/monitors/{monitor_id}', 'delete /v1/monitors/{monitor_id}',
+      'get /v1/alerts', 'post /v1/webhooks/endpoints', 'get /v1/webhooks/endpoints', 'delete /v1/webhooks/endpoints/{endpoint_id}',
+      'post /v1/webhooks/endpoints/{endpoint_id}/rotate-secret', 'post /v1/webhooks/endpoints/{endpoint_id}/test',
+      'get /v1/webhooks/deliveries', 'post /v1/webhooks/deliveries/{delivery_id}/retry',
+    ]) expect(ops).toContain(op);
+  });
+});
+
 describe('errors', () => {
   it('401 without a key or with an invalid key, on every monitor and webhook route', async () => {
     const routes: [string, string][] = [
