@@ -4,8 +4,10 @@ export PORT
 
 .PHONY: install test demo demo-data bench typecheck serve clean
 
+# `npm install`, not `npm ci`: the lock file records the DuckDB binding for this platform only (its optional
+# per-platform packages are prereleases npm does not list for other platforms), which `npm ci` rejects.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
