@@ -7,7 +7,7 @@ import { createApp } from './core/app.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from './core/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
-import { closeServices, createServices, cursorSecret, type Services } from './core/services.ts';
+import { closeServices, createServices, type Services } from './core/services.ts';
 import { startWorkers } from './core/workers.ts';
 
 export interface RunningServer {
@@ -23,7 +23,7 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings = loadSettings()): Promise<RunningServer> {
   const services = await createServices(settings);
-  const handle = await createApp(services, { cursorSecret: cursorSecret(settings) });
+  const handle = await createApp(services);
   const server = createServer(handle.app);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   const port = (server.address() as { port: number }).port;

@@ -66,7 +66,8 @@ export const API_VERSION = '0.1.0';
  * The Express app over a set of services. Production (`api/server.ts`) and tests (`createTestApp`) build it
  * the same way, so tests exercise exactly what runs.
  */
-export async function createApp(services: Services, opts: { cursorSecret: string; extraEndpoints?: Endpoint[] }): Promise<AppHandle> {
+export async function createApp(services: Services, opts: { extraEndpoints?: Endpoint[]; cursorSecret?: string } = {}): Promise<AppHandle> {
+  if (opts.cursorSecret) services.cursorSecret = opts.cursorSecret;
   const endpoints = [...(await loadEndpoints()), ...(opts.extraEndpoints ?? [])].sort(routeOrder);
   const app = express();
   app.disable('x-powered-by');
@@ -114,7 +115,7 @@ export async function createApp(services: Services, opts: { cursorSecret: string
         };
         let result: EnvelopeInput | Record<string, unknown>;
         let finalCost: number | null = null;
-        if (ep.kind === 'list') result = await runList(ep, services, req, opts.cursorSecret, gate);
+        if (ep.kind === 'list') result = await runList(ep, services, req, services.cursorSecret, gate);
         else if (ep.kind === 'lookup') result = await runLookup(ep, services, req, gate);
         else {
           const r = await runCustom(ep, services, req, res, account, gate);

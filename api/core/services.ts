@@ -16,11 +16,13 @@ export interface Services {
   state: StateStore;
   http: HttpClient;
   meter: Meter;
+  /** Signs pagination cursors of every list, dataset or custom (api/core/cursor.ts). */
+  cursorSecret: string;
   /** The clock, injectable so tests never wait for real time (webhook retry schedule, billing periods). */
   now(): Date;
 }
 
-export async function createServices(settings: Settings, overrides: { now?: () => Date; http?: HttpClient; statePath?: string; extraTables?: TableSpec[] } = {}): Promise<Services> {
+export async function createServices(settings: Settings, overrides: { now?: () => Date; http?: HttpClient; statePath?: string; extraTables?: TableSpec[]; cursorSecret?: string } = {}): Promise<Services> {
   await mkdir(settings.lakeDir, { recursive: true });
   const now = overrides.now ?? (() => new Date());
   const state = await openStateStore(overrides.statePath ?? join(settings.dataDir, 'state.duckdb'));
@@ -31,6 +33,7 @@ export async function createServices(settings: Settings, overrides: { now?: () =
     state,
     http: overrides.http ?? createHttpClient(settings),
     meter: createMeter(state, { metering: settings.METERING === 'on', now }),
+    cursorSecret: overrides.cursorSecret ?? cursorSecret(settings),
     now,
   };
 }

@@ -3,7 +3,7 @@ import { defineRoute } from '../core/endpoint.ts';
 import { decodeCursor, encodeCursor, filterHash } from '../core/cursor.ts';
 import { ValidationError } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
-import { cursorSecret, type Services } from '../core/services.ts';
+import type { Services } from '../core/services.ts';
 import { padCik } from '../../ingest/core/normalize.ts';
 import { EFTS_WINDOW, toFullTextHit, walkEfts, type EftsHit } from '../../ingest/edgar-archive/efts.ts';
 
@@ -20,7 +20,7 @@ export const LIVE_FETCH = { whenPaused: 'fail', retries: 1 } as const;
 export function readOffsetCursor(services: Services, path: string, query: Record<string, unknown>): number {
   const raw = query.cursor as string | undefined;
   if (!raw) return 0;
-  const c = decodeCursor(cursorSecret(services.settings), raw);
+  const c = decodeCursor(services.cursorSecret, raw);
   const offset = c?.k[0];
   if (!c || c.e !== path || c.f !== filterHash(query) || typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
     throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: take it verbatim from page.next_cursor of the same query', type: 'value_error', input: raw }]);
@@ -29,7 +29,7 @@ export function readOffsetCursor(services: Services, path: string, query: Record
 }
 
 export function writeOffsetCursor(services: Services, path: string, query: Record<string, unknown>, offset: number): string {
-  return encodeCursor(cursorSecret(services.settings), { e: path, f: filterHash(query), k: [offset] });
+  return encodeCursor(services.cursorSecret, { e: path, f: filterHash(query), k: [offset] });
 }
 
 export const cikListParam = p.csv({ item: /^(CIK)?\d{1,10}$/i, itemText: '^(CIK)?\\d{1,10}$', description: 'Comma-separated CIKs (with or without leading zeros).' });

@@ -1,6 +1,5 @@
 import { decodeCursor, encodeCursor, filterHash } from '../core/cursor.ts';
 import { ValidationError } from '../core/errors.ts';
-import { cursorSecret } from '../core/services.ts';
 import type { Services } from '../core/services.ts';
 import type { StateTx } from '../core/state.ts';
 
@@ -10,14 +9,8 @@ export interface Keyset {
   id: string;
 }
 
-const secrets = new Map<string, string>();
 function secretFor(services: Services): string {
-  let s = secrets.get(services.settings.dataDir);
-  if (!s) {
-    s = cursorSecret(services.settings);
-    secrets.set(services.settings.dataDir, s);
-  }
-  return s;
+  return services.cursorSecret;
 }
 
 function cursorIssue(msg: string, input: string): ValidationError {

@@ -35,7 +35,7 @@ describe('server process with concurrent ingest and key management', () => {
     expect(created.key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
     const r = await fetch(`${base}/v1/account`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(r.status).toBe(200);
-    expect((await r.json()).data[0].plan).toBe('builder');
+    expect(((await r.json()) as any).data[0].plan).toBe('builder');
     const list = JSON.parse((await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'list'], { env: env() })).stdout);
     expect(list.some((k: any) => k.id === created.id && !('key_hash' in k))).toBe(true);
     await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'revoke', created.id], { env: env() });
@@ -49,7 +49,7 @@ describe('server process with concurrent ingest and key management', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/platform/toy-ingest-child.ts', input], { env: env() });
     expect(JSON.parse(stdout).rows).toBe(40);
     const r = await fetch(`${base}/v1/sources`);
-    const toy = (await r.json()).data.find((d: any) => d.table === 'toy_firms');
+    const toy = ((await r.json()) as any).data.find((d: any) => d.table === 'toy_firms');
     expect(toy.record_count).toBe(40);
     const h = await fetch(`${base}/healthz`);
     expect(h.status).toBe(200);

@@ -46,8 +46,8 @@ export async function createTestApp(opts: {
 } = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
-  const services = await createServices(settings, { now: opts.now, extraTables: opts.extraTables });
-  const handle = await createApp(services, { cursorSecret: 'test-cursor-secret-0123456789', extraEndpoints: opts.endpoints });
+  const services = await createServices(settings, { now: opts.now, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789' });
+  const handle = await createApp(services, { extraEndpoints: opts.endpoints });
   const server: Server = createServer(handle.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
