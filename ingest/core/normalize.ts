@@ -136,11 +136,13 @@ export function quarterOf(isoDate: string): string {
   return `${y}Q${Math.ceil(mo / 3)}`;
 }
 
-/** RFC 822 dates of RSS feeds (`Mon, 01 Jul 2024 15:00:56 -0400`) to the date as printed, `YYYY-MM-DD`. */
+/** RFC 822 dates of RSS feeds (`Mon, 01 Jul 2024 15:00:56 -0400`) to the date as printed, `YYYY-MM-DD`; other formats via toIsoDate. */
 export function rfc822Date(raw: unknown): string | null {
-  if (raw == null) return null;
-  const m = String(raw).trim().match(/^(?:[A-Za-z]{3},?\s+)?(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})\b/);
-  if (!m) return null;
-  const mon = MONTHS[m[2].toUpperCase()];
-  return mon ? isoIfValid(+m[3], mon, +m[1]) : null;
+  if (raw == null || raw === '') return null;
+  const m = String(raw).match(/(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})/);
+  if (m) {
+    const mon = MONTHS[m[2].toUpperCase()];
+    if (mon) return isoIfValid(+m[3], mon, +m[1]);
+  }
+  return toIsoDate(String(raw).trim());
 }

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { decodeHTML } from 'entities';
-import { cleanText, toIsoDate } from '../core/normalize.ts';
+import { cleanText, rfc822Date } from '../core/normalize.ts';
 import { UnparsablePageError } from './errors.ts';
 
 /** One RSS 2.0 `<item>`, fields as published (missing ones null). */
@@ -17,12 +17,7 @@ export interface RssItem {
 }
 
 /** RFC-822 `Mon, 01 Jul 2024 15:00:56 -0400` → `2024-07-01` (the date printed, not shifted to UTC). */
-export function rfc822Date(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const m = raw.match(/(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})/);
-  if (m) return toIsoDate(`${m[1]}-${m[2]}-${m[3]}`);
-  return toIsoDate(raw.trim());
-}
+export { rfc822Date };
 
 /** Tags inside a description are markup, not content. */
 export function htmlToText(html: string | null): string | null {
