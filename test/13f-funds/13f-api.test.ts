@@ -121,6 +121,27 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
     expect(rows.some((r) => r.report_type === '13F NOTICE' && r.holdings_count === 0)).toBe(true);
   });
 
+  it('two consecutive quarters for the same managers: the 13F diff yields all four event types', async () => {
+    const periods = await app.services.lake.query(`SELECT period, count(DISTINCT manager_cik)::INTEGER AS n FROM holdings_13f GROUP BY 1 ORDER BY 1`, []);
+    expect(periods.map((p) => p.period)).toEqual(['2024Q3', '2024Q4']);
+    expect(periods[0].n).toBe(periods[1].n);
+    const types = await app.services.lake.query(`SELECT DISTINCT event_type FROM events WHERE event_type LIKE 'sec.13f.%' ORDER BY 1`, []);
+    expect(types.map((t) => t.event_type)).toEqual([
+      'sec.13f.holding_added', 'sec.13f.holding_removed', 'sec.13f.position_decreased', 'sec.13f.position_increased',
+    ]);
+    // The restated manager's events compare against the restatement, not the superseded original.
+    const restated = await app.services.lake.query(
+      `SELECT DISTINCT e.accession FROM events e JOIN filings_13f f ON f.accession_number = e.accession
+       WHERE e.event_type LIKE 'sec.13f.%' AND f.amendment_effect = 'original' AND NOT f.is_current`, []);
+    expect(restated).toEqual([]);
+  });
+
+  it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
+    const rows = await app.services.lake.query(
+      `SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)`, []);
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
   it('unmapped CUSIPs are listed in their table when no entity directory exists', async () => {
     const rows = await app.services.lake.query(`SELECT count(*)::INTEGER AS n, any_value(reason) AS reason FROM unmapped_cusips_13f`, []);
     expect(Number(rows[0].n)).toBeGreaterThan(100);
