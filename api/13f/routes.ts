@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineList, f, likeEscape } from '../core/endpoint.ts';
+import { defineList, f, likeEscape, type SqlBuilder } from '../core/endpoint.ts';
+import type { Services } from '../core/services.ts';
 import { p } from '../core/params.ts';
 import { holdings13f, managers13f } from '../../ingest/13f/tables.ts';
 import { boolDefaultFalse, day, enriched, num, str } from './records.ts';
@@ -55,6 +56,33 @@ const HoldingRecord = z.object({
   source_url: z.string(),
 });
 
+/**
+ * `?manager=<name substring>`: holdings files cannot prune on a name, so the name is first resolved to manager CIKs
+ * on the small `managers_13f` table (one parameterized query), and holdings are then filtered by `manager_cik IN
+ * (...)` — the same plain column predicate as `?manager=<CIK>`. The CIKs travel to the filter under a symbol key:
+ * `query_echo` and the cursor's filter hash see only what the user sent. A substring matching more than
+ * MAX_RESOLVED_MANAGERS managers ("CAPITAL") keeps the name as a subquery instead of a huge parameter list.
+ */
+const MANAGER_CIKS = Symbol('managerCiks');
+const MAX_RESOLVED_MANAGERS = 500;
+
+function managerNameSubquery(name: string, b: SqlBuilder): string {
+  return `"manager_cik" IN (SELECT cik FROM "managers_13f" WHERE "manager_name" ILIKE ${b.param(`%${likeEscape(name)}%`)} ESCAPE '\\')`;
+}
+
+async function resolveManagerName<V extends { manager?: string; period?: string }>(values: V, services: Services): Promise<V> {
+  const name = values.manager;
+  if (name === undefined || /^\d{1,10}$/.test(name)) return values;
+  const params: unknown[] = [`%${likeEscape(name)}%`];
+  if (values.period) params.push(values.period);
+  const rows = await services.lake.query(
+    `SELECT DISTINCT cik FROM "managers_13f" WHERE "manager_name" ILIKE $1 ESCAPE '\\'${values.period ? ' AND "period" = $2' : ''} ORDER BY cik LIMIT ${MAX_RESOLVED_MANAGERS + 1}`,
+    params,
+  );
+  if (rows.length > MAX_RESOLVED_MANAGERS) return values;
+  return { ...values, [MANAGER_CIKS]: rows.map((r) => String(r.cik)) };
+}
+
 const managers = defineList({
   path: '/v1/managers',
   summary: '13F managers: one row per manager and reporting quarter',
@@ -107,11 +135,15 @@ const holdings = defineList({
     period: p.str({ upper: true, pattern: /^\d{4}Q[1-4]$/, patternText: '^\\d{4}[Qq][1-4]$', description: 'Reporting quarter, e.g. 2024Q4.' }),
     include_superseded: boolDefaultFalse('Also return lines replaced by a later restatement.'),
   },
+  resolve: resolveManagerName,
   filters: {
-    // A name substring cannot prune the sorted holdings files; resolving it to CIKs on the small managers table first can.
-    manager: f.sql<string>((v, b) => /^\d{1,10}$/.test(v)
-      ? `"manager_cik" = ${b.param(v.padStart(10, '0'))}`
-      : `"manager_cik" IN (SELECT cik FROM "managers_13f" WHERE "manager_name" ILIKE ${b.param(`%${likeEscape(v)}%`)} ESCAPE '\\')`),
+    manager: f.sql<string>((v, b, all) => {
+      if (/^\d{1,10}$/.test(v)) return `"manager_cik" = ${b.param(v.padStart(10, '0'))}`;
+      const ciks = (all as Record<symbol, unknown>)[MANAGER_CIKS] as string[] | undefined;
+      if (ciks === undefined) return managerNameSubquery(v, b);
+      if (!ciks.length) return 'false';
+      return `"manager_cik" IN (${ciks.map((c) => b.param(c)).join(', ')})`;
+    }),
     cusip: f.eq('cusip'),
     issuer: f.contains('issuer_name'),
     min_value: f.gte('value_usd'),

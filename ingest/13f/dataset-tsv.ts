@@ -14,12 +14,12 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
     ctx.badRow({ file: label, line: null, reason: `data set lacks ${need.join(', ')}; skipped` });
     return;
   }
-  await loadTsv(ctx, members.get('SUBMISSION.TSV')!, (rel) => `CREATE OR REPLACE TABLE ds13f_sub AS SELECT * FROM ${rel}`);
-  await loadTsv(ctx, members.get('COVERPAGE.TSV')!, (rel) => `CREATE OR REPLACE TABLE ds13f_cover AS SELECT * FROM ${rel}`);
+  await loadTsv(ctx, members.get('SUBMISSION.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_sub AS SELECT * FROM ${rel}`);
+  await loadTsv(ctx, members.get('COVERPAGE.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_cover AS SELECT * FROM ${rel}`);
   if (members.has('SUMMARYPAGE.TSV')) {
-    await loadTsv(ctx, members.get('SUMMARYPAGE.TSV')!, (rel) => `CREATE OR REPLACE TABLE ds13f_summary AS SELECT * FROM ${rel}`);
+    await loadTsv(ctx, members.get('SUMMARYPAGE.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_summary AS SELECT * FROM ${rel}`);
   } else {
-    await ctx.sql(`CREATE OR REPLACE TABLE ds13f_summary (ACCESSION_NUMBER VARCHAR, OTHERINCLUDEDMANAGERSCOUNT VARCHAR, TABLEENTRYTOTAL VARCHAR, TABLEVALUETOTAL VARCHAR, ISCONFIDENTIALOMITTED VARCHAR)`);
+    await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds13f_summary (ACCESSION_NUMBER VARCHAR, OTHERINCLUDEDMANAGERSCOUNT VARCHAR, TABLEENTRYTOTAL VARCHAR, TABLEVALUETOTAL VARCHAR, ISCONFIDENTIALOMITTED VARCHAR)`);
   }
   const bad = await ctx.sql(`SELECT ACCESSION_NUMBER AS a FROM ds13f_sub WHERE ${dmySql('PERIODOFREPORT')} IS NULL OR ${cikSql('CIK')} IS NULL`);
   for (const b of bad) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${b.a}: unparsable CIK or PERIODOFREPORT` });

@@ -31,17 +31,17 @@ export async function resolveIssuers(ctx: LoadContext, dir: string, lakeDir: str
   const entityNames = lakeScan(lakeDir, 'entity_names');
   const entities = lakeScan(lakeDir, 'entities');
   if (!entityNames || !entities) {
-    await ctx.sql(`CREATE OR REPLACE TABLE issuer13f (cusip VARCHAR, issuer_cik VARCHAR, issuer_ticker VARCHAR, confidence DOUBLE, as_of DATE)`);
-    await ctx.sql(`CREATE OR REPLACE TABLE unmapped13f_reason AS SELECT cusip, 'no_entity_directory' AS reason FROM cusipname13f`);
+    await ctx.sql(`CREATE OR REPLACE TEMP TABLE issuer13f (cusip VARCHAR, issuer_cik VARCHAR, issuer_ticker VARCHAR, confidence DOUBLE, as_of DATE)`);
+    await ctx.sql(`CREATE OR REPLACE TEMP TABLE unmapped13f_reason AS SELECT cusip, 'no_entity_directory' AS reason FROM cusipname13f`);
     return;
   }
   await ctx.sql(`
-    CREATE OR REPLACE TABLE cand13f AS
+    CREATE OR REPLACE TEMP TABLE cand13f AS
     SELECT n.cusip, e.cik, bool_or(e.name_norm = n.name_norm) AS exact
     FROM cusipname13f n JOIN (SELECT DISTINCT cik, name_norm, name_core FROM ${entityNames}) e ON e.name_core = n.name_core
     GROUP BY n.cusip, e.cik`);
   await ctx.sql(`
-    CREATE OR REPLACE TABLE issuer13f AS
+    CREATE OR REPLACE TEMP TABLE issuer13f AS
     SELECT c.cusip, c.cik AS issuer_cik, en.ticker AS issuer_ticker,
            CASE WHEN c.exact THEN ${CONFIDENCE_EXACT} ELSE ${CONFIDENCE_CORE} END AS confidence,
            coalesce(en.updated_date, CAST($1 AS DATE)) AS as_of
@@ -49,7 +49,7 @@ export async function resolveIssuers(ctx: LoadContext, dir: string, lakeDir: str
     JOIN (SELECT cusip FROM cand13f GROUP BY cusip HAVING count(*) = 1) one USING (cusip)
     LEFT JOIN (SELECT cik, any_value(ticker) AS ticker, max(updated_date) AS updated_date FROM ${entities} GROUP BY cik) en ON en.cik = c.cik`, [today]);
   await ctx.sql(`
-    CREATE OR REPLACE TABLE unmapped13f_reason AS
+    CREATE OR REPLACE TEMP TABLE unmapped13f_reason AS
     SELECT n.cusip, CASE WHEN k.n > 1 THEN 'ambiguous_name' ELSE 'no_name_match' END AS reason
     FROM cusipname13f n LEFT JOIN (SELECT cusip, count(*) AS n FROM cand13f GROUP BY cusip) k USING (cusip)
     WHERE n.cusip NOT IN (SELECT cusip FROM issuer13f)`);

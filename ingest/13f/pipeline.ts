@@ -14,8 +14,8 @@ import { decideValueUnit } from './value-unit.ts';
  */
 
 export async function createRaw13f(ctx: LoadContext): Promise<void> {
-  await ctx.sql(`CREATE OR REPLACE TABLE raw13f_filing (${RAW_FILING_DDL})`);
-  await ctx.sql(`CREATE OR REPLACE TABLE raw13f_info (${RAW_INFO_DDL})`);
+  await ctx.sql(`CREATE OR REPLACE TEMP TABLE raw13f_filing (${RAW_FILING_DDL})`);
+  await ctx.sql(`CREATE OR REPLACE TEMP TABLE raw13f_info (${RAW_INFO_DDL})`);
 }
 
 const RAW_FILING_COLS: Record<string, string> = Object.fromEntries(
@@ -183,7 +183,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
  */
 async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string | null, priorHoldings: string | null): Promise<void> {
   await ctx.sql(`
-    CREATE OR REPLACE TABLE all13f_filing AS
+    CREATE OR REPLACE TEMP TABLE all13f_filing AS
     SELECT accession_number, cik, manager_name, street1, street2, city, state_or_country, zip_code, period, period_of_report, filing_date,
            accepted_at, amendment_effect, is_current, report_type, value_unit_decision, source_url
     FROM staging_filings_13f
@@ -195,7 +195,7 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
     WHERE p.accession_number NOT IN (SELECT accession_number FROM staging_filings_13f)` : ''}`);
 
   await ctx.sql(`
-    CREATE OR REPLACE TABLE eff13f AS
+    CREATE OR REPLACE TEMP TABLE eff13f AS
     SELECT manager_cik, period, cusip, cusip_valid, issuer_name, issuer_cik, value_usd, is_current FROM staging_holdings_13f
     ${priorHoldings ? `UNION ALL
     SELECT h.manager_cik, h.period, h.cusip, h.cusip_valid, h.issuer_name, h.issuer_cik, h.value_usd, h.is_current

@@ -16,22 +16,22 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     return;
   }
   const table = async (member: string, name: string, cols: string) => {
-    if (members.has(member)) await loadTsv(ctx, members.get(member)!, (rel) => `CREATE OR REPLACE TABLE ${name} AS SELECT * FROM ${rel}`);
-    else await ctx.sql(`CREATE OR REPLACE TABLE ${name} (${cols.split(',').map((c) => `${c} VARCHAR`).join(', ')})`);
+    if (members.has(member)) await loadTsv(ctx, members.get(member)!, (rel) => `CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${rel}`);
+    else await ctx.sql(`CREATE OR REPLACE TEMP TABLE ${name} (${cols.split(',').map((c) => `${c} VARCHAR`).join(', ')})`);
   };
   await table('SUBMISSION.TSV', 'np_sub', 'ACCESSION_NUMBER,FILING_DATE,SUB_TYPE,REPORT_ENDING_PERIOD,REPORT_DATE');
   await table('REGISTRANT.TSV', 'np_reg', 'ACCESSION_NUMBER,CIK,REGISTRANT_NAME');
   await table('FUND_REPORTED_INFO.TSV', 'np_info', 'ACCESSION_NUMBER,SERIES_NAME,SERIES_ID');
   if (members.has('IDENTIFIERS.TSV')) {
     await loadTsv(ctx, members.get('IDENTIFIERS.TSV')!, (rel) => `
-      CREATE OR REPLACE TABLE np_ids AS
+      CREATE OR REPLACE TEMP TABLE np_ids AS
       SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, min(nullif(trim(IDENTIFIER_TICKER), '')) AS ticker
       FROM ${rel} GROUP BY 1`);
   } else {
-    await ctx.sql(`CREATE OR REPLACE TABLE np_ids (hid VARCHAR, isin VARCHAR, ticker VARCHAR)`);
+    await ctx.sql(`CREATE OR REPLACE TEMP TABLE np_ids (hid VARCHAR, isin VARCHAR, ticker VARCHAR)`);
   }
   await ctx.sql(`
-    CREATE OR REPLACE TABLE np_ctx AS
+    CREATE OR REPLACE TEMP TABLE np_ctx AS
     SELECT s.acc, s.filing_date, s.sub_type, s.rpe, s.rd, r.cik, r.reg_name, i.series_id, i.series_name,
            row_number() OVER (PARTITION BY coalesce(i.series_id, r.cik, s.acc), s.rd ORDER BY s.filing_date DESC NULLS LAST, s.acc DESC) = 1 AS is_current
     FROM (SELECT trim(ACCESSION_NUMBER) AS acc, ${dmySql('FILING_DATE')} AS filing_date, upper(trim(SUB_TYPE)) AS sub_type,

@@ -136,6 +136,30 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
     expect(restated).toEqual([]);
   });
 
+  it('?manager=<name substring> resolves to manager CIKs first; echo and cursor keep the name as sent', async () => {
+    const m = (await app.get('/v1/managers?limit=1')).body.data[0];
+    const part = m.name.split(' ').slice(0, 2).join(' ').toLowerCase();
+    const p1 = await app.get(`/v1/holdings?manager=${encodeURIComponent(part)}&limit=20`);
+    expect(p1.status, JSON.stringify(p1.body).slice(0, 500)).toBe(200);
+    expect(p1.body.query_echo.manager).toBe(part);
+    expect(p1.body.data.length).toBeGreaterThan(0);
+    for (const d of p1.body.data) expect(d.manager_name.toLowerCase()).toContain(part);
+    const p2 = await app.get(`/v1/holdings?manager=${encodeURIComponent(part)}&limit=20&cursor=${encodeURIComponent(p1.body.page.next_cursor)}`);
+    expect(p2.status).toBe(200);
+    for (const d of p2.body.data) expect(d.manager_name.toLowerCase()).toContain(part);
+    let n = 0;
+    let cursor: string | null = null;
+    do {
+      const page = await app.get(`/v1/holdings?manager=${Number(m.cik)}&period=${m.period}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      n += page.body.data.length;
+      cursor = page.body.page.next_cursor;
+    } while (cursor);
+    expect(n).toBe(m.holdings_count);
+    const none = await app.get('/v1/holdings?manager=no%25such_manager');
+    expect(none.status).toBe(200);
+    expect(none.body.warnings[0].code).toBe('empty_result');
+  });
+
   it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
     const rows = await app.services.lake.query(
       `SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)`, []);
