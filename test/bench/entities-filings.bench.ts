@@ -132,6 +132,17 @@ export default async function (): Promise<BenchResult[]> {
     if (probe.status !== 200 || !probe.body.data[0].concepts.length) throw new Error(`bench probe failed: ${probe.status} ${JSON.stringify(probe.body).slice(0, 300)}`);
     let i = 0;
     results.push({ name: `entities-filings: /v1/financials/{cik}?concept= over ${facts} facts`, figures: { ...(await latency(() => app.get(paths[i++ % paths.length]), 300, 20)), facts_per_response: probe.body.data[0].concepts[0].units.USD.length } });
+    // The endpoint's own SQL without the HTTP/auth/metering layers: what the lake layout and sort order deliver.
+    let j = 0;
+    const sqlOnly = () => {
+      const cik = lake.ciks[j % lake.ciks.length];
+      const concept = lake.concepts[j++ % lake.concepts.length];
+      return app.services.lake.query(
+        'SELECT * FROM financial_facts WHERE cik_bucket = $1 AND cik = $2 AND concept IN ($3) ORDER BY concept, unit, period_end, period_days, filed, accession',
+        [cik.slice(0, 5), cik, concept],
+      );
+    };
+    results.push({ name: `entities-filings: same query, lake only (no HTTP) over ${facts} facts`, figures: await latency(sqlOnly, 300, 20) });
     results.push({ name: 'entities-filings: framework floor (/v1/account, same app)', figures: await latency(() => app.get('/v1/account'), 100, 10) });
     const list = `/v1/financials?cik=${lake.ciks[1]}&concept=${encodeURIComponent(lake.concepts[1])}&limit=25`;
     results.push({ name: `entities-filings: /v1/financials?cik=&concept= over ${facts} facts`, figures: await latency(() => app.get(list), 100, 10) });
