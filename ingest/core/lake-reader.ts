@@ -37,7 +37,7 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
   const tables = [...(await loadTables()), ...extraTables];
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   // Parquet footers cached across queries: the measured p50 drops by a third (shared/notes/duckdb-lake.md).
-  await conn.run('SET parquet_metadata_cache = true');
+  await conn.run('SET GLOBAL parquet_metadata_cache = true');
   // DuckDB's late materialization re-reads a sorted `SELECT * … LIMIT` page from a second scan that loses the
   // selective filter; on 2×5M-row holdings it costs a third of the page time (measured p50 30 → 20 ms).
   await conn.run('SET GLOBAL late_materialization_max_rows = 0');

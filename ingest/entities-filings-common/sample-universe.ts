@@ -82,3 +82,13 @@ export const SAMPLE_FORMS: { form: string; items?: string }[] = [
   { form: '4' }, { form: '10-K/A' }, { form: 'S-1' }, { form: 'D' }, { form: 'NT 10-K' }, { form: 'NT 10-Q' },
   { form: '8-K', items: '1.01,9.01' }, { form: 'S-1/A' },
 ];
+
+/** Rarer 8-K items, one per company in turn, so the demo feed carries every 8-K event type without flooding it. */
+const RARE_8K: { form: string; items: string }[] = [
+  { form: '8-K', items: '4.01,9.01' }, { form: '8-K', items: '1.03' }, { form: '8-K', items: '1.05' }, { form: '8-K', items: '3.01,9.01' },
+];
+
+/** The forms company number `i` of the sample files (same order in the index and in its submissions JSON). */
+export function sampleFormsFor(i: number): { form: string; items?: string }[] {
+  return [...SAMPLE_FORMS, RARE_8K[i % RARE_8K.length]];
+}

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { addDays, pad10, SAMPLE_FORMS, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
+import { addDays, pad10, sampleFormsFor, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
 
 /**
  * Writes the regulator's real shapes: company_tickers.json, company_tickers_exchange.json and one submissions
@@ -22,7 +22,7 @@ export async function writeEntitiesSample(dir: string, opts: SampleOptions): Pro
       accessionNumber: [], filingDate: [], reportDate: [], acceptanceDateTime: [], act: [], form: [], fileNumber: [],
       filmNumber: [], items: [], size: [], isXBRL: [], isInlineXBRL: [], primaryDocument: [], primaryDocDescription: [],
     };
-    SAMPLE_FORMS.forEach((f, j) => {
+    sampleFormsFor(i).forEach((f, j) => {
       const filed = addDays('2024-01-02', (i * 7 + j * 9) % 88);
       const xbrl = /^10-[KQ]/.test(f.form) || f.form === '8-K';
       recent.accessionNumber.push(sampleAccession(c.cik, 2024, j + 1));

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { addDays, SAMPLE_FORMS, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
+import { addDays, sampleAccession, sampleCompanies, sampleFormsFor } from '../entities-filings-common/sample-universe.ts';
 import { writeEntitiesSample } from '../entities/sample.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function writeFilingsSample(dir: string, opts: SampleOptions): Prom
   const companies = sampleCompanies(opts.seed, opts.scale);
   const lines: string[] = [];
   companies.forEach((c, i) => {
-    SAMPLE_FORMS.forEach((f, j) => {
+    sampleFormsFor(i).forEach((f, j) => {
       const filed = addDays('2024-01-02', (i * 7 + j * 9) % 88);
       const acc = sampleAccession(c.cik, 2024, j + 1);
       lines.push(`${c.cik}|${c.name.toUpperCase()}|${f.form}|${filed}|edgar/data/${c.cik}/${acc}.txt`);
