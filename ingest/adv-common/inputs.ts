@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { IngestContext, RawInput } from '../core/dataset.ts';
-import { zipMembers } from './zip.ts';
+import { zipMembers } from '../core/zip.ts';
 import { dateFromFileName, scrapeLinks } from './links.ts';
 
 /** Local files for `--from`: one file, or the matching files of a folder (sorted, so runs are repeatable). */
@@ -54,8 +54,7 @@ export interface InputPart {
 export async function* inputParts(path: string, memberPattern: RegExp): AsyncGenerator<InputPart> {
   const file = basename(path);
   if (/\.zip$/i.test(file)) {
-    for await (const m of zipMembers(path)) {
-      if (!memberPattern.test(m.name)) continue;
+    for await (const m of zipMembers(path, (n) => memberPattern.test(n))) {
       if (/\.gz$/i.test(m.name)) {
         yield { name: `${file}!${m.name}`, memberName: m.name, open: async () => (await m.open()).pipe(createGunzip()) };
       } else {

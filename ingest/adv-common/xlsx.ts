@@ -1,4 +1,4 @@
-import { zipMembers } from './zip.ts';
+import { zipMembers } from '../core/zip.ts';
 import { streamXml } from './xml.ts';
 
 /**
@@ -10,12 +10,6 @@ export interface SheetRows {
   name: string;
   /** rows[r][c] = cell text ('' when empty); r, c 0-based. */
   rows: string[][];
-}
-
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(c);
-  return Buffer.concat(parts);
 }
 
 async function* once(b: Buffer): AsyncGenerator<Buffer> {
@@ -35,8 +29,8 @@ function colIndex(ref: string): number {
 
 export async function readXlsx(path: string): Promise<SheetRows[]> {
   const files = new Map<string, Buffer>();
-  for await (const m of zipMembers(path)) {
-    if (/^xl\/(workbook\.xml|sharedStrings\.xml|_rels\/workbook\.xml\.rels|worksheets\/[^/]+\.xml)$/.test(m.name)) files.set(m.name, await readAll((await m.open()) as AsyncIterable<Buffer>));
+  for await (const m of zipMembers(path, (n) => /^xl\/(workbook\.xml|sharedStrings\.xml|_rels\/workbook\.xml\.rels|worksheets\/[^/]+\.xml)$/.test(n))) {
+    files.set(m.name, await m.read());
   }
   const shared: string[] = [];
   const ss = files.get('xl/sharedStrings.xml');

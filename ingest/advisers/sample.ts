@@ -5,7 +5,7 @@ import type { SampleOptions } from '../core/dataset.ts';
 import { cp1252Csv } from '../adv-common/csv-write.ts';
 import { money, mmddyyyy, Rng } from '../adv-common/rng.ts';
 import { sampleFirms, type SampleFirm } from '../adv-common/sample-firms.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { writeZip } from '../core/zip.ts';
 
 /** As-of date of the demo roster (the 1st of the month, like the regulator's). */
 export const SAMPLE_SNAPSHOT = '2026-07-01';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RawInput } from '../core/dataset.ts';
-import { readAll, zipEntries } from './zip.ts';
+import { zipMembers } from '../core/zip.ts';
 
 /** Files under `--from` (a file or a folder, searched recursively) whose base name passes `accept`. */
 export function listLocal(from: string, accept: (name: string) => boolean): RawInput[] {
@@ -30,9 +30,9 @@ export async function* jsonDocuments(
 ): AsyncGenerator<{ name: string; file: string; doc: unknown } | { name: string; file: string; error: string }> {
   for (const input of inputs) {
     if (input.path.toLowerCase().endsWith('.zip')) {
-      for await (const entry of zipEntries(input.path, (n) => acceptMember(basename(n)))) {
-        const text = await readAll(await entry.stream());
-        yield parse(basename(entry.name), `${input.path}:${entry.name}`, text);
+      for await (const member of zipMembers(input.path, (n) => acceptMember(basename(n)))) {
+        const text = (await member.read()).toString('utf8');
+        yield parse(basename(member.name), `${input.path}:${member.name}`, text);
       }
     } else if (acceptMember(basename(input.path))) {
       yield parse(basename(input.path), input.path, await readFile(input.path, 'utf8'));

@@ -1,12 +1,11 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { dirname, join } from 'node:path';
 import { defineIngester, type LoadContext } from '../core/dataset.ts';
 import { quarterBounds } from '../core/normalize.ts';
 import { listLocal, sqlPath } from '../entities-filings-common/sources.ts';
-import { zipEntries } from '../entities-filings-common/zip.ts';
+import { extractZipMembers } from '../core/zip.ts';
 import { financialStatementsTable } from './table.ts';
 import { writeFinancialStatementsSample } from './sample.ts';
 
@@ -22,9 +21,7 @@ export function quarterFromName(p: string): string | null {
 async function materialize(path: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   if (!path.toLowerCase().endsWith('.zip')) return { dir: dirname(path), cleanup: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'fsds-'));
-  for await (const e of zipEntries(path, (n) => MEMBERS.includes(basename(n).toLowerCase()))) {
-    await pipeline(await e.stream(), createWriteStream(join(dir, basename(e.name).toLowerCase())));
-  }
+  await extractZipMembers(path, dir, (n) => MEMBERS.includes(n.toLowerCase()), { as: (n) => n.toLowerCase() });
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

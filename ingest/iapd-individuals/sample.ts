@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { personName, Rng } from '../adv-common/rng.ts';
 import { sampleFirms } from '../adv-common/sample-firms.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { writeZip } from '../core/zip.ts';
 
 export const SAMPLE_FEED_DATE = '2026-07-21';
 /** Demo size at scale 1. */

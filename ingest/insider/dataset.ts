@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../insider-ownership-common/inputs.ts';
-import { extractZipMembers } from '../insider-ownership-common/zip.ts';
+import { extractZipMembers } from '../core/zip.ts';
 import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
 import { OwnershipXmlError, parseOwnershipXml } from './ownership-xml.ts';
 import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';

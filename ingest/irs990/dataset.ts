@@ -7,7 +7,7 @@ import { localInputs } from '../core/runner.ts';
 import { BOARD_PARSER_VERSION, boardMembersTable } from '../board/table.ts';
 import { parse990 } from './parse.ts';
 import { board990Rows } from './rows.ts';
-import { xmlMembers } from './zip.ts';
+import { zipMembers } from '../core/zip.ts';
 import { writeIrs990Sample } from './sample.ts';
 
 const INPUT = /\.(xml|zip)$/i;
@@ -72,9 +72,10 @@ export default defineIngester({
       if (!INPUT.test(input.path)) { ctx.log(`skipping ${input.path}: not a 990 XML or zip`); continue; }
       let n = 0;
       if (/\.zip$/i.test(input.path)) {
-        for await (const member of xmlMembers(input.path)) {
-          n += await loadXml(ctx, member.body, `${input.path}!${member.name}`, objectIdOf(member.name), input.url);
-          ctx.progress.bytes(member.body.length);
+        for await (const member of zipMembers(input.path, (name) => /\.xml$/i.test(name))) {
+          const body = await member.read();
+          n += await loadXml(ctx, body, `${input.path}!${member.name}`, objectIdOf(member.name), input.url);
+          ctx.progress.bytes(body.length);
         }
       } else {
         n += await loadXml(ctx, await readFile(input.path), input.path, objectIdOf(input.path), input.url);

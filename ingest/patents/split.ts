@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import { zipMembers } from '../core/zip.ts';
 
 /**
  * The weekly grant file is not one XML document but thousands concatenated, each with its own
@@ -61,19 +61,6 @@ export async function* splitConcatenatedXml(source: AsyncIterable<Buffer | strin
 /** The grant XML of a local `.xml` file, or of the first `.xml` member of a weekly `.zip`, as a byte stream. */
 export async function openGrantStream(path: string): Promise<Readable> {
   if (!/\.zip$/i.test(path)) return createReadStream(path, { highWaterMark: 1 << 20 });
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z!))),
-  );
-  return new Promise<Readable>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (!/\.xml$/i.test(entry.fileName)) {
-        zip.readEntry();
-        return;
-      }
-      zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream!)));
-    });
-    zip.on('end', () => reject(new Error(`${path}: the zip holds no .xml member`)));
-    zip.on('error', reject);
-    zip.readEntry();
-  });
+  for await (const member of zipMembers(path, (name) => /\.xml$/i.test(name))) return await member.open();
+  throw new Error(`${path}: the zip holds no .xml member`);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { Rng } from '../adv-common/rng.ts';
 import { xlsxMembers } from '../adv-common/xlsx.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { writeZip } from '../core/zip.ts';
 
 export const SAMPLE_STATS_FILE = 'private-funds-statistics-2025-q4.xlsx';
 const TYPES = ['Hedge Fund', 'Private Equity Fund', 'Real Estate Fund', 'Securitized Asset Fund', 'Venture Capital Fund', 'Liquidity Fund', 'Other Private Fund'];

@@ -4,7 +4,7 @@ import type { SampleOptions } from '../core/dataset.ts';
 import { cp1252Csv } from '../adv-common/csv-write.ts';
 import { Rng } from '../adv-common/rng.ts';
 import { sampleFirms, type SampleFirm } from '../adv-common/sample-firms.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { writeZip } from '../core/zip.ts';
 
 /** The demo month of ADV filing data (IAPD publishes one zip per calendar month). */
 export const SAMPLE_PERIOD = { from: '20260601', to: '20260630' };

@@ -7,7 +7,7 @@ import advisers from '../../ingest/advisers/dataset.ts';
 import { writeFirmFeedSample, writeRosterSample } from '../../ingest/advisers/sample.ts';
 import { localInputs } from '../../ingest/adv-common/inputs.ts';
 import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
-import { writeZip } from '../../ingest/adv-common/zip.ts';
+import { writeZip } from '../../ingest/core/zip.ts';
 import { runLoad, type Captured } from './load-harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 

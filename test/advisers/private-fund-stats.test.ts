@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stats, { quarterEndOf } from '../../ingest/private-fund-stats/dataset.ts';
 import { statsSheets } from '../../ingest/private-fund-stats/sample.ts';
 import { readXlsx, xlsxMembers } from '../../ingest/adv-common/xlsx.ts';
-import { writeZip } from '../../ingest/adv-common/zip.ts';
+import { writeZip } from '../../ingest/core/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 

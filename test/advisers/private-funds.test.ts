@@ -7,7 +7,7 @@ import { submittedAt } from '../../ingest/private-funds/filing-data.ts';
 import { writeFilingDataSample } from '../../ingest/private-funds/sample.ts';
 import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
 import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
-import { writeZip } from '../../ingest/adv-common/zip.ts';
+import { writeZip } from '../../ingest/core/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
 
