@@ -7,7 +7,7 @@ import type { Settings } from '../core/settings.ts';
 import { itemNumbersFromTitles } from './classify-8k.ts';
 import { parseDirectoryJson, parseFilingIndexHtml } from './filing-index.ts';
 import { documentLines } from './html-text.ts';
-import { parseSubmission, type Submission } from './sgml.ts';
+import { parseSubmission, type Submission } from '../core/sgml.ts';
 
 /**
  * Per-accession filing cache and fetcher. A filing never changes once accepted, so its manifest and every

@@ -4,7 +4,7 @@ import { quarterBounds } from '../core/normalize.ts';
 import { localInputs } from '../core/runner.ts';
 import { openLakeReader } from '../core/lake-reader.ts';
 import { extractItem } from '../edgar-archive/extract.ts';
-import { parseSubmission } from '../edgar-archive/sgml.ts';
+import { parseSubmission } from '../core/sgml.ts';
 import { filingSectionsTable, SECTIONS } from './table.ts';
 import { writeFilingSectionsSample } from './sample.ts';
 

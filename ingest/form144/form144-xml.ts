@@ -1,5 +1,5 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
-import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 import { all, el, kids, parseXmlTree, textOf, txt } from '../insider-ownership-common/xml-tree.ts';
 import { normalizeBrokerName } from './broker.ts';
 

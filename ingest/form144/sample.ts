@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { mulberry32, pick } from '../insider-ownership-common/random.ts';
-import { submissionTxt } from '../insider-ownership-common/sgml.ts';
+import { submissionTxt } from '../core/sgml.ts';
 
 /** Demo Form 144 filings as full-submission `.txt` files (SGML header + the namespaced XML), deterministic. */
 

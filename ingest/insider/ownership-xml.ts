@@ -4,8 +4,8 @@ import {
   findXmlByRoot,
   isSubmissionContainer,
   readSubmissionHeader,
-  type SubmissionHeader,
-} from '../insider-ownership-common/sgml.ts';
+  type FilingHeader,
+} from '../core/sgml.ts';
 
 /**
  * The one parser of Form 3/4/5 `ownershipDocument` XML (and 3/A, 4/A, 5/A), shared by the insider dataset and
@@ -203,7 +203,7 @@ function buildRow(
  */
 export function parseOwnershipXml(input: string, meta: { accession?: string; url?: string } = {}): OwnershipDocument {
   let xml: string | null = input;
-  let header: SubmissionHeader | null = null;
+  let header: FilingHeader | null = null;
   if (isSubmissionContainer(input)) {
     header = readSubmissionHeader(input);
     xml = extractOwnershipXml(input);

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { cleanText, toIsoDate, toNumber } from '../core/normalize.ts';
-import type { SubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import type { FilingHeader } from '../core/sgml.ts';
 import type { ReportingPerson, Schedule13Filing } from './schedule13-xml.ts';
 import { classifyForm } from './schedule13-xml.ts';
 
@@ -70,7 +70,7 @@ const pct = (l: string | null) => {
   return m ? Number(m[1]) : null;
 };
 
-export function parseLegacySchedule13(input: string, header: SubmissionHeader | null): Schedule13Filing {
+export function parseLegacySchedule13(input: string, header: FilingHeader | null): Schedule13Filing {
   const lines = documentTextLines(input);
   const cls = classifyForm(header?.formType ?? lines.find((l) => /SCHEDULE 13[DG]/i.test(l)) ?? null);
   const amend = lines.slice(0, 80).join(' ').match(/Amendment\s+No\.?\s*:?\s*(\d+)/i);

@@ -1,5 +1,5 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
-import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader, type SubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader, type FilingHeader } from '../core/sgml.ts';
 import { all, el, kids, parseXmlTree, textOf, txt, type XmlEl } from '../insider-ownership-common/xml-tree.ts';
 import { parseLegacySchedule13 } from './schedule13-legacy.ts';
 
@@ -96,7 +96,7 @@ function personOf13G(p: XmlEl): ReportingPerson {
   };
 }
 
-function parseStructured(xml: string, header: SubmissionHeader | null): Schedule13Filing {
+function parseStructured(xml: string, header: FilingHeader | null): Schedule13Filing {
   const root = el(parseXmlTree(xml), 'edgarSubmission');
   const fd = el(root, 'formData');
   const cover = el(fd, 'coverPageHeader');

@@ -1,4 +1,5 @@
-import { normalizeAccession, padCik, toIsoDate, cleanText } from '../core/normalize.ts';
+import { normalizeAccession, padCik, cleanText } from '../core/normalize.ts';
+import { parseSubmissionHeader } from '../core/sgml.ts';
 
 /**
  * What a proxy document is and who filed it. A full submission `.txt` (what EDGAR archives serve for an
@@ -27,11 +28,6 @@ export interface ProxyDocument {
   html: string;
 }
 
-function headerValue(header: string, label: string): string | null {
-  const m = header.match(new RegExp(`^\\s*${label}:\\s*(.+)$`, 'm'));
-  return m ? m[1].trim() : null;
-}
-
 /** Proxy statement form types whose primary document carries the director and compensation tables. */
 export const PROXY_FORMS = /^(DEF 14A|DEFR14A|DEFM14A|DEF 14C|PRE 14A|DEFA14A)$/i;
 
@@ -43,17 +39,16 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
   };
   const headerEnd = text.indexOf('</SEC-HEADER>');
   if (text.startsWith('<SEC-DOCUMENT>') || (headerEnd > 0 && headerEnd < 20000)) {
-    const header = text.slice(0, headerEnd > 0 ? headerEnd : 20000);
-    meta.accession = normalizeAccession(headerValue(header, 'ACCESSION NUMBER')) ?? meta.accession;
-    meta.formType = headerValue(header, 'CONFORMED SUBMISSION TYPE');
-    meta.filedDate = toIsoDate(headerValue(header, 'FILED AS OF DATE'));
-    meta.periodOfReport = toIsoDate(headerValue(header, 'CONFORMED PERIOD OF REPORT'));
+    const h = parseSubmissionHeader(text.slice(0, headerEnd > 0 ? headerEnd : 20000));
+    meta.accession = h.accession ?? meta.accession;
+    meta.formType = h.form;
+    meta.filedDate = h.filed;
+    meta.periodOfReport = h.period;
     // The first FILER block is the issuer on a proxy; later blocks are co-registrants (fund series).
-    meta.cik = padCik(headerValue(header, 'CENTRAL INDEX KEY'));
-    meta.issuerName = cleanText(headerValue(header, 'COMPANY CONFORMED NAME'));
-    for (const block of header.split(/^\s*(?:FILER|SUBJECT COMPANY):\s*$/m).slice(1)) {
-      const cik = padCik(headerValue(block, 'CENTRAL INDEX KEY'));
-      if (cik && !meta.filers.some((f) => f.cik === cik)) meta.filers.push({ cik, name: cleanText(headerValue(block, 'COMPANY CONFORMED NAME')) });
+    meta.cik = h.parties.find((p) => p.cik)?.cik ?? null;
+    meta.issuerName = cleanText(h.parties.find((p) => p.name)?.name);
+    for (const p of h.parties) {
+      if ((p.role === 'FILER' || p.role === 'SUBJECT-COMPANY') && p.cik && !meta.filers.some((f) => f.cik === p.cik)) meta.filers.push({ cik: p.cik, name: cleanText(p.name) });
     }
     const docs = splitDocuments(text);
     const main = docs.find((d) => PROXY_FORMS.test(d.type)) ?? docs.find((d) => /<(html|table)/i.test(d.body.slice(0, 5000)));

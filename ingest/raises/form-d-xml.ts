@@ -1,5 +1,5 @@
 import { cleanText, normalizeAccession, padCik, toBool, toInt, toIsoDate } from '../core/normalize.ts';
-import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 import { all, el, kids, parseXmlTree, textOf, txt, type XmlEl } from '../insider-ownership-common/xml-tree.ts';
 
 /** Form D / D/A (`edgarSubmission`, no namespace) into one offering record with its people. */

@@ -6,7 +6,7 @@ import { parseExhibit21 } from '../../ingest/edgar-archive/ex21.ts';
 import { extractItem } from '../../ingest/edgar-archive/extract.ts';
 import { parseFilingIndexHtml } from '../../ingest/edgar-archive/filing-index.ts';
 import { decodeBody } from '../../ingest/edgar-archive/filing-store.ts';
-import { parseSubmission } from '../../ingest/edgar-archive/sgml.ts';
+import { parseSubmission } from '../../ingest/core/sgml.ts';
 
 /**
  * The parser quality table: every parser over every real filing of its kind in the fixtures, against
