@@ -7,6 +7,8 @@ export PORT
 # `npm install`, not `npm ci`: the lock file records the DuckDB binding for this platform only (its optional
 # per-platform packages are prereleases npm does not list for other platforms), which `npm ci` rejects.
 node_modules/.installed: package.json package-lock.json
+	@# Info-ZIP unzip reads the Deflate64 members some of the regulator's zips carry (yauzl cannot).
+	@command -v unzip >/dev/null || (apt-get update -qq && apt-get install -y -qq unzip) || echo "warning: install unzip for Deflate64 zip members"
 	npm install --no-audit --no-fund
 	@touch $@
 
