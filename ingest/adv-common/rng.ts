@@ -1,33 +1,7 @@
-/**
- * Deterministic pseudo-random source for the sample generators: the same seed must give byte-identical demo
- * files (tests assert values from them, and `make demo` is reproducible).
- */
-export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = (seed >>> 0) || 0x9e3779b9;
-  }
-  /** mulberry32: tiny, fast, good enough for demo data. */
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.next() * xs.length)];
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  /** Log-uniform amounts: AUM and fund sizes span many orders of magnitude in the real data. */
-  logUniform(lo: number, hi: number): number {
-    return Math.round(Math.exp(Math.log(lo) + this.next() * (Math.log(hi) - Math.log(lo))));
-  }
-}
+import { Rng } from '../core/random.ts';
+
+// kept for ingest/13f etc. until migrated: new code imports Rng from ../core/random.ts.
+export { Rng } from '../core/random.ts';
 
 export const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'MA', 'NJ', 'PA', 'CT', 'GA', 'OH', 'WA', 'CO', 'AZ', 'MN', 'NC', 'VA', 'MD', 'MI', 'TN'] as const;
 export const CITIES: Record<string, string> = {

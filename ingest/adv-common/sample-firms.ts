@@ -1,4 +1,5 @@
-import { CITIES, firmName, Rng, STATES } from './rng.ts';
+import { Rng } from '../core/random.ts';
+import { CITIES, firmName, STATES } from './rng.ts';
 
 /**
  * The demo universe of adviser firms, shared by every adviser-side sample generator so that the demo's

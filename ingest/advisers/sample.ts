@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { cp1252Csv } from '../adv-common/csv-write.ts';
-import { money, mmddyyyy, Rng } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
+import { money, mmddyyyy } from '../adv-common/rng.ts';
 import { sampleFirms, type SampleFirm } from '../adv-common/sample-firms.ts';
 import { writeZip } from '../core/zip.ts';
 

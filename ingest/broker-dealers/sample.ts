@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { CITIES, firmName, Rng, STATES } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
+import { CITIES, firmName, STATES } from '../adv-common/rng.ts';
 
 export const SAMPLE_BD_DATE = '2026-07-01';
 /** Demo size at scale 1 (the real list has ~3,300 firms). */

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Random } from './random.ts';
+import type { Rng } from '../core/random.ts';
 
 /**
  * Demo pages in the regulator's published shapes: the new-site listing table (Drupal `views-field-*` cells,
@@ -91,7 +91,7 @@ ${links ? `<h2>See Also</h2><ul>${links}</ul>` : ''}
 </article>`);
 }
 
-function rfc822(iso: string, r: Random): string {
+function rfc822(iso: string, r: Rng): string {
   const d = new Date(`${iso}T00:00:00Z`);
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
   const mon = MONTH_NAMES[d.getUTCMonth()].slice(0, 3);
@@ -101,7 +101,7 @@ function rfc822(iso: string, r: Random): string {
   return `${day}, ${String(d.getUTCDate()).padStart(2, '0')} ${mon} ${d.getUTCFullYear()} ${hh}:${mm}:${ss} -0400`;
 }
 
-export function rssXml(channelTitle: string, description: string, rows: SampleRelease[], r: Random): string {
+export function rssXml(channelTitle: string, description: string, rows: SampleRelease[], r: Rng): string {
   const items = rows.map((row, i) => `<item>
   <title>${esc(row.name)}</title>
   <link>https://www.sec.gov/node/${960000 + i * 5}
@@ -126,7 +126,7 @@ export function rssXml(channelTitle: string, description: string, rows: SampleRe
 `;
 }
 
-function uuidish(r: Random): string {
+function uuidish(r: Rng): string {
   const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[r.int(0, 15)]).join('');
   return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[r.int(0, 3)]}${hex(3)}-${hex(12)}`;
 }
@@ -134,7 +134,7 @@ function uuidish(r: Random): string {
 /** Writes a month's listing pages (paged by `perPage`), the release pages, and optionally the feed. */
 export async function writeSampleSite(
   dir: string,
-  opts: { slug: string; title: string; kindTitle: string; releases: SampleRelease[]; perPage?: number; summaryColumn?: boolean; rss?: { title: string; description: string; random: Random } },
+  opts: { slug: string; title: string; kindTitle: string; releases: SampleRelease[]; perPage?: number; summaryColumn?: boolean; rss?: { title: string; description: string; random: Rng } },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   const perPage = opts.perPage ?? 25;
@@ -155,7 +155,7 @@ export async function writeSampleSite(
 }
 
 /** Business-day dates spread over the months before `end`, newest first. */
-export function sampleDates(r: Random, count: number, end: string): string[] {
+export function sampleDates(r: Rng, count: number, end: string): string[] {
   const out: string[] = [];
   const d = new Date(`${end}T00:00:00Z`);
   while (out.length < count) {

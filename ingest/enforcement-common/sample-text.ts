@@ -1,4 +1,4 @@
-import type { Random } from './random.ts';
+import type { Rng } from '../core/random.ts';
 
 /** Name pools and sentence templates for the demo releases (invented names; amounts in every printed form). */
 export const PEOPLE = ['Adrian K. Walsh', 'Maria T. Delgado', 'Steven Okafor', 'Linda Park', 'Robert J. Hanley, Jr.', 'Chen Wei', 'Daniel R. Moss', 'Priya Natarajan', 'Thomas Beck, III', 'Olga Ivanova', 'Kevin Brandt', 'Sara Lindqvist'];
@@ -6,7 +6,7 @@ export const COMPANIES = ['Northbridge Capital Advisors, LLC', 'Bluewater Mining
 export const DISTRICTS = ['Southern District of New York', 'District of New Jersey', 'Central District of California', 'Northern District of Illinois', 'Southern District of Florida', 'District of Massachusetts'];
 
 /** One amount in one of the ways releases print money, with its value. */
-export function sampleAmount(r: Random): { text: string; usd: number } {
+export function sampleAmount(r: Rng): { text: string; usd: number } {
   switch (r.int(0, 4)) {
     case 0: { const m = r.int(11, 95) / 10; return { text: `$${m} million`, usd: Math.round(m * 1e6) }; }
     case 1: { const v = r.int(25, 950) * 1000; return { text: `$${v.toLocaleString('en-US')}`, usd: v }; }
@@ -16,6 +16,6 @@ export function sampleAmount(r: Random): { text: string; usd: number } {
   }
 }
 
-export function civilActionNumber(r: Random, year: number): string {
+export function civilActionNumber(r: Rng, year: number): string {
   return `${r.int(1, 2)}:${String(year % 100).padStart(2, '0')}-cv-${String(r.int(100, 9999)).padStart(5, '0')}`;
 }

@@ -1,5 +1,5 @@
 import type { SampleOptions } from '../core/dataset.ts';
-import { seededRandom } from '../enforcement-common/random.ts';
+import { Rng } from '../core/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../enforcement-common/sample-pages.ts';
 import { COMPANIES, PEOPLE, sampleAmount } from '../enforcement-common/sample-text.ts';
 import { sampleLitigationReleases } from '../litigation/sample.ts';
@@ -12,7 +12,7 @@ const ACTS = [
 
 /** Demo administrative proceedings: settled orders with one release number per Act and a 3- file number. */
 export function sampleAdministrativeProceedings(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
-  const r = seededRandom(seed);
+  const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const primary = ACTS[i % ACTS.length];
     const numbers = [`${primary.prefix}-${primary.start - i}`];

@@ -1,20 +1,10 @@
+import { mulberry32 } from '../core/random.ts';
+
 /**
  * The demo universe shared by the five samples of this area (entities, filings, financials, financial
  * statements, late notices), so the demo lake joins up: the same CIKs, names and tickers everywhere.
  * Deterministic from the seed; names are invented, never copied from real filers.
  */
-
-export function rng(seed: number): () => number {
-  // mulberry32: tiny, fast, and stable across Node versions.
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SampleCompany {
   cik: number;
@@ -36,7 +26,7 @@ const EXCHANGES = ['Nasdaq', 'NYSE', 'OTC'];
 const FYES = ['1231', '0930', '0630', '0331'];
 
 export function sampleCompanies(seed: number, scale: number): SampleCompany[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const n = Math.max(4, Math.round(12 * scale));
   const out: SampleCompany[] = [];
   const used = new Set<string>();

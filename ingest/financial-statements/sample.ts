@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { rng, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
+import { mulberry32 } from '../core/random.ts';
+import { sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
 
 const SUB_COLS = ['adsh', 'cik', 'name', 'sic', 'countryba', 'stprba', 'cityba', 'zipba', 'bas1', 'bas2', 'baph', 'countryma', 'stprma', 'cityma', 'zipma', 'mas1', 'mas2', 'countryinc', 'stprinc', 'ein', 'former', 'changed', 'afs', 'wksi', 'fye', 'form', 'period', 'fy', 'fp', 'filed', 'accepted', 'prevrpt', 'detail', 'instance', 'nciks', 'aciks'];
 const TAGS: [string, string, string, string, string][] = [
@@ -16,7 +17,7 @@ const TAGS: [string, string, string, string, string][] = [
 export async function writeFinancialStatementsSample(dir: string, opts: SampleOptions): Promise<void> {
   const out = join(dir, '2024q1');
   await mkdir(out, { recursive: true });
-  const r = rng(opts.seed + 11);
+  const r = mulberry32(opts.seed + 11);
   const sub: string[] = [SUB_COLS.join('\t')];
   const num: string[] = ['adsh\ttag\tversion\tddate\tqtrs\tuom\tsegments\tcoreg\tvalue\tfootnote'];
   for (const [i, c] of sampleCompanies(opts.seed, opts.scale).entries()) {

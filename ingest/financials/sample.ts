@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { addDays, pad10, rng, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
+import { mulberry32 } from '../core/random.ts';
+import { addDays, pad10, sampleAccession, sampleCompanies } from '../entities-filings-common/sample-universe.ts';
 
 const CONCEPTS: { tag: string; label: string; unit: string; kind: 'duration' | 'instant'; base: number }[] = [
   { tag: 'Revenues', label: 'Revenues', unit: 'USD', kind: 'duration', base: 4e9 },
@@ -18,7 +19,7 @@ const CONCEPTS: { tag: string; label: string; unit: string; kind: 'duration' | '
  */
 export async function writeFinancialsSample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const r = rng(opts.seed + 7);
+  const r = mulberry32(opts.seed + 7);
   for (const c of sampleCompanies(opts.seed, opts.scale)) {
     const usGaap: Record<string, unknown> = {};
     for (const k of CONCEPTS) {

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
 import { cp1252Csv } from '../adv-common/csv-write.ts';
-import { mmddyyyy, Rng } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
+import { mmddyyyy } from '../adv-common/rng.ts';
 import { sampleFirms } from '../adv-common/sample-firms.ts';
 
 export const CRS_HEADERS = ['Filing ID', 'Firm CRD', 'Filer CIK', 'Filer Name', 'SEC Number', 'Form Sub Type', 'Filing Date', 'Disciplinary History', 'Number of Financial Professionals', 'Document URL'];

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { personName, Rng } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
+import { personName } from '../adv-common/rng.ts';
 import { sampleFirms } from '../adv-common/sample-firms.ts';
 import { writeZip } from '../core/zip.ts';
 

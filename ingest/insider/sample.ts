@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { mulberry32, pick } from '../insider-ownership-common/random.ts';
+import { mulberry32, pick } from '../core/random.ts';
 
 /**
  * A demo quarter of the Insider Transactions data set in its published layout (tab-separated members with the

@@ -1,13 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
+import { lcg } from '../core/random.ts';
 
 /** Demo e-file returns in the IRS XML layout (2014v5.0 element names): full 990 Part VII and 990-EZ officers. */
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
-}
 
 const NAMES = ['JANE DOE', 'JOHN Q PUBLIC', 'MARIA LOPEZ', 'ROBERT E SMITH JR', 'ANN LEE', 'DAVID V DUNN', 'SUSAN K WAGNER', 'PETER HALL'];
 const ORGS = ['COMMUNITY ARTS FOUNDATION', 'RIVER VALLEY FOOD BANK', 'CITY YOUTH LEAGUE', 'HARBOR HEALTH ALLIANCE'];
@@ -16,7 +12,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export async function writeIrs990Sample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const rand = rng(opts.seed);
+  const rand = lcg(opts.seed, 1103515245, 12345);
   const returns = Math.max(2, Math.round(4 * opts.scale));
   for (let i = 0; i < returns; i++) {
     const ez = i % 2 === 1;

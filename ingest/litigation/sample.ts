@@ -1,11 +1,11 @@
 import type { SampleOptions } from '../core/dataset.ts';
-import { seededRandom } from '../enforcement-common/random.ts';
+import { Rng } from '../core/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../enforcement-common/sample-pages.ts';
 import { civilActionNumber, COMPANIES, DISTRICTS, PEOPLE, sampleAmount } from '../enforcement-common/sample-text.ts';
 
 /** Demo litigation releases: listing pages, release pages with sanctions in prose, and the RSS feed. */
 export function sampleLitigationReleases(seed: number, count: number, end = '2024-07-01', firstNumber = 26040): SampleRelease[] {
-  const r = seededRandom(seed);
+  const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const n = firstNumber - i;
     const company = r.pick(COMPANIES);
@@ -41,6 +41,6 @@ export async function writeLitigationSample(dir: string, opts: SampleOptions): P
     title: 'Litigation Releases',
     kindTitle: 'Litigation Release',
     releases: sampleLitigationReleases(opts.seed, Math.max(1, Math.round(30 * opts.scale))),
-    rss: { title: 'Litigation Releases', description: 'The latest Litigation Releases from the Securities and Exchange Commission', random: seededRandom(opts.seed + 1) },
+    rss: { title: 'Litigation Releases', description: 'The latest Litigation Releases from the Securities and Exchange Commission', random: new Rng(opts.seed + 1) },
   });
 }

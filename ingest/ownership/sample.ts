@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { mulberry32, pick } from '../insider-ownership-common/random.ts';
+import { mulberry32, pick } from '../core/random.ts';
 import { submissionTxt } from '../core/sgml.ts';
 
 /** Demo structured Schedule 13D/13G filings as full-submission `.txt` files in the real XML layouts. */

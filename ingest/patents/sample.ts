@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { SampleOptions } from '../core/dataset.ts';
-import { seededRandom, type Random } from '../enforcement-common/random.ts';
+import { Rng } from '../core/random.ts';
 
 /**
  * A demo weekly grant file in the real layout: one `<?xml …?>` + DOCTYPE per grant, concatenated
@@ -34,7 +34,7 @@ function address(city: string, state: string | null, country: string): string {
   return `<address>\n<city>${city}</city>\n${state ? `<state>${state}</state>\n` : ''}<country>${country}</country>\n</address>`;
 }
 
-export function grantDocument(r: Random, i: number, grantDate: Date): string {
+export function grantDocument(r: Rng, i: number, grantDate: Date): string {
   const design = i % 7 === 3;
   const number = design ? `D0${900000 + i}` : pad(11500000 + i, 8);
   const kind = design ? 'S1' : r.next() < 0.7 ? 'B2' : 'B1';
@@ -123,7 +123,7 @@ export async function writeGrantFile(dir: string, seed: number, count: number, d
   const grantDate = tuesdayOnOrBefore(new Date(`${date}T00:00:00Z`));
   const path = join(dir, `ipg${ymd(grantDate).slice(2)}.xml`);
   const out = createWriteStream(path);
-  const r = seededRandom(seed);
+  const r = new Rng(seed);
   for (let i = 0; i < count; i++) {
     if (!out.write(grantDocument(r, i, grantDate))) await once(out, 'drain');
   }

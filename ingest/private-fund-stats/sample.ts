@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
-import { Rng } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
 import { xlsxMembers } from '../adv-common/xlsx.ts';
 import { writeZip } from '../core/zip.ts';
 

@@ -1,17 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../core/dataset.ts';
+import { lcg } from '../core/random.ts';
 
 /**
  * Demo DEF 14A full submissions in EDGAR's `.txt` layout (SGML header + HTML document), with the
  * layout habits of real proxies: `$` in its own cell, footnote markers in <sup>, dashes for zero,
  * one row per year under a rowspan name cell, title on a second line.
  */
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 const FIRST = ['Alice', 'Brian', 'Carmen', 'David', 'Elena', 'Frank', 'Grace', 'Henry', 'Irene', 'James', 'Karen', 'Louis', 'Maria', 'Nathan'];
 const LAST = ['Abbott', 'Baker', 'Castillo', 'Dunn', 'Ellis', 'Foster', 'Garcia', 'Hughes', 'Ingram', 'Jensen', 'Kim', 'Lopez', 'Moreno', 'Nguyen'];
@@ -21,7 +17,7 @@ const money = (n: number) => (n === 0 ? '&#8212;' : n.toLocaleString('en-US'));
 
 export async function writeProxySample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const rand = rng(opts.seed);
+  const rand = lcg(opts.seed);
   const filings = Math.max(1, Math.round(3 * opts.scale));
   // Two consecutive proxies per issuer (fiscal 2022 and 2023): a director is replaced and pay moves between them,
   // so the demo feed carries sec.proxy.board_changed and sec.proxy.executive_compensation_changed.

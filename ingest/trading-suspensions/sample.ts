@@ -1,11 +1,11 @@
 import type { SampleOptions } from '../core/dataset.ts';
-import { seededRandom } from '../enforcement-common/random.ts';
+import { Rng } from '../core/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../enforcement-common/sample-pages.ts';
 
 const ISSUERS = ['Cosmos Health Solutions Inc.', 'Red Cliff Minerals Corp.', 'NanoVista Labs, Inc.', 'Pacific Sun Beverage Co.', 'Orbital Freight Systems Ltd.', 'Greenfield Cannabis Holdings, Inc.', 'Atlas Quantum AI Corp.'];
 
 export function sampleTradingSuspensions(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
-  const r = seededRandom(seed);
+  const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const n = 100300 - i * 7;
     const issuers = r.next() < 0.25 ? [r.pick(ISSUERS), r.pick(ISSUERS)].filter((x, j, a) => a.indexOf(x) === j) : [r.pick(ISSUERS)];

@@ -1,11 +1,11 @@
 import type { SampleOptions } from '../core/dataset.ts';
-import { seededRandom } from '../enforcement-common/random.ts';
+import { Rng } from '../core/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../enforcement-common/sample-pages.ts';
 import { sampleAmount } from '../enforcement-common/sample-text.ts';
 
 /** Demo final orders; dates straddle October 1 so fiscal years differ from calendar years. */
 export function sampleWhistleblowerOrders(seed: number, count: number, end = '2024-11-15'): SampleRelease[] {
-  const r = seededRandom(seed);
+  const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const n = 101600 - i * 3;
     const denial = r.next() < 0.25;

@@ -84,8 +84,8 @@ describe.skipIf(!hasFixtures)('ipg weekly grant file (real excerpts, 2012-03-27,
 describe('v4.7 element tree (our generator, real layout)', () => {
   it('reads main CPC, abstract with entities, us-parties inventors', async () => {
     const { grantDocument } = await import('../../ingest/patents/sample.ts');
-    const { seededRandom } = await import('../../ingest/enforcement-common/random.ts');
-    const xml = grantDocument(seededRandom(3), 0, new Date('2024-01-02T00:00:00Z'));
+    const { Rng } = await import('../../ingest/core/random.ts');
+    const xml = grantDocument(new Rng(3), 0, new Date('2024-01-02T00:00:00Z'));
     const r = new GrantParser().parse(xml) as { grant: any };
     expect(r.grant.patent_number).toBe('11500000');
     expect(r.grant.cpc_main).toMatch(/^[A-H]\d{2}[A-Z] \d+\/\d+$/);
