@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
 import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
-import { withScratch } from '../funds-common/work.ts';
+import { shadowStagingWithTemp, withScratch } from '../funds-common/work.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
 import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
 import type { RawFiling, RawInfo } from './raw.ts';
@@ -59,6 +59,7 @@ export default defineIngester({
     return [await downloadListedZip(ctx, PAGE, /_form13f\.zip$/i, (urls) => pickZipForPeriod(urls, period), `13f --period ${period}`)];
   },
   async load(ctx, inputs) {
+    await shadowStagingWithTemp(ctx, TABLES_13F);
     await createRaw13f(ctx);
     await withScratch(async (scratch) => {
       let n = 0;

@@ -4,7 +4,7 @@ import { defineIngester, type LoadContext, type RawInput } from '../core/dataset
 import { quarterOf } from '../core/normalize.ts';
 import { localInputs } from '../core/runner.ts';
 import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
-import { filingIndexUrl, withScratch } from '../funds-common/work.ts';
+import { filingIndexUrl, shadowStagingWithTemp, withScratch } from '../funds-common/work.ts';
 import { loadNportDataset, NPORT_MEMBERS } from './dataset-tsv.ts';
 import { writeNportSample } from './sample.ts';
 import { fundHoldings } from './tables.ts';
@@ -48,6 +48,7 @@ export default defineIngester({
     return [await downloadListedZip(ctx, PAGE, /_nport\.zip$/i, (urls) => urls.find((u) => u.toLowerCase().endsWith(`/${period}_nport.zip`)) ?? null, `nport --period ${args.period}`)];
   },
   async load(ctx, inputs) {
+    await shadowStagingWithTemp(ctx, [fundHoldings]);
     await withScratch(async (scratch) => {
       let n = 0;
       for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
