@@ -1,19 +1,7 @@
 import type { SqlBuilder } from '../core/endpoint.ts';
 import { quarterOf } from '../../ingest/core/normalize.ts';
 
-/** Small converters for records read back from the lake (JSON columns are stored as text). */
-export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
-export const num = (v: unknown): number | null => (v == null || v === '' ? null : Number(v));
-export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
-export function json<T>(v: unknown, fallback: T): T {
-  if (v == null) return fallback;
-  if (typeof v !== 'string') return v as T;
-  try {
-    return JSON.parse(v) as T;
-  } catch {
-    return fallback;
-  }
-}
+export { str, num, bool, json } from '../core/records.ts';
 
 /**
  * CIKs that held a ticker (history included, so a delisted or moved ticker still finds its filer). The ticker is

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineList, defineLookup, f, likeEscape } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { json } from '../core/records.ts';
 import { eventsTable } from '../../ingest/events/table.ts';
 import { EVENT_TYPES } from '../../ingest/events/taxonomy.ts';
 
@@ -30,15 +31,6 @@ export const EventRecord = z.object({
   detected_at: z.string(),
 });
 
-function parseJson(v: unknown): any {
-  if (typeof v !== 'string') return v ?? null;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return null;
-  }
-}
-
 export function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventRecord> {
   return {
     id: String(r.id),
@@ -50,8 +42,8 @@ export function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventR
     entity_name: (r.entity_name as string) ?? null,
     accession: (r.accession as string) ?? null,
     summary: String(r.summary),
-    details: parseJson(r.details) ?? {},
-    evidence: parseJson(r.evidence) ?? [],
+    details: json<Record<string, unknown>>(r.details) ?? {},
+    evidence: json<z.infer<typeof Evidence>[]>(r.evidence) ?? [],
     dedup_key: String(r.dedup_key),
     occurred_at: (r.occurred_at as string) ?? null,
     detected_at: String(r.detected_at),

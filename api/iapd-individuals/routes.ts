@@ -37,12 +37,6 @@ const Individual = z.object({
   source_url: z.string(),
 });
 
-function json<T>(v: unknown): T[] {
-  if (Array.isArray(v)) return v as T[];
-  if (typeof v !== 'string') return [];
-  try { return JSON.parse(v) as T[]; } catch { return []; }
-}
-
 const scope = (what: string) => p.str({ upper: true, pattern: /^[A-Z]{1,20}$/, patternText: '^[A-Za-z]{1,20}$', description: `${what} scope, case-insensitive (ACTIVE, INACTIVE, NOTINSCOPE).` });
 
 const list = defineList({
@@ -86,9 +80,9 @@ const list = defineList({
   record: Individual,
   toRecord: (r) => ({
     ind_source_id: String(r.ind_source_id), first_name: (r.first_name as string) ?? null, middle_name: (r.middle_name as string) ?? null,
-    last_name: String(r.last_name), suffix: (r.suffix as string) ?? null, full_name: String(r.full_name), other_names: jsonList(r.other_names),
-    ia_scope: String(r.ia_scope), bc_scope: String(r.bc_scope), has_disclosure: Number(r.has_disclosure), disclosure_types: jsonList(r.disclosure_types),
-    firm_count: Number(r.firm_count), current_employments: json<z.infer<typeof Employment>>(r.current_employments), exams: json<{ code: string | null; name: string | null; date: string | null }>(r.exams), designations: jsonList(r.designations),
+    last_name: String(r.last_name), suffix: (r.suffix as string) ?? null, full_name: String(r.full_name), other_names: jsonList<string>(r.other_names),
+    ia_scope: String(r.ia_scope), bc_scope: String(r.bc_scope), has_disclosure: Number(r.has_disclosure), disclosure_types: jsonList<string>(r.disclosure_types),
+    firm_count: Number(r.firm_count), current_employments: jsonList<z.infer<typeof Employment>>(r.current_employments), exams: jsonList<{ code: string | null; name: string | null; date: string | null }>(r.exams), designations: jsonList<string>(r.designations),
     cal_date: isoDate(r.cal_date), snapshot_date: isoDate(r.snapshot_date)!, source: SOURCE, source_url: String(r.source_url),
   }),
   cost: 5,

@@ -1,18 +1,9 @@
 import type { Lake } from '../core/lake.ts';
+import { json } from '../core/records.ts';
 import type { Services } from '../core/services.ts';
 import type { EventSnapshot } from '../webhooks/payload.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { MonitorScanner, type EventReader } from './scanner.ts';
-
-function parseJson<T>(v: unknown, fallback: T): T {
-  if (v == null) return fallback;
-  if (typeof v !== 'string') return v as T;
-  try {
-    return JSON.parse(v) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 /** Events after a (seq, id) position from the lake's `events` view; none while the table does not exist yet. */
 export function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
@@ -39,8 +30,8 @@ export function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
       entity_name: r.entity_name == null ? null : String(r.entity_name),
       accession: r.accession == null ? null : String(r.accession),
       summary: String(r.summary ?? ''),
-      details: parseJson<Record<string, unknown>>(r.details, {}),
-      evidence: parseJson<unknown[]>(r.evidence, []),
+      details: json<Record<string, unknown>>(r.details, {}),
+      evidence: json<unknown[]>(r.evidence, []),
       dedup_key: r.dedup_key == null ? null : String(r.dedup_key),
       detected_at: r.detected_at == null ? null : String(r.detected_at),
       seq: Number(r.seq),

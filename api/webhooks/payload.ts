@@ -1,16 +1,12 @@
+import type { EventDraft } from '../../ingest/events/writer.ts';
+
 /** The event as stored with an alert or delivery (the spec's Event record, details and evidence parsed). */
-export interface EventSnapshot {
+export interface EventSnapshot
+  extends Pick<EventDraft, 'event_type' | 'entity_cik' | 'entity_ticker' | 'entity_name' | 'accession' | 'summary' | 'details' | 'evidence'> {
   id: string;
-  event_type: string;
+  /** As read back from the lake: not narrowed to the writer's types. */
   importance: string;
   confidence: number | null;
-  entity_cik: string | null;
-  entity_ticker: string | null;
-  entity_name: string | null;
-  accession: string | null;
-  summary: string;
-  details: Record<string, unknown>;
-  evidence: unknown[];
   dedup_key: string | null;
   detected_at: string | null;
 }
