@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/harness.ts';
+import type { TestApp } from '../support/harness.ts';
 import { hasFixtures } from '../support/fixtures.ts';
-import { startUpstream, type Upstream } from './upstream-server.ts';
+import { startAppOverArchive, type Upstream } from './upstream-server.ts';
 
 describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the local archive', () => {
   let up: Upstream;
   let app: TestApp;
 
   beforeAll(async () => {
-    up = await startUpstream();
-    app = await createTestApp({ env: { SEC_BASE_URL: up.url, SEC_EFTS_BASE_URL: up.url, HTTP_TIMEOUT_MS: '1000', HTTP_RETRIES: '0' } });
+    ({ up, app } = await startAppOverArchive());
   });
   afterAll(async () => {
     await app?.close();

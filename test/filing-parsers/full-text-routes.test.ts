@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/harness.ts';
+import type { TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { startUpstream, type Upstream } from './upstream-server.ts';
+import { startAppOverArchive, type Upstream } from './upstream-server.ts';
 import { parseDisplayName, toFullTextHit, type EftsHit } from '../../ingest/edgar-archive/efts.ts';
 import { reportsCyberIncident } from '../../api/cyber-incidents/routes.ts';
 
@@ -38,8 +38,7 @@ describe.skipIf(!hasFixtures)('/v1/full-text and /v1/cyber-incidents over real H
   let up: Upstream;
   let app: TestApp;
   beforeAll(async () => {
-    up = await startUpstream();
-    app = await createTestApp({ env: { SEC_BASE_URL: up.url, SEC_EFTS_BASE_URL: up.url, HTTP_TIMEOUT_MS: '1000', HTTP_RETRIES: '0' } });
+    ({ up, app } = await startAppOverArchive());
   });
   afterAll(async () => {
     await app?.close();

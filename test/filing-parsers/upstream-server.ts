@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { fixturePath } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**
  * A local stand-in for www.sec.gov and efts.sec.gov that serves the REAL fixture files in the archive's URL
@@ -147,4 +148,11 @@ export async function startUpstream(): Promise<Upstream> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
+}
+
+/** A test app whose www.sec.gov and EFTS base URLs are this archive; no retries and a short timeout, so faults surface at once. */
+export async function startAppOverArchive(): Promise<{ up: Upstream; app: TestApp }> {
+  const up = await startUpstream();
+  const app = await createTestApp({ env: { SEC_BASE_URL: up.url, SEC_EFTS_BASE_URL: up.url, HTTP_TIMEOUT_MS: '1000', HTTP_RETRIES: '0' } });
+  return { up, app };
 }
