@@ -1,42 +1,61 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { defineIngester } from '../core/dataset.ts';
+import { basename, join } from 'node:path';
+import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
-import { filingIndexUrl } from '../funds-common/work.ts';
+import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
+import { filingIndexUrl, withScratch } from '../funds-common/work.ts';
+import { loadNcenDataset, NCEN_MEMBERS } from './dataset-tsv.ts';
 import { writeNcenSample } from './sample.ts';
 import { fundProviders } from './tables.ts';
 import { parseNcenReport } from './xml-report.ts';
 
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
+const PAGE = '/data-research/sec-markets-data/form-n-cen-data-sets';
 
 export default defineIngester({
   name: 'ncen',
-  description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from N-CEN XML filings.',
+  description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
   parserVersion: 1,
   source: 'sec_form_ncen',
-  sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-n-cen-data-sets', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
-  argsHelp: '--from <N-CEN full-submission .txt/.nc or primary_doc .xml files>',
-  async inputs(_ctx, args) {
-    if (!args.from) throw new Error('ncen: give --from <folder or file of N-CEN filings> (the N-CEN data set zip is not supported yet)');
-    return localInputs(args.from, (n) => /\.(xml|txt|nc)$/i.test(n));
+  sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
+  argsHelp: '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs | N-CEN full-submission .txt/.nc or primary_doc .xml files>',
+  async inputs(ctx, args) {
+    if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
+    const period = args.period?.toLowerCase();
+    if (!period || !/^\d{4}q[1-4]$/.test(period)) throw new Error('ncen: give --period 2025Q1 or --from <path>');
+    return [await downloadListedZip(ctx, PAGE, /_ncen\.zip$/i, (urls) => urls.find((u) => u.toLowerCase().endsWith(`/${period}_ncen.zip`)) ?? null, `ncen --period ${args.period}`)];
   },
   async load(ctx, inputs) {
-    for (const input of inputs) {
-      const file = basename(input.path);
-      const r = await parseNcenReport(await readFile(input.path, 'utf8'), { accession: file.match(ACCESSION_IN_NAME)?.[1] ?? null });
-      if (!r.accession_number || !r.filer_cik || !r.report_period_end) {
-        ctx.badRow({ file, line: null, reason: `N-CEN without ${!r.accession_number ? 'accession number' : !r.filer_cik ? 'registrant CIK' : 'reportEndingPeriod'}` });
-        continue;
+    await withScratch(async (scratch) => {
+      let n = 0;
+      for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
+        const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => NCEN_MEMBERS.includes(name.toUpperCase()));
+        await loadNcenDataset(ctx, members, basename(z.path));
       }
-      for (const p of r.providers) {
-        await ctx.append('fund_providers', {
-          ...p, accession_number: r.accession_number, filer_cik: r.filer_cik, registrant_name: r.registrant_name,
-          report_period_end: r.report_period_end, report_year: r.report_period_end.slice(0, 4), filing_date: r.filing_date,
-          source: 'sec_ncen_xml', source_url: filingIndexUrl(r.filer_cik, r.accession_number),
-        }, { file });
-      }
+    });
+    for (const [dir, files] of groupByFolder(inputs, /\.tsv$/i)) {
+      await loadNcenDataset(ctx, new Map(files.map((f) => [basename(f.path).toUpperCase(), f.path])), dir);
     }
+    await loadXmlFilings(ctx, inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path)));
   },
   sample: writeNcenSample,
 });
+
+async function loadXmlFilings(ctx: LoadContext, inputs: RawInput[]): Promise<void> {
+  for (const input of inputs) {
+    const file = basename(input.path);
+    const r = await parseNcenReport(await readFile(input.path, 'utf8'), { accession: file.match(ACCESSION_IN_NAME)?.[1] ?? null });
+    if (!r.accession_number || !r.filer_cik || !r.report_period_end) {
+      ctx.badRow({ file, line: null, reason: `N-CEN without ${!r.accession_number ? 'accession number' : !r.filer_cik ? 'registrant CIK' : 'reportEndingPeriod'}` });
+      continue;
+    }
+    for (const p of r.providers) {
+      await ctx.append('fund_providers', {
+        ...p, accession_number: r.accession_number, filer_cik: r.filer_cik, registrant_name: r.registrant_name,
+        report_period_end: r.report_period_end, report_year: r.report_period_end.slice(0, 4), filing_date: r.filing_date,
+        source: 'sec_ncen_xml', source_url: filingIndexUrl(r.filer_cik, r.accession_number),
+      }, { file });
+    }
+  }
+}

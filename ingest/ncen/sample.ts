@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '../adv-common/rng.ts';
+import { writeZip } from '../adv-common/zip.ts';
 import type { SampleOptions } from '../core/dataset.ts';
+import { dmy } from '../funds-common/securities.ts';
 
 /**
  * N-CEN filings as the dissemination full-submission `.txt` (SGML header + primary_doc.xml), with the real
@@ -46,4 +48,58 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
     const txt = `<SEC-DOCUMENT>${acc}.txt : 20250310\n<SEC-HEADER>${acc}.hdr.sgml : 20250310\n<ACCEPTANCE-DATETIME>20250310120000\nACCESSION NUMBER:\t\t${acc}\nCONFORMED SUBMISSION TYPE:\tN-CEN\nPUBLIC DOCUMENT COUNT:\t\t1\nCONFORMED PERIOD OF REPORT:\t20241231\nFILED AS OF DATE:\t\t20250310\n\nFILER:\n\n\tCOMPANY DATA:\t\n\t\tCOMPANY CONFORMED NAME:\t\t\t${trust.toUpperCase()}\n\t\tCENTRAL INDEX KEY:\t\t\t${cik}\n</SEC-HEADER>\n<DOCUMENT>\n<TYPE>N-CEN\n<SEQUENCE>1\n<FILENAME>primary_doc.xml\n<TEXT>\n<XML>\n${xml}\n</XML>\n</TEXT>\n</DOCUMENT>\n</SEC-DOCUMENT>\n`;
     await writeFile(join(dir, `${acc}.txt`), txt);
   }
+  await writeNcenDatasetSample(dir, opts);
+}
+
+/** Headers of the N-CEN data set members the loader reads (shared/formats/07; unlisted trailing columns left out). */
+const DATASET_HEADERS: Record<string, string[]> = {
+  SUBMISSION: ['ACCESSION_NUMBER', 'SUBMISSION_TYPE', 'CIK', 'FILING_DATE', 'REPORT_ENDING_PERIOD', 'IS_REPORT_PERIOD_LT_12MONTH', 'FILE_NUM',
+    'REGISTRANT_SIGNED_NAME', 'DATE_SIGNED', 'SIGNATURE', 'TITLE', 'IS_LEGAL_PROCEEDINGS'],
+  REGISTRANT: ['ACCESSION_NUMBER', 'REGISTRANT_NAME', 'FILE_NUM', 'CIK', 'LEI', 'INVESTMENT_COMPANY_TYPE', 'TOTAL_SERIES'],
+  FUND_REPORTED_INFO: ['FUND_ID', 'ACCESSION_NUMBER', 'FUND_NAME', 'SERIES_ID', 'LEI', 'IS_ETF', 'IS_INDEX', 'IS_MONEY_MARKET'],
+  ADVISER: ['FUND_ID', 'ADVISER_TYPE', 'ADVISER_NAME', 'FILE_NUM', 'CRD_NUM', 'ADVISER_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED', 'ADVISOR_START_DATE', 'ADVISOR_TERMINATED_DATE'],
+  ADMIN: ['FUND_ID', 'ADMIN_NAME', 'ADMIN_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED'],
+  CUSTODIAN: ['FUND_ID', 'CUSTODIAN_NAME', 'CUSTODIAN_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED', 'CUSTODY_TYPE'],
+  TRANSFER_AGENT: ['FUND_ID', 'TRANSFERAGENT_NAME', 'TRANSFERAGENT_LEI', 'FILE_NUM', 'STATE', 'COUNTRY', 'IS_AFFILIATED'],
+  PRICING_SERVICE: ['FUND_ID', 'PRICING_SERVICE_NAME', 'PRICING_SERVICE_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED'],
+  PRINCIPAL_UNDERWRITER: ['ACCESSION_NUMBER', 'UNDERWRITER_NAME', 'UNDERWRITER_LEI', 'CRD_NUM', 'FILE_NUM', 'IS_AFFILIATED'],
+  PUBLIC_ACCOUNTANT: ['ACCESSION_NUMBER', 'PUB_ACCOUNTANT_NAME', 'PUB_ACCOUNTANT_LEI', 'PCAOB_NUM', 'STATE', 'COUNTRY'],
+};
+
+/**
+ * The quarterly N-CEN data set (`2025q1_ncen.zip`): tab-separated members keyed by ACCESSION_NUMBER and
+ * FUND_ID = `{accession}_{cik}_{series}`, dates `DD-MON-YYYY`, flags `Y`/`N`. Other registrants than the XML sample,
+ * with sub-advisers (ADVISER_TYPE) and one filing without a REPORT_ENDING_PERIOD (reported as a bad row).
+ */
+export async function writeNcenDatasetSample(dir: string, opts: SampleOptions): Promise<void> {
+  const rng = new Rng(opts.seed + 303);
+  const rows: Record<string, (string | number | null)[][]> = Object.fromEntries(Object.keys(DATASET_HEADERS).map((k) => [k, []]));
+  const filers = Math.max(3, Math.round(10 * opts.scale));
+  for (let i = 0; i < filers; i++) {
+    const cik = String(930200 + i * 13);
+    const acc = `0001193125-25-${String(70000 + i).padStart(6, '0')}`;
+    const trust = `${rng.pick(['Cedar', 'Beacon', 'Keystone', 'Atlas'])} Funds Trust ${i + 1}`;
+    const stem = trust.split(' ')[0];
+    rows.SUBMISSION.push([acc, i === filers - 1 ? 'N-CEN/A' : 'N-CEN', cik, dmy('2025-02-14'), i === 1 ? '' : dmy('2024-12-31'), 'N', `811-${40000 + i}`,
+      'Jane Roe', dmy('2025-02-13'), 'Jane Roe', 'Treasurer', 'N']);
+    rows.REGISTRANT.push([acc, trust, `811-${40000 + i}`, cik, `5493${String(900 + i).padStart(16, '0')}`, 'N-1A', 2]);
+    rows.PRINCIPAL_UNDERWRITER.push([acc, `${stem} Distributors LLC`, null, String(8800 + i), `8-${60000 + i}`, 'Y']);
+    rows.PUBLIC_ACCOUNTANT.push([acc, rng.pick(['Willow & Pine LLP', 'Harbor Audit LLP']), null, '238', 'US-MA', 'US']);
+    for (let sIdx = 0; sIdx < 2; sIdx++) {
+      const series = `S${String(30000 + i * 10 + sIdx).padStart(9, '0')}`;
+      const fundId = `${acc}_${cik.padStart(10, '0')}_${series}`;
+      rows.FUND_REPORTED_INFO.push([fundId, acc, `${stem} ${sIdx ? 'Bond' : 'Equity'} Fund`, series, null, 'N', sIdx ? 'N' : 'Y', 'N']);
+      rows.ADVISER.push([fundId, 'Adviser', `${stem} Capital Management LLC`, `801-${71000 + i}`, String(160000 + i), null, 'US-NY', 'US', 'N', null, null]);
+      if (sIdx === 1) rows.ADVISER.push([fundId, 'Sub-Adviser', 'Kestrel Fixed Income Partners LP', '801-99001', '170001', null, 'US-IL', 'US', 'N', null, null]);
+      rows.ADMIN.push([fundId, `${stem} Fund Services LLC`, null, 'US-NY', 'US', 'Y']);
+      rows.CUSTODIAN.push([fundId, rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']), '571474TGEMMWANRLN572', 'US-MA', 'US', 'N', 'Bank - section 17(f)(1)']);
+      rows.TRANSFER_AGENT.push([fundId, 'Orchard Shareholder Services Inc', null, '084-06001', 'US-MO', 'US', 'N']);
+      rows.PRICING_SERVICE.push([fundId, 'Lumen Pricing Data Inc', null, 'US-NY', 'US', 'N']);
+    }
+  }
+  const folder = '2025q1_ncen';
+  await writeZip(join(dir, `${folder}.zip`), Object.entries(DATASET_HEADERS).map(([member, header]) => ({
+    name: `${folder}/${member}.tsv`,
+    data: Buffer.from([header, ...rows[member]].map((r) => r.map((c) => (c == null ? '' : String(c))).join('\t')).join('\n') + '\n'),
+  })));
 }

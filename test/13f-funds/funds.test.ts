@@ -43,6 +43,7 @@ describe.skipIf(!hasFixtures)('N-CEN XML (real fixtures)', () => {
 
 describe.skipIf(!hasFixtures)('funds end to end', () => {
   let app: TestApp;
+  let ncenSample: Awaited<ReturnType<TestApp['ingestSample']>>;
   beforeAll(async () => {
     app = await createTestApp();
     const np = await mkdtemp(join(tmpdir(), 'np-'));
@@ -50,7 +51,7 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
     await app.ingest('nport', { from: np }, { skipDiff: true });
     await app.ingestSample('nport', { seed: 3, scale: 0.3 });
     await app.ingest('ncen', { from: fixturePath('ncen') }, { skipDiff: true });
-    await app.ingestSample('ncen', { seed: 3, scale: 0.5 });
+    ncenSample = await app.ingestSample('ncen', { seed: 3, scale: 0.5 });
   });
   afterAll(async () => app?.close());
 
@@ -119,5 +120,38 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
     const bad = await app.get('/v1/funds/providers?role=janitor');
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['query', 'role']);
+  });
+
+  it('N-CEN data set zip: providers by FUND_ID, sub-adviser from ADVISER_TYPE, registrant-level auditor/underwriter', async () => {
+    const r = await app.get('/v1/funds/providers?filer_cik=930200&limit=100');
+    expect(r.status).toBe(200);
+    const roles = r.body.data.map((d: any) => d.role);
+    expect(new Set(roles)).toEqual(new Set(['adviser', 'sub-adviser', 'administrator', 'custodian', 'transfer agent', 'pricing service', 'underwriter', 'auditor']));
+    expect(r.body.data).toHaveLength(13);
+    const sub = r.body.data.find((d: any) => d.role === 'sub-adviser');
+    expect(sub).toMatchObject({
+      accession_number: '0001193125-25-070000', filer_cik: '0000930200', series_id: 'S000030001', report_period_end: '2024-12-31', filing_date: '2025-02-14',
+      provider: { name: 'Kestrel Fixed Income Partners LP', file_number: '801-99001', crd: '170001', state: 'US-IL', country: 'US' }, is_affiliated: false,
+      source_url: 'https://www.sec.gov/Archives/edgar/data/930200/000119312525070000/0001193125-25-070000-index.htm',
+    });
+    expect(sub.fund_name).toMatch(/ Bond Fund$/);
+    expect(sub.registrant_name).toMatch(/ Funds Trust 1$/);
+    const underwriter = r.body.data.find((d: any) => d.role === 'underwriter');
+    expect(underwriter).toMatchObject({ series_id: null, fund_name: null, is_affiliated: true, provider: { file_number: '8-60000', crd: '8800' } });
+    expect(r.body.data.find((d: any) => d.role === 'administrator').is_affiliated).toBe(true);
+    // Re-ingesting the same zip keeps provider numbers (the merge key): no duplicates.
+    await app.ingestSample('ncen', { seed: 3, scale: 0.5 });
+    expect((await app.get('/v1/funds/providers?filer_cik=930200&limit=100')).body.data).toHaveLength(13);
+  });
+
+  it('N-CEN data set: a filing without REPORT_ENDING_PERIOD is a bad row, its providers are skipped', async () => {
+    expect(ncenSample.badRows).toBeGreaterThan(0);
+    expect(ncenSample.badRowSamples.some((b) => /REPORT_ENDING_PERIOD/.test(b.reason))).toBe(true);
+    const r = await app.get('/v1/funds/providers?filer_cik=930213');
+    expect(r.body.data).toEqual([]);
+  });
+
+  it('N-CEN --period downloads nothing without a page to scrape: a clear error', async () => {
+    await expect(app.ingest('ncen', {})).rejects.toThrow(/--period 2025Q1 or --from/);
   });
 });
