@@ -1,5 +1,5 @@
 import type { LoadContext } from '../core/dataset.ts';
-import { loadTsv } from '../funds-common/tsv.ts';
+import { loadMemberTables, loadTsv } from '../funds-common/tsv.ts';
 import { boolSql, cikSql, dmySql, numSql, textSql } from '../funds-common/work.ts';
 
 /**
@@ -9,18 +9,12 @@ import { boolSql, cikSql, dmySql, numSql, textSql } from '../funds-common/work.t
 export const DATASET_MEMBERS = ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'SUMMARYPAGE.TSV', 'INFOTABLE.TSV'];
 
 export async function loadDataset13f(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const need = ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'INFOTABLE.TSV'].filter((m) => !members.has(m));
-  if (need.length) {
-    ctx.badRow({ file: label, line: null, reason: `data set lacks ${need.join(', ')}; skipped` });
-    return;
-  }
-  await loadTsv(ctx, members.get('SUBMISSION.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_sub AS SELECT * FROM ${rel}`);
-  await loadTsv(ctx, members.get('COVERPAGE.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_cover AS SELECT * FROM ${rel}`);
-  if (members.has('SUMMARYPAGE.TSV')) {
-    await loadTsv(ctx, members.get('SUMMARYPAGE.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ds13f_summary AS SELECT * FROM ${rel}`);
-  } else {
-    await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds13f_summary (ACCESSION_NUMBER VARCHAR, OTHERINCLUDEDMANAGERSCOUNT VARCHAR, TABLEENTRYTOTAL VARCHAR, TABLEVALUETOTAL VARCHAR, ISCONFIDENTIALOMITTED VARCHAR)`);
-  }
+  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'INFOTABLE.TSV'], [
+    { member: 'SUBMISSION.TSV', table: 'ds13f_sub', columns: [] },
+    { member: 'COVERPAGE.TSV', table: 'ds13f_cover', columns: [] },
+    { member: 'SUMMARYPAGE.TSV', table: 'ds13f_summary', columns: ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'] },
+  ]);
+  if (!ok) return;
   const bad = await ctx.sql(`SELECT ACCESSION_NUMBER AS a FROM ds13f_sub WHERE ${dmySql('PERIODOFREPORT')} IS NULL OR ${cikSql('CIK')} IS NULL`);
   for (const b of bad) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${b.a}: unparsable CIK or PERIODOFREPORT` });
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
-import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
-import { shadowStagingWithTemp, withScratch } from '../funds-common/work.ts';
+import { downloadListedZip, forEachDataSet } from '../funds-common/inputs.ts';
+import { shadowStagingWithTemp } from '../funds-common/work.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
 import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
 import type { RawFiling, RawInfo } from './raw.ts';
@@ -61,16 +61,9 @@ export default defineIngester({
   async load(ctx, inputs) {
     await shadowStagingWithTemp(ctx, TABLES_13F);
     await createRaw13f(ctx);
-    await withScratch(async (scratch) => {
-      let n = 0;
-      for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
-        const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => DATASET_MEMBERS.includes(name.toUpperCase()));
-        await loadDataset13f(ctx, members, basename(z.path));
-        ctx.progress.note(`${basename(z.path)} loaded`);
-      }
-      for (const [dir, files] of groupByFolder(inputs, /\.tsv$/i)) {
-        await loadDataset13f(ctx, new Map(files.map((f) => [basename(f.path).toUpperCase(), f.path])), dir);
-      }
+    await forEachDataSet(inputs, DATASET_MEMBERS, async (members, label) => {
+      await loadDataset13f(ctx, members, label);
+      ctx.progress.note(`${label} loaded`);
     });
     const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
     if (singles.length) await loadFilingFiles(ctx, singles);

@@ -3,8 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { zipMembers } from '../adv-common/zip.ts';
-import type { IngestContext, RawInput } from '../core/dataset.ts';
+import type { IngestArgs, IngestContext, RawInput } from '../core/dataset.ts';
+import { localInputs } from '../core/runner.ts';
 import { scrapeLinks } from '../adv-common/links.ts';
+import { withScratch } from './work.ts';
 
 /**
  * Unzips the members of a regulator data set zip into `dir`, by BASENAME (some zips nest them in a folder whose
@@ -46,4 +48,37 @@ export async function downloadListedZip(ctx: IngestContext, pagePath: string, li
   if (!url) throw new Error(`${what}: no data set listed on ${pageUrl} matches (found ${urls.length} zip links)`);
   const path = await ctx.http.download(url);
   return { path, url };
+}
+
+/**
+ * Every data set among the inputs — a zip (wanted members unpacked by basename into a scratch folder) or a folder of
+ * `.tsv` members — handed to `load` as upper-cased member name → path, zips first.
+ */
+export async function forEachDataSet(
+  inputs: RawInput[],
+  wanted: string[],
+  load: (members: Map<string, string>, label: string) => Promise<void>,
+): Promise<void> {
+  await withScratch(async (scratch) => {
+    let n = 0;
+    for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
+      const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => wanted.includes(name.toUpperCase()));
+      await load(members, basename(z.path));
+    }
+  });
+  for (const [dir, files] of groupByFolder(inputs, /\.tsv$/i)) {
+    await load(new Map(files.map((f) => [basename(f.path).toUpperCase(), f.path])), dir);
+  }
+}
+
+/**
+ * `inputs()` of the DERA fund data sets named by FILING quarter (`{yyyy}q{q}_nport.zip`, `{yyyy}q{q}_ncen.zip`):
+ * `--from` lists local files; `--period 2025Q1` downloads the zip of that quarter listed on the data set page.
+ */
+export async function quarterlyDataSetInputs(ctx: IngestContext, args: IngestArgs, pagePath: string, dataset: string, example: string): Promise<RawInput[]> {
+  if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
+  const period = args.period?.toLowerCase();
+  if (!period || !/^\d{4}q[1-4]$/.test(period)) throw new Error(`${dataset}: give --period ${example} or --from <path>`);
+  const name = `/${period}_${dataset}.zip`;
+  return [await downloadListedZip(ctx, pagePath, new RegExp(`_${dataset}\\.zip$`, 'i'), (urls) => urls.find((u) => u.toLowerCase().endsWith(name)) ?? null, `${dataset} --period ${args.period}`)];
 }

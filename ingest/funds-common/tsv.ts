@@ -34,3 +34,28 @@ export async function tsvColumns(ctx: LoadContext, path: string): Promise<Set<st
   const rows = await ctx.sql(`DESCRIBE SELECT * FROM ${readCsvSql(path)}`);
   return new Set(rows.map((r) => String(r.column_name).toUpperCase()));
 }
+
+/**
+ * Checks that a data set has its required members (otherwise one bad row and `false`), then loads members as TEMP
+ * tables; a missing member becomes an empty table of the given VARCHAR columns, so the SQL that follows needs no
+ * branches. `columns` is only used for that empty table.
+ */
+export async function loadMemberTables(
+  ctx: LoadContext,
+  members: Map<string, string>,
+  label: string,
+  required: string[],
+  tables: { member: string; table: string; columns: string[] }[],
+): Promise<boolean> {
+  const missing = required.filter((m) => !members.has(m));
+  if (missing.length) {
+    ctx.badRow({ file: label, line: null, reason: `data set lacks ${missing.join(', ')}; skipped` });
+    return false;
+  }
+  for (const t of tables) {
+    const path = members.get(t.member);
+    if (path) await loadTsv(ctx, path, (rel) => `CREATE OR REPLACE TEMP TABLE ${t.table} AS SELECT * FROM ${rel}`);
+    else await ctx.sql(`CREATE OR REPLACE TEMP TABLE ${t.table} (${t.columns.map((c) => `${c} VARCHAR`).join(', ')})`);
+  }
+  return true;
+}

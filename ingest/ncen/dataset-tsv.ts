@@ -1,5 +1,5 @@
 import type { LoadContext } from '../core/dataset.ts';
-import { loadTsv, tsvColumns } from '../funds-common/tsv.ts';
+import { loadMemberTables, loadTsv, tsvColumns } from '../funds-common/tsv.ts';
 import { boolSql, cikSql, dmySql, filingIndexUrlSql, textSql } from '../funds-common/work.ts';
 
 /**
@@ -66,18 +66,12 @@ function providerSelect(t: ProviderTable, idx: number, cols: string[], rel: stri
 }
 
 export async function loadNcenDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const need = ['SUBMISSION.TSV', 'FUND_REPORTED_INFO.TSV'].filter((m) => !members.has(m));
-  if (need.length) {
-    ctx.badRow({ file: label, line: null, reason: `data set lacks ${need.join(', ')}; skipped` });
-    return;
-  }
-  await loadTsv(ctx, members.get('SUBMISSION.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ncen_sub AS SELECT * FROM ${rel}`);
-  await loadTsv(ctx, members.get('FUND_REPORTED_INFO.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ncen_fund AS SELECT * FROM ${rel}`);
-  if (members.has('REGISTRANT.TSV')) {
-    await loadTsv(ctx, members.get('REGISTRANT.TSV')!, (rel) => `CREATE OR REPLACE TEMP TABLE ncen_reg AS SELECT * FROM ${rel}`);
-  } else {
-    await ctx.sql(`CREATE OR REPLACE TEMP TABLE ncen_reg (ACCESSION_NUMBER VARCHAR, REGISTRANT_NAME VARCHAR)`);
-  }
+  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'FUND_REPORTED_INFO.TSV'], [
+    { member: 'SUBMISSION.TSV', table: 'ncen_sub', columns: [] },
+    { member: 'FUND_REPORTED_INFO.TSV', table: 'ncen_fund', columns: [] },
+    { member: 'REGISTRANT.TSV', table: 'ncen_reg', columns: ['ACCESSION_NUMBER', 'REGISTRANT_NAME'] },
+  ]);
+  if (!ok) return;
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ncen_prov (table_no INTEGER, accession_number VARCHAR, fund_id VARCHAR, role VARCHAR, provider_name VARCHAR,
     provider_lei VARCHAR, provider_file_number VARCHAR, provider_crd VARCHAR, state VARCHAR, country VARCHAR, is_affiliated BOOLEAN)`);
   for (const [idx, t] of PROVIDER_TABLES.entries()) {

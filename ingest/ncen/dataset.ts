@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
-import { localInputs } from '../core/runner.ts';
-import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
-import { filingIndexUrl, withScratch } from '../funds-common/work.ts';
+import { forEachDataSet, quarterlyDataSetInputs } from '../funds-common/inputs.ts';
+import { filingIndexUrl } from '../funds-common/work.ts';
 import { loadNcenDataset, NCEN_MEMBERS } from './dataset-tsv.ts';
 import { writeNcenSample } from './sample.ts';
 import { fundProviders } from './tables.ts';
@@ -20,23 +19,9 @@ export default defineIngester({
   source: 'sec_form_ncen',
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
   argsHelp: '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs | N-CEN full-submission .txt/.nc or primary_doc .xml files>',
-  async inputs(ctx, args) {
-    if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
-    const period = args.period?.toLowerCase();
-    if (!period || !/^\d{4}q[1-4]$/.test(period)) throw new Error('ncen: give --period 2025Q1 or --from <path>');
-    return [await downloadListedZip(ctx, PAGE, /_ncen\.zip$/i, (urls) => urls.find((u) => u.toLowerCase().endsWith(`/${period}_ncen.zip`)) ?? null, `ncen --period ${args.period}`)];
-  },
+  inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'ncen', '2025Q1'),
   async load(ctx, inputs) {
-    await withScratch(async (scratch) => {
-      let n = 0;
-      for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
-        const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => NCEN_MEMBERS.includes(name.toUpperCase()));
-        await loadNcenDataset(ctx, members, basename(z.path));
-      }
-    });
-    for (const [dir, files] of groupByFolder(inputs, /\.tsv$/i)) {
-      await loadNcenDataset(ctx, new Map(files.map((f) => [basename(f.path).toUpperCase(), f.path])), dir);
-    }
+    await forEachDataSet(inputs, NCEN_MEMBERS, (members, label) => loadNcenDataset(ctx, members, label));
     await loadXmlFilings(ctx, inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path)));
   },
   sample: writeNcenSample,

@@ -1,5 +1,5 @@
 import type { LoadContext } from '../core/dataset.ts';
-import { loadTsv } from '../funds-common/tsv.ts';
+import { loadMemberTables, loadTsv } from '../funds-common/tsv.ts';
 import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql } from '../funds-common/work.ts';
 
 /**
@@ -10,18 +10,12 @@ import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql
 export const NPORT_MEMBERS = ['SUBMISSION.TSV', 'REGISTRANT.TSV', 'FUND_REPORTED_INFO.TSV', 'FUND_REPORTED_HOLDING.TSV', 'IDENTIFIERS.TSV'];
 
 export async function loadNportDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const missing = ['SUBMISSION.TSV', 'FUND_REPORTED_HOLDING.TSV'].filter((m) => !members.has(m));
-  if (missing.length) {
-    ctx.badRow({ file: label, line: null, reason: `N-PORT data set lacks ${missing.join(', ')}; skipped` });
-    return;
-  }
-  const table = async (member: string, name: string, cols: string) => {
-    if (members.has(member)) await loadTsv(ctx, members.get(member)!, (rel) => `CREATE OR REPLACE TEMP TABLE ${name} AS SELECT * FROM ${rel}`);
-    else await ctx.sql(`CREATE OR REPLACE TEMP TABLE ${name} (${cols.split(',').map((c) => `${c} VARCHAR`).join(', ')})`);
-  };
-  await table('SUBMISSION.TSV', 'np_sub', 'ACCESSION_NUMBER,FILING_DATE,SUB_TYPE,REPORT_ENDING_PERIOD,REPORT_DATE');
-  await table('REGISTRANT.TSV', 'np_reg', 'ACCESSION_NUMBER,CIK,REGISTRANT_NAME');
-  await table('FUND_REPORTED_INFO.TSV', 'np_info', 'ACCESSION_NUMBER,SERIES_NAME,SERIES_ID');
+  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'FUND_REPORTED_HOLDING.TSV'], [
+    { member: 'SUBMISSION.TSV', table: 'np_sub', columns: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE'] },
+    { member: 'REGISTRANT.TSV', table: 'np_reg', columns: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME'] },
+    { member: 'FUND_REPORTED_INFO.TSV', table: 'np_info', columns: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID'] },
+  ]);
+  if (!ok) return;
   if (members.has('IDENTIFIERS.TSV')) {
     await loadTsv(ctx, members.get('IDENTIFIERS.TSV')!, (rel) => `
       CREATE OR REPLACE TEMP TABLE np_ids AS

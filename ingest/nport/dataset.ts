@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { quarterOf } from '../core/normalize.ts';
-import { localInputs } from '../core/runner.ts';
-import { downloadListedZip, groupByFolder, unzipMembers } from '../funds-common/inputs.ts';
-import { filingIndexUrl, shadowStagingWithTemp, withScratch } from '../funds-common/work.ts';
+import { forEachDataSet, quarterlyDataSetInputs } from '../funds-common/inputs.ts';
+import { filingIndexUrl, shadowStagingWithTemp } from '../funds-common/work.ts';
 import { loadNportDataset, NPORT_MEMBERS } from './dataset-tsv.ts';
 import { writeNportSample } from './sample.ts';
 import { fundHoldings } from './tables.ts';
@@ -41,24 +40,10 @@ export default defineIngester({
   source: 'sec_form_nport',
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp: '--period 2025Q3 (data set of that filing quarter) | --from <zip | folder of TSVs | NPORT-P .xml/.txt files>',
-  async inputs(ctx, args) {
-    if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
-    const period = args.period?.toLowerCase();
-    if (!period || !/^\d{4}q[1-4]$/.test(period)) throw new Error('nport: give --period 2025Q3 or --from <path>');
-    return [await downloadListedZip(ctx, PAGE, /_nport\.zip$/i, (urls) => urls.find((u) => u.toLowerCase().endsWith(`/${period}_nport.zip`)) ?? null, `nport --period ${args.period}`)];
-  },
+  inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'nport', '2025Q3'),
   async load(ctx, inputs) {
     await shadowStagingWithTemp(ctx, [fundHoldings]);
-    await withScratch(async (scratch) => {
-      let n = 0;
-      for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
-        const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => NPORT_MEMBERS.includes(name.toUpperCase()));
-        await loadNportDataset(ctx, members, basename(z.path));
-      }
-    });
-    for (const [dir, files] of groupByFolder(inputs, /\.tsv$/i)) {
-      await loadNportDataset(ctx, new Map(files.map((f) => [basename(f.path).toUpperCase(), f.path])), dir);
-    }
+    await forEachDataSet(inputs, NPORT_MEMBERS, (members, label) => loadNportDataset(ctx, members, label));
     for (const x of inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path))) await loadXmlReport(ctx, x);
   },
   sample: writeNportSample,

@@ -66,12 +66,15 @@ export async function generateLake(lakeDir: string, total: number, rowGroupSize 
     line_no: 'CAST(i AS INTEGER)', manager_cik: `lpad(CAST(m + 1000000 AS VARCHAR), 10, '0')`, manager_name: `'MANAGER ' || m || ' CAPITAL LLC'`,
     period_of_report: 'pe', filing_date: 'pe + 40', issuer_name: `'ISSUER ' || c || ' INC'`, title_of_class: `'COM'`,
     cusip: `'C' || lpad(CAST(c AS VARCHAR), 8, '0')`, cusip_valid: 'false', figi: 'NULL', value_usd: 'CAST(1000 + (h % 100000000) AS BIGINT)',
-    value_reported: 'CAST(1000 + (h % 100000000) AS DOUBLE)', value_unit_decision: `'dollars'`, value_unit_reason: `'median VALUE/shares 52.10 over 120 share rows'`,
+    value_reported: 'CAST(1000 + (h % 100000000) AS DOUBLE)', value_unit_decision: `'dollars'`,
+    // Per-filing text varies per filing as in the real table (a constant would compress to nothing and flatter the figures).
+    value_unit_reason: `'median VALUE/shares ' || (10 + m % 300) || '.' || lpad(CAST(m % 100 AS VARCHAR), 2, '0') || ' over ' || (20 + m % 900) || ' share rows: over $2000 a share if thousands, so dollars'`,
     shares: 'CAST(h % 1000000 AS DOUBLE)', shares_type: `'SH'`, put_call: 'NULL', investment_discretion: `'SOLE'`, other_manager: 'NULL',
     voting_sole: 'CAST(h % 1000000 AS BIGINT)', voting_shared: '0::BIGINT', voting_none: '0::BIGINT', amendment_effect: `'original'`, is_current: 'true',
     issuer_cik: 'NULL', issuer_ticker: 'NULL', issuer_match_confidence: 'NULL::DOUBLE', issuer_match_as_of: 'NULL::DATE',
-    source_url: `'https://www.sec.gov/Archives/edgar/data/1/x/x-index.htm'`, parser_version: '1',
+    source_url: `'https://www.sec.gov/Archives/edgar/data/' || (m + 1000000) || '/' || replace(ACC, '-', '') || '/' || ACC || '-index.htm'`, parser_version: '1',
   };
+  expr.source_url = expr.source_url.replaceAll('ACC', `(${expr.accession_number})`);
   for (const [k, q] of quarters.entries()) {
     const dir = join(lakeDir, 'holdings_13f', `period=${q}`);
     await mkdir(dir, { recursive: true });
