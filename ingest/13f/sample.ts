@@ -10,7 +10,7 @@ import { addDays, dmy, sampleUniverse } from '../funds-common/securities.ts';
 /**
  * Two consecutive Form 13F data set windows in the published layout (tab-separated members with the real headers,
  * dates `DD-MON-YYYY`): period 2024-09-30 filed Oct–Nov 2024 and period 2024-12-31 filed Jan–Feb 2025, for the same
- * managers. Each manager's Q4 portfolio is its Q3 one moved on: positions grown, trimmed, closed and opened, so the
+ * managers. Each manager's Q4 portfolio is its Q3 one moved on: some positions grown, trimmed, closed and opened, so the
  * quarter-over-quarter 13F events (holding_added/removed, position_increased/decreased) have something to find.
  * It carries the cases the pipeline must handle: most filers in dollars, some still in thousands (a mixed period),
  * a RESTATEMENT, a NEW HOLDINGS amendment, a 13F-NT notice, and positions split over two lines (SOLE + DFND).
@@ -71,17 +71,20 @@ interface Position {
   shares: number;
 }
 
-/** One manager's next-quarter portfolio: ~15% closed, ~25% grown, ~25% trimmed, the rest unchanged, ~12% new names. */
+/**
+ * One manager's next-quarter portfolio: ~8% closed, ~12% grown, ~12% trimmed, the rest unchanged, ~6% new names —
+ * enough for every 13F event type without the demo feed drowning in them (≈8k events at demo scale).
+ */
 function nextQuarter(rng: Rng, held: Position[], universeSize: number): Position[] {
   const out: Position[] = [];
   const taken = new Set(held.map((p) => p.security));
   for (const p of held) {
     const r = rng.next();
-    if (r < 0.15) continue;
-    const shares = r < 0.4 ? Math.round(p.shares * (1.1 + rng.next() * 0.9)) : r < 0.65 ? Math.max(1, Math.round(p.shares * (0.3 + rng.next() * 0.6))) : p.shares;
+    if (r < 0.08) continue;
+    const shares = r < 0.2 ? Math.round(p.shares * (1.1 + rng.next() * 0.9)) : r < 0.32 ? Math.max(1, Math.round(p.shares * (0.3 + rng.next() * 0.6))) : p.shares;
     out.push({ security: p.security, shares });
   }
-  const opened = Math.max(1, Math.round(held.length * 0.12));
+  const opened = Math.max(1, Math.round(held.length * 0.06));
   for (let k = 0; k < opened && taken.size < universeSize; k++) {
     let i = rng.int(0, universeSize - 1);
     while (taken.has(i)) i = (i + 1) % universeSize;
