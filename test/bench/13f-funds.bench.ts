@@ -132,6 +132,9 @@ async function queryBench(root: string): Promise<BenchResult[]> {
   const first = await get(`/v1/holdings?cusip=${cusips[0]}`);
   out.push({ name: `13f: /v1/holdings?cusip= page 2 (cursor)`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[0]}&cursor=${encodeURIComponent(first.page.next_cursor)}`), 100, 5) });
   out.push({ name: `13f: /v1/holdings?manager=<CIK> (${lines})`, figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}`), 100, 5) });
+  // One quarter named: the partition folder prunes the other seven files.
+  out.push({ name: `13f: /v1/holdings?cusip=&period=2024Q4`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&period=2024Q4`), 100, 5) });
+  out.push({ name: `13f: /v1/holdings?manager=<CIK>&period=2024Q4`, figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}&period=2024Q4`), 100, 5) });
   out.push({ name: `13f: /v1/holdings?manager=<name substring>`, figures: await latency(() => get(`/v1/holdings?manager=${encodeURIComponent(`MANAGER ${Number(managers[i++ % managers.length]) - 1000000} CAPITAL`)}`), 100, 5) });
   await new Promise<void>((r) => server.close(() => r()));
   server.closeAllConnections?.();
