@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,8 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   let app: TestApp;
   const files = new Map<string, Buffer>();
   const hits: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'funds-dl-'));
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'funds-dl-'));
     await write13fSample(join(dir, '13f'), { seed: 4, scale: 0.1 });
     for (const z of await readdir(join(dir, '13f'))) files.set(`/files/structureddata/data/form-13f-data-sets/${z}`, await readFile(join(dir, '13f', z)));
     files.set('/data-research/sec-markets-data/form-13f-data-sets', Buffer.from(`<html><body><table>
@@ -43,6 +43,7 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   afterAll(async () => {
     await app?.close();
     await new Promise<void>((r) => server.close(() => r()));
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('13f --period 2024Q3 fetches the Sep–Nov 2024 window only (deadline 2024-11-14)', async () => {
