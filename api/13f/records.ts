@@ -3,10 +3,7 @@ import type { ParamDef } from '../core/params.ts';
 import { p } from '../core/params.ts';
 
 /** Record helpers shared by the 13F, N-PORT and N-CEN routes. */
-export const str = (v: unknown): string | null => (v == null || v === '' ? null : String(v));
-export const num = (v: unknown): number | null => (v == null || v === '' ? null : Number(v));
-export const bool = (v: unknown): boolean | null => (v == null ? null : Boolean(v));
-export const day = (v: unknown): string | null => (v == null ? null : String(v).slice(0, 10));
+export { str, num, bool, isoDate as day } from '../core/records.ts';
 
 /** The spec's enriched-field shape: a resolved value with its confidence (0–1) and freshness. */
 export function enriched<T extends z.ZodType>(value: T) {

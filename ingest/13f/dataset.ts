@@ -3,7 +3,6 @@ import { basename, dirname } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
 import { downloadListedZip, forEachDataSet } from '../funds-common/inputs.ts';
-import { shadowStagingWithTemp } from '../funds-common/work.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
 import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
 import type { RawFiling, RawInfo } from './raw.ts';
@@ -59,7 +58,6 @@ export default defineIngester({
     return [await downloadListedZip(ctx, PAGE, /_form13f\.zip$/i, (urls) => pickZipForPeriod(urls, period), `13f --period ${period}`)];
   },
   async load(ctx, inputs) {
-    await shadowStagingWithTemp(ctx, TABLES_13F);
     await createRaw13f(ctx);
     await forEachDataSet(inputs, DATASET_MEMBERS, async (members, label) => {
       await loadDataset13f(ctx, members, label);

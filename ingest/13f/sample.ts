@@ -2,8 +2,9 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { Rng, STATES, CITIES, firmName } from '../adv-common/rng.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { Rng } from '../core/random.ts';
+import { STATES, CITIES, firmName } from '../adv-common/rng.ts';
+import { writeZip } from '../core/zip.ts';
 import type { SampleOptions } from '../core/dataset.ts';
 import { addDays, dmy, sampleUniverse } from '../funds-common/securities.ts';
 

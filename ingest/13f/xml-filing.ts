@@ -1,4 +1,4 @@
-import { readSubmissionHeader, extractXmlDocuments, isSubmissionContainer } from '../insider-ownership-common/sgml.ts';
+import { readSubmissionHeader, extractXmlDocuments, isSubmissionContainer } from '../core/sgml.ts';
 import { cleanText, normalizeAccession, padCik, toBool, toInt, toIsoDate, toNumber } from '../core/normalize.ts';
 import { at, child, children, parseXml, textAt, type XmlNode } from '../funds-common/xml.ts';
 import type { RawFiling, RawInfo } from './raw.ts';

@@ -1,7 +1,5 @@
 import { Rng } from '../core/random.ts';
 
-// kept for ingest/13f etc. until migrated: new code imports Rng from ../core/random.ts.
-export { Rng } from '../core/random.ts';
 
 export const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'MA', 'NJ', 'PA', 'CT', 'GA', 'OH', 'WA', 'CO', 'AZ', 'MN', 'NC', 'VA', 'MD', 'MI', 'TN'] as const;
 export const CITIES: Record<string, string> = {

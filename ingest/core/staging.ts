@@ -61,6 +61,11 @@ export class StagingTable {
   }
 }
 
+/**
+ * TEMP, not persisted: a persisted table writes every inserted row through the scratch database's storage
+ * (a 3.1M-line 13F window ran in 39.5 s instead of 19.8 s); a TEMP table lives in memory and spills to the run's
+ * temp_directory past the memory limit, so memory stays bounded. The run uses one connection, which TEMP needs.
+ */
 export async function createStagingTable(conn: DuckDBConnection, spec: TableSpec): Promise<void> {
-  await conn.run(`CREATE TABLE ${sqlIdent(`staging_${spec.name}`)} (${ddlColumns(spec)})`);
+  await conn.run(`CREATE TEMP TABLE ${sqlIdent(`staging_${spec.name}`)} (${ddlColumns(spec)})`);
 }

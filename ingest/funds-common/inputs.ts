@@ -1,29 +1,9 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { zipMembers } from '../adv-common/zip.ts';
+import { extractZipMembers } from '../core/zip.ts';
 import type { IngestArgs, IngestContext, RawInput } from '../core/dataset.ts';
 import { localInputs } from '../core/runner.ts';
 import { scrapeLinks } from '../adv-common/links.ts';
 import { withScratch } from './work.ts';
-
-/**
- * Unzips the members of a regulator data set zip into `dir`, by BASENAME (some zips nest them in a folder whose
- * case varies), streaming each member to disk. Returns upper-cased basename → path.
- */
-export async function unzipMembers(zipPath: string, dir: string, accept: (name: string) => boolean): Promise<Map<string, string>> {
-  await mkdir(dir, { recursive: true });
-  const out = new Map<string, string>();
-  for await (const m of zipMembers(zipPath)) {
-    const name = basename(m.name);
-    if (!accept(name)) continue;
-    const target = join(dir, name);
-    await pipeline(await m.open(), createWriteStream(target));
-    out.set(name.toUpperCase(), target);
-  }
-  return out;
-}
 
 /** Members of an already-unpacked data set folder (a `--from` folder of `.tsv` files). */
 export function groupByFolder(inputs: RawInput[], ext: RegExp): Map<string, RawInput[]> {
@@ -62,7 +42,8 @@ export async function forEachDataSet(
   await withScratch(async (scratch) => {
     let n = 0;
     for (const z of inputs.filter((i) => /\.zip$/i.test(i.path))) {
-      const members = await unzipMembers(z.path, join(scratch, String(n++)), (name) => wanted.includes(name.toUpperCase()));
+      const paths = await extractZipMembers(z.path, join(scratch, String(n++)), (name) => wanted.includes(name.toUpperCase()));
+      const members = new Map(paths.map((p) => [basename(p).toUpperCase(), p]));
       await load(members, basename(z.path));
     }
   });

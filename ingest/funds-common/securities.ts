@@ -1,4 +1,4 @@
-import { Rng } from '../adv-common/rng.ts';
+import { Rng } from '../core/random.ts';
 import { cusipCheckDigit } from '../13f/cusip.ts';
 
 /**

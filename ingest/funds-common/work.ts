@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFiles } from '../core/lake-layout.ts';
-import { ddlColumns, type TableSpec } from '../core/table.ts';
 import { sqlString } from '../core/duck.ts';
 import type { LoadContext } from '../core/dataset.ts';
 
@@ -37,16 +36,6 @@ export async function tableFromRows(
   await ctx.sql(`INSERT INTO ${name} BY NAME SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${map}})`);
 }
 
-/**
- * Workaround until the runner creates staging tables as TEMP (docs/requests/13f-funds.md): a same-named TEMP table
- * shadows the runner's persisted `staging_<table>` for every unqualified reference (loads, the runner's own appends
- * and the partition writer). Measured on a 3.1M-line 13F window: 39.5 s → 19.8 s for the whole run, because a
- * persisted table writes every inserted row through the work database's storage. The tests serving ingested rows
- * would fail loudly if the writer ever read the persisted table by a qualified name.
- */
-export async function shadowStagingWithTemp(ctx: Pick<LoadContext, 'sql'>, tables: TableSpec[]): Promise<void> {
-  for (const t of tables) await ctx.sql(`CREATE OR REPLACE TEMP TABLE "staging_${t.name}" (${ddlColumns(t)})`);
-}
 
 /** `read_parquet(...)` over a lake table's partition files, or null when the table has none yet. */
 export function lakeScan(lakeDir: string, table: string): string | null {

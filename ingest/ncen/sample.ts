@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Rng } from '../adv-common/rng.ts';
-import { writeZip } from '../adv-common/zip.ts';
+import { Rng } from '../core/random.ts';
+import { writeZip } from '../core/zip.ts';
 import type { SampleOptions } from '../core/dataset.ts';
 import { dmy } from '../funds-common/securities.ts';
 

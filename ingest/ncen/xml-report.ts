@@ -1,6 +1,6 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate } from '../core/normalize.ts';
 import { child, findAll, parseXml, textAt, type XmlNode } from '../funds-common/xml.ts';
-import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 
 /**
  * Service providers of an N-CEN `primary_doc.xml`. Each provider element names its fields after itself

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../core/dataset.ts';
 import { quarterOf } from '../core/normalize.ts';
 import { forEachDataSet, quarterlyDataSetInputs } from '../funds-common/inputs.ts';
-import { filingIndexUrl, shadowStagingWithTemp } from '../funds-common/work.ts';
+import { filingIndexUrl } from '../funds-common/work.ts';
 import { loadNportDataset, NPORT_MEMBERS } from './dataset-tsv.ts';
 import { writeNportSample } from './sample.ts';
 import { fundHoldings } from './tables.ts';
@@ -42,7 +42,6 @@ export default defineIngester({
   argsHelp: '--period 2025Q3 (data set of that filing quarter) | --from <zip | folder of TSVs | NPORT-P .xml/.txt files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'nport', '2025Q3'),
   async load(ctx, inputs) {
-    await shadowStagingWithTemp(ctx, [fundHoldings]);
     await forEachDataSet(inputs, NPORT_MEMBERS, (members, label) => loadNportDataset(ctx, members, label));
     for (const x of inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path))) await loadXmlReport(ctx, x);
   },

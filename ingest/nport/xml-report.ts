@@ -1,6 +1,6 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
 import { child, children, streamXml, textAt, type XmlNode } from '../funds-common/xml.ts';
-import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../insider-ownership-common/sgml.ts';
+import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 
 /**
  * An NPORT-P `primary_doc.xml` (bare or inside a submission container). Positions (`invstOrSec`) are emitted
