@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows } from './duck.ts';
+import { openDuck, queryRows, sqlString } from './duck.ts';
 import { viewSql } from './lake-layout.ts';
 import { loadTables } from './registry.ts';
 import type { TableSpec } from './table.ts';
@@ -29,6 +29,24 @@ function fingerprint(lakeDir: string, table: string): string {
   return parts.sort().join('|');
 }
 
+/** Whether every file of a table has the same columns (checked once per change of the file set). */
+async function uniformSchema(lakeDir: string, table: string): Promise<boolean> {
+  const { instance, conn } = await openDuck(':memory:', { threads: '1' });
+  try {
+    const rows = await queryRows(
+      conn,
+      `SELECT count(DISTINCT cols) AS n FROM (SELECT file_name, string_agg(name || ':' || coalesce(type, ''), ',' ORDER BY name) AS cols
+         FROM parquet_schema(${sqlString(join(lakeDir, table, '*', '*.parquet'))}) GROUP BY file_name)`,
+    );
+    return Number(rows[0]?.n) === 1;
+  } catch {
+    return false;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
 /**
  * An in-memory DuckDB with one view per lake table. Used by the API, `npm run sql` and the diff stage; it only
  * reads Parquet, so any number of processes can hold one while an ingest writes.
@@ -51,7 +69,7 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     for (const t of tables) {
       const fp = fingerprint(lakeDir, t.name);
       if (prints.get(t.name) === fp) continue;
-      await conn.run(viewSql(lakeDir, t));
+      await conn.run(viewSql(lakeDir, t, fp !== '' && (await uniformSchema(lakeDir, t.name))));
       prints.set(t.name, fp);
     }
   }
