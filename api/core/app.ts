@@ -99,6 +99,7 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
 
     app[method](expressPath(ep.path), async (req: Request, res: Response, next: NextFunction) => {
       let charged = 0;
+      let afterDebit: Awaited<ReturnType<Meter['debit']>> | null = null;
       let account: Awaited<ReturnType<typeof auth.authenticate>> | null = null;
       try {
         if (needsAuth) {
@@ -109,7 +110,7 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
         const gate = async () => {
           if (!account) return;
           if (maxCost > 0 && services.settings.METERING === 'on') {
-            await meter.debit(account, maxCost);
+            afterDebit = await meter.debit(account, maxCost);
             charged = maxCost;
           }
         };
@@ -124,7 +125,8 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
         }
         if (account) {
           const actual = charged ? Math.min(maxCost, Math.max(minCost, finalCost ?? maxCost)) : 0;
-          const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : await meter.balance(account);
+          // The debit already returned the balance; only a refund (or no debit at all) needs another read.
+          const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : afterDebit ?? (await meter.balance(account));
           charged = actual;
           res.setHeader('X-Credits-Charged', String(actual));
           res.setHeader('X-Credits-Remaining', String(balance.remaining));

@@ -3,7 +3,7 @@ import { defineTable } from '../core/table.ts';
 /**
  * Both writers of board_members (proxy, irs990) share this parser version: the runner re-derives a table's
  * partitions written by a lower version than the running ingester's, and the catalog does not yet record
- * which ingester wrote a partition (docs/requests/proxy-board.md). Bump it when either parser's output changes.
+ * which ingester wrote a partition (the catalog now records it; the shared version stays as the simple rule). Bump it when either parser's output changes.
  */
 export const BOARD_PARSER_VERSION = 1;
 

@@ -50,11 +50,12 @@ export function viewSql(lakeDir: string, spec: TableSpec, uniform = false): stri
     const select = Object.entries(cols).map(([c, s]) => `NULL::${duckType(s.type)} AS ${sqlIdent(c)}`).join(', ');
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
   }
-  const glob = join(tableDir(lakeDir, spec.name), '*', '*.parquet');
+  // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
+  const files = tableFiles(lakeDir, spec.name).sort().map(sqlString).join(', ');
   const partType = duckType(cols[spec.partitionBy].type);
   const ordered = Object.keys(cols).map(sqlIdent).join(', ');
   return (
-    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet(${sqlString(glob)}, ` +
+    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${files}], ` +
     `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
   );
 }

@@ -11,7 +11,7 @@ import { filingIdOf, proxyRows } from './rows.ts';
 import { proxyCompensationTable, proxyOfficersTable } from './tables.ts';
 import { writeProxySample } from './sample.ts';
 
-/** `--accession` is read when the CLI passes it through (docs/requests/proxy-board.md). */
+/** `--accession cik/accession[,…]` fetches filings from the archive; `--from` with a non-path value does the same. */
 type ProxyArgs = IngestArgs & { accession?: string };
 
 const DOCUMENT = /\.(txt|htm|html|nc)$/i;

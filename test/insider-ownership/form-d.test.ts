@@ -83,7 +83,7 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp();
-    // One run for the demo quarter and the real filings (2024Q1 overlaps; see docs/requests/insider-ownership.md #1).
+    // One run for the demo quarter and the real filings (2024Q1 overlaps: the merge-mode rewrite of an existing partition is what this covers).
     const dir = await mkdtemp(join(tmpdir(), 'formd-'));
     await raises.sample!(dir, { seed: 3, scale: 1 });
     for (const f of ['formd_gabelli_international_gold_fund_2009_full_submission.txt', 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc']) {
