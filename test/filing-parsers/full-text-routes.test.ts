@@ -139,4 +139,26 @@ describe.skipIf(!hasFixtures)('/v1/full-text and /v1/cyber-incidents over real H
     expect(sent.get('startdt')).toBe('2024-01-01');
     expect((await app.get('/v1/cyber-incidents?date_from=2024-05-01&date_to=2024-01-01')).status).toBe(422);
   });
+
+  it('cyber-incidents: a filing that reports Item 1.05 is listed with its company, date and document; an 8.01 mention is not', async () => {
+    // The recording holds no Item 1.05 8-K: the upstream answers two extra hits in its own format, one reporting the
+    // item and one that only mentions cybersecurity under Item 8.01. The first points at a real archived filing.
+    const base = { root_forms: ['8-K'], form: '8-K', file_type: '8-K', sequence: 1, inc_states: ['DE'], sics: ['7370'] };
+    up.extraHits = [
+      { _id: '0001628280-25-058337:meta-20251219.htm', _source: { ...base, ciks: ['0001326801'], adsh: '0001628280-25-058337', file_date: '2025-12-19', period_ending: '2025-12-19', display_names: ['Meta Platforms, Inc.  (META)  (CIK 0001326801)'], items: ['1.05', '9.01'] } },
+      { _id: '0000066740-24-000023:mmm-20240308.htm', _source: { ...base, ciks: ['0000066740'], adsh: '0000066740-24-000023', file_date: '2025-12-20', period_ending: '2025-12-20', display_names: ['3M CO  (MMM)  (CIK 0000066740)'], items: ['8.01'] } },
+    ];
+    try {
+      const r = await app.get('/v1/cyber-incidents?date_from=2025-12-01&date_to=2025-12-31');
+      expect(r.status).toBe(200);
+      expect(r.body.data).toHaveLength(1);
+      expect(r.body.data[0]).toMatchObject({ accession: '0001628280-25-058337', company: 'Meta Platforms, Inc.', filed_date: '2025-12-19', ciks: ['0001326801'] });
+      expect(r.body.data[0].items).toContain('1.05');
+      expect(r.body.data[0].index_url).toContain('/Archives/edgar/data/1326801/000162828025058337/');
+      // This archived filing's text reports Item 5.02, not 1.05: the excerpt is null rather than invented.
+      expect(r.body.data[0].excerpt).toBeNull();
+    } finally {
+      up.extraHits = [];
+    }
+  });
 });

@@ -63,14 +63,16 @@ export interface Upstream {
   slowMs: number;
   /** Extra delay on every EFTS answer (the bench's "upstream time"). */
   eftsDelayMs: number;
+  /** Hits answered for ANY phrase, before the filters (cases the recording lacks, e.g. an Item 1.05 8-K). */
+  extraHits: Hit[];
   close(): Promise<void>;
 }
 
 const EFTS_FIXTURE = 'efts/efts_search-index_q_climate_change_forms_8-K.json';
 
-interface Hit { _id: string; _source: Record<string, any> }
+export interface Hit { _id: string; _source: Record<string, any> }
 
-async function efts(url: URL): Promise<{ status: number; body: string }> {
+async function efts(url: URL, extraHits: Hit[]): Promise<{ status: number; body: string }> {
   const fixture = JSON.parse(await readFile(fixturePath(EFTS_FIXTURE), 'utf8'));
   let hits: Hit[] = fixture.hits.hits;
   const q = url.searchParams;
@@ -82,12 +84,13 @@ async function efts(url: URL): Promise<{ status: number; body: string }> {
   // The recording answers "climate change" in 8-Ks; other phrases have no recording, so they match nothing.
   const phrase = (q.get('q') ?? '').toLowerCase().replace(/"/g, '').trim();
   if (phrase !== 'climate change') hits = [];
+  hits = [...extraHits, ...hits];
   if (forms) hits = hits.filter((h) => (h._source.root_forms ?? [h._source.form]).some((f: string) => forms.includes(f)));
   if (ciks) hits = hits.filter((h) => (h._source.ciks ?? []).some((c: string) => ciks.includes(c)));
   if (items) hits = hits.filter((h) => (h._source.items ?? []).some((i: string) => items.includes(i)));
   if (start) hits = hits.filter((h) => h._source.file_date >= start);
   if (end) hits = hits.filter((h) => h._source.file_date <= end);
-  const filtered = hits.length !== fixture.hits.hits.length;
+  const filtered = hits.length !== fixture.hits.hits.length || extraHits.length > 0;
   const from = Number(q.get('from') ?? 0);
   const page = hits.slice(from, from + 100);
   const total = filtered ? { value: hits.length, relation: 'eq' } : fixture.hits.total;
@@ -123,6 +126,7 @@ export async function startUpstream(): Promise<Upstream> {
     mode: 'ok',
     slowMs: 5_000,
     eftsDelayMs: 0,
+    extraHits: [],
     close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
   };
   server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -135,7 +139,7 @@ export async function startUpstream(): Promise<Upstream> {
     try {
       if (url.pathname === '/LATEST/search-index') {
         if (state.eftsDelayMs) await new Promise((r) => setTimeout(r, state.eftsDelayMs));
-        const r = await efts(url);
+        const r = await efts(url, state.extraHits);
         res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.body);
         return;
       }
