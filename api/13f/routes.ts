@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f, likeEscape, type SqlBuilder } from '../core/endpoint.ts';
 import type { Services } from '../core/services.ts';
 import { p } from '../core/params.ts';
-import { holdings13f, managers13f } from '../../ingest/13f/tables.ts';
+import { holdings13f, holdings13fByManager, managers13f } from '../../ingest/13f/tables.ts';
 import { boolDefaultFalse, day, enriched, num, str } from './records.ts';
 
 const SOURCE = 'sec_form_13f';
@@ -123,7 +123,7 @@ const managers = defineList({
 const holdings = defineList({
   path: '/v1/holdings',
   summary: '13F holdings (information table lines)',
-  description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Ordered by CUSIP, then manager.',
+  description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Ordered by CUSIP, then manager; with `manager` and no `cusip`, by manager, then CUSIP.',
   tag: '13F',
   source: SOURCE,
   table: holdings13f,
@@ -151,6 +151,10 @@ const holdings = defineList({
     include_superseded: f.sql<boolean>((v) => (v ? null : '"is_current" = true')),
   },
   orderBy: [{ column: 'cusip', dir: 'asc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }],
+  // A manager filter without a CUSIP reads the manager-sorted copy, in manager order, where row groups prune.
+  variant: (v) => (v.manager !== undefined && v.cusip === undefined
+    ? { table: holdings13fByManager, orderBy: [{ column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }] }
+    : null),
   record: HoldingRecord,
   toRecord: (r) => ({
     issuer: str(r.issuer_name),

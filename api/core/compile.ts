@@ -94,12 +94,15 @@ async function scopeClause(services: Services, table: TableSpec, scope: string |
 /** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */
 export type Gate = () => Promise<void>;
 
-export async function runList(ep: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
-  checkOrder(ep, ep.orderBy);
+export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
+  let ep = ep0;
   const defs = { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) };
   let values = validated(defs, req.query as Record<string, unknown>, 'query');
   crossChecks(ep.validate?.(values as never));
   if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
+  const variant = ep.variant?.(values as never);
+  if (variant) ep = { ...ep, table: variant.table, orderBy: variant.orderBy };
+  checkOrder(ep, ep.orderBy);
   const limit = values.limit as number;
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b);

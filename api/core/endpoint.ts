@@ -63,6 +63,11 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown> exte
   scope?: 'all' | 'latest_partition';
   /** Page order; the columns must be non-null and together unique (end with the primary key). */
   orderBy: OrderColumn[];
+  /**
+   * Another copy of the table, sorted for another selective filter (a covering "index"), chosen from the validated
+   * values; its page order must follow its own sort. The cursor stays bound to the filters, hence to the variant.
+   */
+  variant?: (values: ParamValues<P>) => { table: TableSpec; orderBy: OrderColumn[] } | null;
   record: z.ZodType<R>;
   toRecord(row: Record<string, unknown>): R;
   cost?: number;

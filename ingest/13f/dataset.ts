@@ -7,7 +7,7 @@ import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
 import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
 import type { RawFiling, RawInfo } from './raw.ts';
 import { write13fSample } from './sample.ts';
-import { TABLES_13F } from './tables.ts';
+import { holdings13f, holdings13fByManager, TABLES_13F } from './tables.ts';
 import { pickZipForPeriod } from './windows.ts';
 import { parse13fFiling } from './xml-filing.ts';
 
@@ -66,6 +66,7 @@ export default defineIngester({
     const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
     if (singles.length) await loadFilingFiles(ctx, singles);
     await finish13f(ctx);
+    await ctx.sql(`INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
   },
   sample: write13fSample,
 });

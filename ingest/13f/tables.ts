@@ -152,4 +152,15 @@ export const unmappedCusips13f = defineTable({
   writeMode: 'replace',
 });
 
-export const TABLES_13F = [filings13f, holdings13f, managers13f, unmappedCusips13f];
+/**
+ * The same rows sorted manager first, so `/v1/holdings?manager=` pages prune row groups (a CUSIP-sorted file cannot
+ * be pruned by manager). Twice the holdings storage, for p99 on manager pages; written by the same run.
+ */
+export const holdings13fByManager = defineTable({
+  ...holdings13f,
+  name: 'holdings_13f_by_manager',
+  description: 'holdings_13f sorted by manager: same rows and columns; serves manager-filtered /v1/holdings pages.',
+  sortBy: ['manager_cik', 'cusip', 'accession_number', 'line_no'],
+});
+
+export const TABLES_13F = [filings13f, holdings13f, holdings13fByManager, managers13f, unmappedCusips13f];

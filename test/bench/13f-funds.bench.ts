@@ -85,6 +85,11 @@ export async function generateLake(lakeDir: string, total: number, rowGroupSize 
       FROM (SELECT i, h, c, least(CAST((i - c * ${perCusip}) * ${MANAGERS} // ${perCusip} + (c + ${k}) % ${spread} AS BIGINT), ${MANAGERS - 1}) AS m, ${pe} AS pe, '${q.slice(2, 4)}' AS q2, ${k} AS qk
             FROM (SELECT i, hash(i * 8 + ${k}) AS h, least(i // ${perCusip}, ${CUSIPS - 1}) AS c FROM range(${per}) t(i)))
     ) TO ${sqlString(join(dir, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`);
+    // The manager-sorted copy the ingester writes beside it (serves ?manager= pages).
+    const bdir = join(lakeDir, 'holdings_13f_by_manager', `period=${q}`);
+    await mkdir(bdir, { recursive: true });
+    await conn.run(`COPY (SELECT * FROM read_parquet(${sqlString(join(dir, 'data.parquet'))}) ORDER BY manager_cik, cusip, accession_number, line_no)
+      TO ${sqlString(join(bdir, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`);
     const mdir = join(lakeDir, 'managers_13f', `period=${q}`);
     await mkdir(mdir, { recursive: true });
     const mcols = Object.keys(allColumns(managers13f)).filter((c) => c !== 'period');
