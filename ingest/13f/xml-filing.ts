@@ -1,6 +1,6 @@
 import { readSubmissionHeader, extractXmlDocuments, isSubmissionContainer } from '../core/sgml.ts';
 import { cleanText, normalizeAccession, padCik, toBool, toInt, toIsoDate, toNumber } from '../core/normalize.ts';
-import { at, child, children, parseXml, textAt, type XmlNode } from '../funds-common/xml.ts';
+import { at, children, parseXml, textAt, type XmlNode } from '../core/xml-tree.ts';
 import type { RawFiling, RawInfo } from './raw.ts';
 
 /**
@@ -47,10 +47,10 @@ function infoRows(root: XmlNode, accession: string): RawInfo[] {
 }
 
 function coverFiling(root: XmlNode, accession: string, hints: FilingHints): RawFiling | null {
-  const header = child(root, 'headerData');
-  const form = child(root, 'formData');
-  const cover = child(form, 'coverPage');
-  const summary = child(form, 'summaryPage');
+  const header = at(root, 'headerData');
+  const form = at(root, 'formData');
+  const cover = at(form, 'coverPage');
+  const summary = at(form, 'summaryPage');
   const cik = padCik(textAt(header, 'filerInfo/filer/credentials/cik')) ?? hints.cik ?? null;
   const period = toIsoDate(textAt(cover, 'reportCalendarOrQuarter')) ?? toIsoDate(textAt(header, 'filerInfo/periodOfReport'));
   const submissionType = cleanText(textAt(header, 'submissionType'));
@@ -107,7 +107,7 @@ export async function parse13fFiling(text: string, hints: FilingHints = {}): Pro
   let filing: RawFiling | null = null;
   const rows: RawInfo[] = [];
   for (const xml of xmls) {
-    const root = rootOf(await parseXml(xml));
+    const root = rootOf(parseXml(xml));
     if (!root) continue;
     if (root.name === 'edgarSubmission') filing = coverFiling(root, acc, h);
     else if (root.name === 'informationTable') rows.push(...infoRows(root, acc));

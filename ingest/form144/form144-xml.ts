@@ -1,6 +1,6 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
 import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
-import { all, el, kids, parseXmlTree, textOf, txt } from '../insider-ownership-common/xml-tree.ts';
+import { all, children, find, findText, parseXml, textOf } from '../core/xml-tree.ts';
 import { normalizeBrokerName } from './broker.ts';
 
 /** Form 144 / 144/A notice XML (namespaced `edgarSubmission`, matched on local names). */
@@ -52,60 +52,60 @@ export function parseForm144Xml(input: string, meta: { accession?: string } = {}
   const header = isSubmissionContainer(input) ? readSubmissionHeader(input) : null;
   const xml = findXmlByRoot(input, 'edgarSubmission');
   if (!xml) throw new Form144XmlError('no edgarSubmission XML in the input');
-  const root = el(parseXmlTree(xml), 'edgarSubmission');
-  const fd = el(root, 'formData');
-  const info = el(fd, 'issuerInfo');
-  if (!root || !fd || !info || !el(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold') && !el(fd, 'securitiesInformation')) {
+  const root = find(parseXml(xml), 'edgarSubmission');
+  const fd = find(root, 'formData');
+  const info = find(fd, 'issuerInfo');
+  if (!root || !fd || !info || !find(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold') && !find(fd, 'securitiesInformation')) {
     throw new Form144XmlError('edgarSubmission without Form 144 issuerInfo/securitiesInformation');
   }
-  const type = txt(root, 'headerData', 'submissionType')?.toUpperCase() ?? header?.formType ?? null;
+  const type = findText(root, 'headerData/submissionType')?.toUpperCase() ?? header?.formType ?? null;
   return {
     accession: normalizeAccession(meta.accession) ?? header?.accession ?? null,
     filed_date: header?.filedDate ?? null,
     submission_type: type,
     is_amendment: type?.endsWith('/A') ?? false,
-    filer_cik: padCik(txt(root, 'headerData', 'filerInfo', 'filer', 'filerCredentials', 'cik')),
-    issuer_cik: padCik(txt(info, 'issuerCik')),
-    issuer_name: txt(info, 'issuerName'),
-    sec_file_number: txt(info, 'secFileNumber'),
-    person_name: txt(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold'),
+    filer_cik: padCik(findText(root, 'headerData/filerInfo/filer/filerCredentials/cik')),
+    issuer_cik: padCik(findText(info, 'issuerCik')),
+    issuer_name: findText(info, 'issuerName'),
+    sec_file_number: findText(info, 'secFileNumber'),
+    person_name: findText(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold'),
     relationships: all(info, 'relationshipToIssuer').map(textOf).filter((x): x is string => !!x),
-    lines: kids(fd, 'securitiesInformation').map((s) => {
-      const broker = txt(s, 'brokerOrMarketmakerDetails', 'name');
+    lines: children(fd, 'securitiesInformation').map((s) => {
+      const broker = findText(s, 'brokerOrMarketmakerDetails/name');
       return {
-        class_of_securities: txt(s, 'securitiesClassTitle'),
+        class_of_securities: findText(s, 'securitiesClassTitle'),
         broker_name: broker,
         broker_normalized_name: normalizeBrokerName(broker),
-        broker_city: txt(s, 'brokerOrMarketmakerDetails', 'address', 'city'),
-        broker_state: txt(s, 'brokerOrMarketmakerDetails', 'address', 'stateOrCountry'),
-        units_to_be_sold: toNumber(txt(s, 'noOfUnitsSold')),
-        aggregate_market_value: toNumber(txt(s, 'aggregateMarketValue')),
-        units_outstanding: toNumber(txt(s, 'noOfUnitsOutstanding')),
-        approx_sale_date: toIsoDate(txt(s, 'approxSaleDate')),
-        exchange: txt(s, 'securitiesExchangeName'),
+        broker_city: findText(s, 'brokerOrMarketmakerDetails/address/city'),
+        broker_state: findText(s, 'brokerOrMarketmakerDetails/address/stateOrCountry'),
+        units_to_be_sold: toNumber(findText(s, 'noOfUnitsSold')),
+        aggregate_market_value: toNumber(findText(s, 'aggregateMarketValue')),
+        units_outstanding: toNumber(findText(s, 'noOfUnitsOutstanding')),
+        approx_sale_date: toIsoDate(findText(s, 'approxSaleDate')),
+        exchange: findText(s, 'securitiesExchangeName'),
       };
     }),
-    securities_to_be_sold: kids(fd, 'securitiesToBeSold').map((s) => ({
-      class_of_securities: txt(s, 'securitiesClassTitle'),
-      acquired_date: toIsoDate(txt(s, 'acquiredDate')),
-      nature_of_acquisition: txt(s, 'natureOfAcquisitionTransaction'),
-      acquired_from: txt(s, 'nameOfPersonfromWhomAcquired'),
-      is_gift: toBool(txt(s, 'isGiftTransaction')),
-      amount: toNumber(txt(s, 'amountOfSecuritiesAcquired')),
-      payment_date: toIsoDate(txt(s, 'paymentDate')),
-      nature_of_payment: txt(s, 'natureOfPayment'),
+    securities_to_be_sold: children(fd, 'securitiesToBeSold').map((s) => ({
+      class_of_securities: findText(s, 'securitiesClassTitle'),
+      acquired_date: toIsoDate(findText(s, 'acquiredDate')),
+      nature_of_acquisition: findText(s, 'natureOfAcquisitionTransaction'),
+      acquired_from: findText(s, 'nameOfPersonfromWhomAcquired'),
+      is_gift: toBool(findText(s, 'isGiftTransaction')),
+      amount: toNumber(findText(s, 'amountOfSecuritiesAcquired')),
+      payment_date: toIsoDate(findText(s, 'paymentDate')),
+      nature_of_payment: findText(s, 'natureOfPayment'),
     })),
-    nothing_to_report_past_3_months: toBool(txt(fd, 'nothingToReportFlagOnSecuritiesSoldInPast3Months')),
-    sold_past_3_months: kids(fd, 'securitiesSoldInPast3Months').map((s) => ({
-      seller: txt(s, 'sellerDetails', 'name'),
-      class_of_securities: txt(s, 'securitiesClassTitle'),
-      sale_date: toIsoDate(txt(s, 'saleDate')),
-      amount: toNumber(txt(s, 'amountOfSecuritiesSold')),
-      gross_proceeds: toNumber(txt(s, 'grossProceeds')),
+    nothing_to_report_past_3_months: toBool(findText(fd, 'nothingToReportFlagOnSecuritiesSoldInPast3Months')),
+    sold_past_3_months: children(fd, 'securitiesSoldInPast3Months').map((s) => ({
+      seller: findText(s, 'sellerDetails/name'),
+      class_of_securities: findText(s, 'securitiesClassTitle'),
+      sale_date: toIsoDate(findText(s, 'saleDate')),
+      amount: toNumber(findText(s, 'amountOfSecuritiesSold')),
+      gross_proceeds: toNumber(findText(s, 'grossProceeds')),
     })),
-    remarks: cleanText(txt(fd, 'remarks')),
-    notice_date: toIsoDate(txt(fd, 'noticeSignature', 'noticeDate')),
-    plan_adoption_dates: all(el(fd, 'noticeSignature'), 'planAdoptionDate').map((d) => plausibleDate(textOf(d))).filter((x): x is string => !!x),
-    signature: txt(fd, 'noticeSignature', 'signature'),
+    remarks: cleanText(findText(fd, 'remarks')),
+    notice_date: toIsoDate(findText(fd, 'noticeSignature/noticeDate')),
+    plan_adoption_dates: all(find(fd, 'noticeSignature'), 'planAdoptionDate').map((d) => plausibleDate(textOf(d))).filter((x): x is string => !!x),
+    signature: findText(fd, 'noticeSignature/signature'),
   };
 }

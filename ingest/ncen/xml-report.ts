@@ -1,5 +1,5 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate } from '../core/normalize.ts';
-import { child, findAll, parseXml, textAt, type XmlNode } from '../funds-common/xml.ts';
+import { all, at, parseXml, textAt, type XmlNode } from '../core/xml-tree.ts';
 import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 
 /**
@@ -87,31 +87,31 @@ export async function parseNcenReport(text: string, hints: { accession?: string 
     filingDate = h.filedDate;
     xml = extractXmlDocuments(text).find((d) => /<(?:\w+:)?edgarSubmission[\s>]/.test(d.xml))?.xml ?? '';
   }
-  const doc = await parseXml(xml);
+  const doc = parseXml(xml);
   const root = doc.children.find((c) => c.name === 'edgarSubmission') ?? null;
-  const form = child(root, 'formData');
-  const reg = child(form, 'registrantInfo');
+  const form = at(root, 'formData');
+  const reg = at(form, 'registrantInfo');
   const out: NcenReport = {
     accession_number: accession,
     filing_date: filingDate,
     filer_cik: padCik(textAt(reg, 'registrantCik')) ?? padCik(textAt(root, 'headerData/filerInfo/filer/issuerCredentials/cik')),
     registrant_name: cleanText(textAt(reg, 'registrantFullName')),
     // Real filings carry it as an attribute of generalInfo; older drafts as a child element.
-    report_period_end: toIsoDate(child(form, 'generalInfo')?.attrs.reportEndingPeriod ?? textAt(form, 'generalInfo/reportEndingPeriod')),
+    report_period_end: toIsoDate(at(form, 'generalInfo')?.attrs.reportEndingPeriod ?? textAt(form, 'generalInfo/reportEndingPeriod')),
     providers: [],
   };
   const push = (p: ReturnType<typeof providerOf>, seriesId: string | null, fund: string | null) => {
     if (p) out.providers.push({ ...p, provider_no: out.providers.length + 1, series_id: seriesId, fund_name: fund });
   };
   for (const el of ['publicAccountant', 'principalUnderwriter']) {
-    for (const n of findAll(reg, el)) push(providerOf(n, PROVIDER_ROLES[el]), null, null);
+    for (const n of all(reg, el)) push(providerOf(n, PROVIDER_ROLES[el]), null, null);
   }
-  for (const fund of findAll(form, 'managementInvestmentQuestion')) {
+  for (const fund of all(form, 'managementInvestmentQuestion')) {
     const seriesId = cleanText(textAt(fund, 'mgmtInvSeriesId'));
     const name = cleanText(textAt(fund, 'mgmtInvFundName'));
     for (const [el, role] of Object.entries(PROVIDER_ROLES)) {
       if (el === 'publicAccountant' || el === 'principalUnderwriter') continue;
-      for (const n of findAll(fund, el)) push(providerOf(n, role), seriesId, name);
+      for (const n of all(fund, el)) push(providerOf(n, role), seriesId, name);
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
-import { child, children, streamXml, textAt, type XmlNode } from '../funds-common/xml.ts';
+import { at, children, streamXml, textAt, type XmlNode } from '../core/xml-tree.ts';
 import { extractXmlDocuments, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
 
 /**
@@ -51,10 +51,10 @@ export function cleanCusip(raw: string | null): string | null {
 }
 
 function holdingOf(n: XmlNode, ordinal: number): NportHolding {
-  const ids = child(n, 'identifiers');
-  const curCond = child(n, 'currencyConditional');
-  const assetCond = child(n, 'assetConditional');
-  const issuerCond = child(n, 'issuerConditional');
+  const ids = at(n, 'identifiers');
+  const curCond = at(n, 'currencyConditional');
+  const assetCond = at(n, 'assetConditional');
+  const issuerCond = at(n, 'issuerConditional');
   const lei = cleanText(textAt(n, 'lei'));
   return {
     holding_id: String(ordinal),
@@ -62,8 +62,8 @@ function holdingOf(n: XmlNode, ordinal: number): NportHolding {
     issuer_lei: lei && lei.toUpperCase() !== 'N/A' ? lei : null,
     security_title: cleanText(textAt(n, 'title')),
     cusip: cleanCusip(textAt(n, 'cusip')),
-    isin: cleanText(child(ids, 'isin')?.attrs.value) ?? null,
-    ticker: cleanText(child(ids, 'ticker')?.attrs.value) ?? null,
+    isin: cleanText(at(ids, 'isin')?.attrs.value) ?? null,
+    ticker: cleanText(at(ids, 'ticker')?.attrs.value) ?? null,
     balance: toNumber(textAt(n, 'balance')),
     units: cleanText(textAt(n, 'units')),
     currency: cleanText(textAt(n, 'curCd')) ?? cleanText(curCond?.attrs.curCd),
@@ -81,8 +81,8 @@ function holdingOf(n: XmlNode, ordinal: number): NportHolding {
 
 function contextOf(root: XmlNode, hdr: Partial<NportContext>): NportContext {
   const sub = children(root, 'edgarSubmission')[0] ?? root;
-  const gen = child(child(sub, 'formData'), 'genInfo');
-  const fund = child(child(sub, 'formData'), 'fundInfo');
+  const gen = at(sub, 'formData/genInfo');
+  const fund = at(sub, 'formData/fundInfo');
   return {
     accession_number: hdr.accession_number ?? null,
     filing_date: hdr.filing_date ?? null,

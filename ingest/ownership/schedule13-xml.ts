@@ -1,6 +1,6 @@
 import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } from '../core/normalize.ts';
 import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader, type FilingHeader } from '../core/sgml.ts';
-import { all, el, kids, parseXmlTree, textOf, txt, type XmlEl } from '../insider-ownership-common/xml-tree.ts';
+import { all, children, find, findText, parseXml, textOf, type XmlNode } from '../core/xml-tree.ts';
 import { parseLegacySchedule13 } from './schedule13-legacy.ts';
 
 /**
@@ -58,59 +58,59 @@ export function classifyForm(form: string | null): { schedule: '13D' | '13G' | n
   return { schedule, is_amendment: /\/A\b|\/A$/.test(f) };
 }
 
-function personOf13D(p: XmlEl): ReportingPerson {
-  const noCik = toBool(txt(p, 'reportingPersonNoCIK'));
+function personOf13D(p: XmlNode): ReportingPerson {
+  const noCik = toBool(findText(p, 'reportingPersonNoCIK'));
   return {
-    cik: noCik ? null : padCik(txt(p, 'reportingPersonCIK')),
-    name: txt(p, 'reportingPersonName'),
-    citizenship: txt(p, 'citizenshipOrOrganization'),
-    sole_voting_power: toNumber(txt(p, 'soleVotingPower')),
-    shared_voting_power: toNumber(txt(p, 'sharedVotingPower')),
-    sole_dispositive_power: toNumber(txt(p, 'soleDispositivePower')),
-    shared_dispositive_power: toNumber(txt(p, 'sharedDispositivePower')),
-    aggregate_amount: toNumber(txt(p, 'aggregateAmountOwned')),
-    percent_of_class: toNumber(txt(p, 'percentOfClass')),
+    cik: noCik ? null : padCik(findText(p, 'reportingPersonCIK')),
+    name: findText(p, 'reportingPersonName'),
+    citizenship: findText(p, 'citizenshipOrOrganization'),
+    sole_voting_power: toNumber(findText(p, 'soleVotingPower')),
+    shared_voting_power: toNumber(findText(p, 'sharedVotingPower')),
+    sole_dispositive_power: toNumber(findText(p, 'soleDispositivePower')),
+    shared_dispositive_power: toNumber(findText(p, 'sharedDispositivePower')),
+    aggregate_amount: toNumber(findText(p, 'aggregateAmountOwned')),
+    percent_of_class: toNumber(findText(p, 'percentOfClass')),
     type_of_reporting_person: all(p, 'typeOfReportingPerson').map(textOf).filter(Boolean).join(',') || null,
-    member_of_group: txt(p, 'memberOfGroup'),
+    member_of_group: findText(p, 'memberOfGroup'),
     fund_type: all(p, 'fundType').map(textOf).filter(Boolean).join(',') || null,
-    comment: txt(p, 'commentContent'),
+    comment: findText(p, 'commentContent'),
   };
 }
 
-function personOf13G(p: XmlEl): ReportingPerson {
-  const shares = el(p, 'reportingPersonBeneficiallyOwnedNumberOfShares');
+function personOf13G(p: XmlNode): ReportingPerson {
+  const shares = find(p, 'reportingPersonBeneficiallyOwnedNumberOfShares');
   return {
-    cik: padCik(txt(p, 'reportingPersonCIK') ?? txt(p, 'reportingPersonCik')),
-    name: txt(p, 'reportingPersonName'),
-    citizenship: txt(p, 'citizenshipOrOrganization'),
-    sole_voting_power: toNumber(txt(shares, 'soleVotingPower')),
-    shared_voting_power: toNumber(txt(shares, 'sharedVotingPower')),
-    sole_dispositive_power: toNumber(txt(shares, 'soleDispositivePower')),
-    shared_dispositive_power: toNumber(txt(shares, 'sharedDispositivePower')),
-    aggregate_amount: toNumber(txt(p, 'reportingPersonBeneficiallyOwnedAggregateNumberOfShares')),
-    percent_of_class: toNumber(txt(p, 'classPercent')),
+    cik: padCik(findText(p, 'reportingPersonCIK')),
+    name: findText(p, 'reportingPersonName'),
+    citizenship: findText(p, 'citizenshipOrOrganization'),
+    sole_voting_power: toNumber(findText(shares, 'soleVotingPower')),
+    shared_voting_power: toNumber(findText(shares, 'sharedVotingPower')),
+    sole_dispositive_power: toNumber(findText(shares, 'soleDispositivePower')),
+    shared_dispositive_power: toNumber(findText(shares, 'sharedDispositivePower')),
+    aggregate_amount: toNumber(findText(p, 'reportingPersonBeneficiallyOwnedAggregateNumberOfShares')),
+    percent_of_class: toNumber(findText(p, 'classPercent')),
     type_of_reporting_person: all(p, 'typeOfReportingPerson').map(textOf).filter(Boolean).join(',') || null,
-    member_of_group: txt(p, 'memberGroup'),
+    member_of_group: findText(p, 'memberGroup'),
     fund_type: null,
-    comment: txt(p, 'comments') ?? txt(p, 'commentContent'),
+    comment: findText(p, 'comments') ?? findText(p, 'commentContent'),
   };
 }
 
 function parseStructured(xml: string, header: FilingHeader | null): Schedule13Filing {
-  const root = el(parseXmlTree(xml), 'edgarSubmission');
-  const fd = el(root, 'formData');
-  const cover = el(fd, 'coverPageHeader');
+  const root = find(parseXml(xml), 'edgarSubmission');
+  const fd = find(root, 'formData');
+  const cover = find(fd, 'coverPageHeader');
   if (!root || !fd || !cover) throw new Schedule13Error('edgarSubmission without a Schedule 13D/G coverPageHeader');
-  const formType = txt(root, 'headerData', 'submissionType') ?? header?.formType ?? null;
+  const formType = findText(root, 'headerData/submissionType') ?? header?.formType ?? null;
   const cls = classifyForm(formType);
-  const issuer = el(cover, 'issuerInfo');
-  const is13G = cls.schedule === '13G' || el(fd, 'coverPageHeaderReportingPersonDetails') != null;
+  const issuer = find(cover, 'issuerInfo');
+  const is13G = cls.schedule === '13G' || find(fd, 'coverPageHeaderReportingPersonDetails') != null;
   const persons = is13G
-    ? kids(fd, 'coverPageHeaderReportingPersonDetails').map(personOf13G)
-    : all(el(fd, 'reportingPersons'), 'reportingPersonInfo').map(personOf13D);
-  const cusip = txt(issuer, 'issuerCUSIP') ?? txt(issuer, 'issuerCusip') ?? txt(issuer, 'issuerCusipNumber');
-  const sigDates = all(fd, 'signatureDetails').map((s) => toIsoDate(txt(s, 'date'))).filter((x): x is string => !!x).sort();
-  const filerCik = padCik(txt(root, 'headerData', 'filerInfo', 'filer', 'filerCredentials', 'cik'));
+    ? children(fd, 'coverPageHeaderReportingPersonDetails').map(personOf13G)
+    : all(find(fd, 'reportingPersons'), 'reportingPersonInfo').map(personOf13D);
+  const cusip = findText(issuer, 'issuerCUSIP') ?? findText(issuer, 'issuerCusipNumber');
+  const sigDates = all(fd, 'signatureDetails').map((s) => toIsoDate(findText(s, 'date'))).filter((x): x is string => !!x).sort();
+  const filerCik = padCik(findText(root, 'headerData/filerInfo/filer/filerCredentials/cik'));
   const filedBy = header?.parties.find((p) => p.role === 'filed_by');
   return {
     accession: header?.accession ?? null,
@@ -118,15 +118,15 @@ function parseStructured(xml: string, header: FilingHeader | null): Schedule13Fi
     form_type: formType,
     schedule: cls.schedule ?? (is13G ? '13G' : '13D'),
     is_amendment: cls.is_amendment,
-    amendment_no: toNumber(txt(cover, 'amendmentNo')),
+    amendment_no: toNumber(findText(cover, 'amendmentNo')),
     structured: true,
     filer_cik: filerCik ?? filedBy?.cik ?? null,
     filer_name: filedBy?.name ?? persons.find((p) => p.cik && p.cik === filerCik)?.name ?? persons[0]?.name ?? null,
-    subject_cik: padCik(txt(issuer, 'issuerCIK') ?? txt(issuer, 'issuerCik')) ?? header?.parties.find((p) => p.role === 'subject_company')?.cik ?? null,
-    issuer_name: txt(issuer, 'issuerName'),
+    subject_cik: padCik(findText(issuer, 'issuerCIK')) ?? header?.parties.find((p) => p.role === 'subject_company')?.cik ?? null,
+    issuer_name: findText(issuer, 'issuerName'),
     cusip: cusip ? cusip.toUpperCase() : null,
-    securities_class_title: txt(cover, 'securitiesClassTitle'),
-    event_date: toIsoDate(txt(cover, 'dateOfEvent') ?? txt(cover, 'eventDateRequiresFilingThisStatement')),
+    securities_class_title: findText(cover, 'securitiesClassTitle'),
+    event_date: toIsoDate(findText(cover, 'dateOfEvent') ?? findText(cover, 'eventDateRequiresFilingThisStatement')),
     rule_designations: all(cover, 'designateRulePursuantThisScheduleFiled').map(textOf).filter((x): x is string => !!x),
     group_members: header?.groupMembers ?? [],
     persons,

@@ -1,6 +1,6 @@
 import { cleanText, normalizeAccession, padCik, toBool, toInt, toIsoDate } from '../core/normalize.ts';
 import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader } from '../core/sgml.ts';
-import { all, el, kids, parseXmlTree, textOf, txt, type XmlEl } from '../insider-ownership-common/xml-tree.ts';
+import { all, children, find, findText, parseXml, textOf, type XmlNode } from '../core/xml-tree.ts';
 
 /** Form D / D/A (`edgarSubmission`, no namespace) into one offering record with its people. */
 
@@ -91,23 +91,23 @@ export function amount(raw: string | null): Amount {
   return { usd: toInt(raw), indefinite: false };
 }
 
-function issuerOf(node: XmlEl, primary: boolean): FormDIssuer {
-  const yoi = el(node, 'yearOfInc');
+function issuerOf(node: XmlNode, primary: boolean): FormDIssuer {
+  const yoi = find(node, 'yearOfInc');
   const choice = yoi?.children.find((c) => ['overFiveYears', 'withinFiveYears', 'yetToBeFormed'].includes(c.name) && toBool(textOf(c)));
   return {
     is_primary: primary,
-    cik: padCik(txt(node, 'cik')),
-    name: txt(node, 'entityName'),
-    street1: txt(node, 'issuerAddress', 'street1'),
-    street2: txt(node, 'issuerAddress', 'street2'),
-    city: txt(node, 'issuerAddress', 'city'),
-    state_or_country: txt(node, 'issuerAddress', 'stateOrCountry'),
-    state_or_country_description: txt(node, 'issuerAddress', 'stateOrCountryDescription'),
-    zip: txt(node, 'issuerAddress', 'zipCode'),
-    phone: txt(node, 'issuerPhoneNumber'),
-    jurisdiction_of_inc: txt(node, 'jurisdictionOfInc'),
-    entity_type: txt(node, 'entityType'),
-    year_of_inc: txt(yoi, 'value'),
+    cik: padCik(findText(node, 'cik')),
+    name: findText(node, 'entityName'),
+    street1: findText(node, 'issuerAddress/street1'),
+    street2: findText(node, 'issuerAddress/street2'),
+    city: findText(node, 'issuerAddress/city'),
+    state_or_country: findText(node, 'issuerAddress/stateOrCountry'),
+    state_or_country_description: findText(node, 'issuerAddress/stateOrCountryDescription'),
+    zip: findText(node, 'issuerAddress/zipCode'),
+    phone: findText(node, 'issuerPhoneNumber'),
+    jurisdiction_of_inc: findText(node, 'jurisdictionOfInc'),
+    entity_type: findText(node, 'entityType'),
+    year_of_inc: findText(yoi, 'value'),
     year_of_inc_choice: choice?.name ?? null,
   };
 }
@@ -121,70 +121,70 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
   const header = isSubmissionContainer(input) ? readSubmissionHeader(input) : null;
   const xml = findXmlByRoot(input, 'edgarSubmission');
   if (!xml) throw new FormDXmlError('no Form D edgarSubmission XML in the input');
-  const root = el(parseXmlTree(xml), 'edgarSubmission');
-  const od = el(root, 'offeringData');
+  const root = find(parseXml(xml), 'edgarSubmission');
+  const od = find(root, 'offeringData');
   if (!root || !od) throw new FormDXmlError('edgarSubmission without offeringData: not a Form D');
-  const submissionType = txt(root, 'submissionType')?.toUpperCase() ?? header?.formType ?? null;
-  const amendment = toBool(txt(od, 'typeOfFiling', 'newOrAmendment', 'isAmendment'));
-  const types = el(od, 'typesOfSecuritiesOffered');
-  const signatures = all(el(od, 'signatureBlock'), 'signature').map((s) => ({
-    issuer_name: txt(s, 'issuerName'), name_of_signer: txt(s, 'nameOfSigner'), title: txt(s, 'signatureTitle'), date: toIsoDate(txt(s, 'signatureDate')),
+  const submissionType = findText(root, 'submissionType')?.toUpperCase() ?? header?.formType ?? null;
+  const amendment = toBool(findText(od, 'typeOfFiling/newOrAmendment/isAmendment'));
+  const types = find(od, 'typesOfSecuritiesOffered');
+  const signatures = all(find(od, 'signatureBlock'), 'signature').map((s) => ({
+    issuer_name: findText(s, 'issuerName'), name_of_signer: findText(s, 'nameOfSigner'), title: findText(s, 'signatureTitle'), date: toIsoDate(findText(s, 'signatureDate')),
   }));
   return {
     accession: normalizeAccession(meta.accession) ?? header?.accession ?? null,
     filed_date: header?.filedDate ?? null,
-    schema_version: txt(root, 'schemaVersion'),
+    schema_version: findText(root, 'schemaVersion'),
     submission_type: submissionType,
     is_amendment: amendment ?? submissionType === 'D/A',
-    previous_accession: normalizeAccession(txt(od, 'typeOfFiling', 'newOrAmendment', 'previousAccessionNumber')),
+    previous_accession: normalizeAccession(findText(od, 'typeOfFiling/newOrAmendment/previousAccessionNumber')),
     issuers: [
-      ...kids(root, 'primaryIssuer').map((n) => issuerOf(n, true)),
-      ...kids(el(root, 'issuerList'), 'issuer').map((n) => issuerOf(n, false)),
+      ...children(root, 'primaryIssuer').map((n) => issuerOf(n, true)),
+      ...children(find(root, 'issuerList'), 'issuer').map((n) => issuerOf(n, false)),
     ],
-    related_persons: all(el(root, 'relatedPersonsList'), 'relatedPersonInfo').map((p) => ({
-      first_name: txt(p, 'relatedPersonName', 'firstName'),
-      middle_name: txt(p, 'relatedPersonName', 'middleName'),
-      last_name: txt(p, 'relatedPersonName', 'lastName'),
-      city: txt(p, 'relatedPersonAddress', 'city'),
-      state_or_country: txt(p, 'relatedPersonAddress', 'stateOrCountry'),
-      relationships: all(el(p, 'relatedPersonRelationshipList'), 'relationship').map(textOf).filter((x): x is string => !!x),
-      clarification: txt(p, 'relationshipClarification'),
+    related_persons: all(find(root, 'relatedPersonsList'), 'relatedPersonInfo').map((p) => ({
+      first_name: findText(p, 'relatedPersonName/firstName'),
+      middle_name: findText(p, 'relatedPersonName/middleName'),
+      last_name: findText(p, 'relatedPersonName/lastName'),
+      city: findText(p, 'relatedPersonAddress/city'),
+      state_or_country: findText(p, 'relatedPersonAddress/stateOrCountry'),
+      relationships: all(find(p, 'relatedPersonRelationshipList'), 'relationship').map(textOf).filter((x): x is string => !!x),
+      clarification: findText(p, 'relationshipClarification'),
     })),
-    recipients: all(el(od, 'salesCompensationList'), 'recipient').map((r) => {
-      const states = el(r, 'statesOfSolicitationList');
+    recipients: all(find(od, 'salesCompensationList'), 'recipient').map((r) => {
+      const states = find(r, 'statesOfSolicitationList');
       return {
-        name: txt(r, 'recipientName'),
-        crd: txt(r, 'recipientCRDNumber'),
-        associated_bd_name: txt(r, 'associatedBDName'),
-        associated_bd_crd: txt(r, 'associatedBDCRDNumber'),
-        city: txt(r, 'recipientAddress', 'city'),
-        state_or_country: txt(r, 'recipientAddress', 'stateOrCountry'),
+        name: findText(r, 'recipientName'),
+        crd: findText(r, 'recipientCRDNumber'),
+        associated_bd_name: findText(r, 'associatedBDName'),
+        associated_bd_crd: findText(r, 'associatedBDCRDNumber'),
+        city: findText(r, 'recipientAddress/city'),
+        state_or_country: findText(r, 'recipientAddress/stateOrCountry'),
         states_of_solicitation: (states?.children ?? []).filter((c) => c.name === 'state' || c.name === 'value').map(textOf).filter((x): x is string => !!x),
-        foreign_solicitation: toBool(txt(r, 'foreignSolicitation')),
+        foreign_solicitation: toBool(findText(r, 'foreignSolicitation')),
       };
     }),
-    industry_group: txt(od, 'industryGroup', 'industryGroupType'),
-    investment_fund_type: txt(od, 'industryGroup', 'investmentFundInfo', 'investmentFundType'),
-    is_40_act: toBool(txt(od, 'industryGroup', 'investmentFundInfo', 'is40Act')),
-    revenue_range: txt(od, 'issuerSize', 'revenueRange'),
-    nav_range: txt(od, 'issuerSize', 'aggregateNetAssetValueRange'),
-    federal_exemptions: kids(el(od, 'federalExemptionsExclusions'), 'item').map(textOf).filter((x): x is string => !!x),
-    date_of_first_sale: toIsoDate(txt(od, 'typeOfFiling', 'dateOfFirstSale', 'value')),
-    first_sale_yet_to_occur: toBool(txt(od, 'typeOfFiling', 'dateOfFirstSale', 'yetToOccur')),
-    more_than_one_year: toBool(txt(od, 'durationOfOffering', 'moreThanOneYear')),
-    security_types: Object.entries(SECURITY_TYPES).filter(([k]) => toBool(txt(types, k))).map(([, v]) => v),
-    other_security_description: txt(types, 'descriptionOfOtherType'),
-    is_business_combination: toBool(txt(od, 'businessCombinationTransaction', 'isBusinessCombinationTransaction')),
-    minimum_investment: toInt(txt(od, 'minimumInvestmentAccepted')),
-    total_offering: amount(txt(od, 'offeringSalesAmounts', 'totalOfferingAmount')),
-    total_sold: amount(txt(od, 'offeringSalesAmounts', 'totalAmountSold')),
-    total_remaining: amount(txt(od, 'offeringSalesAmounts', 'totalRemaining')),
-    has_non_accredited_investors: toBool(txt(od, 'investors', 'hasNonAccreditedInvestors')),
-    num_non_accredited_investors: toInt(txt(od, 'investors', 'numberNonAccreditedInvestors')),
-    total_investors: toInt(txt(od, 'investors', 'totalNumberAlreadyInvested')),
-    sales_commissions_usd: toInt(txt(od, 'salesCommissionsFindersFees', 'salesCommissions', 'dollarAmount')),
-    finders_fees_usd: toInt(txt(od, 'salesCommissionsFindersFees', 'findersFees', 'dollarAmount')),
-    gross_proceeds_used_usd: toInt(txt(od, 'useOfProceeds', 'grossProceedsUsed', 'dollarAmount')),
+    industry_group: findText(od, 'industryGroup/industryGroupType'),
+    investment_fund_type: findText(od, 'industryGroup/investmentFundInfo/investmentFundType'),
+    is_40_act: toBool(findText(od, 'industryGroup/investmentFundInfo/is40Act')),
+    revenue_range: findText(od, 'issuerSize/revenueRange'),
+    nav_range: findText(od, 'issuerSize/aggregateNetAssetValueRange'),
+    federal_exemptions: children(find(od, 'federalExemptionsExclusions'), 'item').map(textOf).filter((x): x is string => !!x),
+    date_of_first_sale: toIsoDate(findText(od, 'typeOfFiling/dateOfFirstSale/value')),
+    first_sale_yet_to_occur: toBool(findText(od, 'typeOfFiling/dateOfFirstSale/yetToOccur')),
+    more_than_one_year: toBool(findText(od, 'durationOfOffering/moreThanOneYear')),
+    security_types: Object.entries(SECURITY_TYPES).filter(([k]) => toBool(findText(types, k))).map(([, v]) => v),
+    other_security_description: findText(types, 'descriptionOfOtherType'),
+    is_business_combination: toBool(findText(od, 'businessCombinationTransaction/isBusinessCombinationTransaction')),
+    minimum_investment: toInt(findText(od, 'minimumInvestmentAccepted')),
+    total_offering: amount(findText(od, 'offeringSalesAmounts/totalOfferingAmount')),
+    total_sold: amount(findText(od, 'offeringSalesAmounts/totalAmountSold')),
+    total_remaining: amount(findText(od, 'offeringSalesAmounts/totalRemaining')),
+    has_non_accredited_investors: toBool(findText(od, 'investors/hasNonAccreditedInvestors')),
+    num_non_accredited_investors: toInt(findText(od, 'investors/numberNonAccreditedInvestors')),
+    total_investors: toInt(findText(od, 'investors/totalNumberAlreadyInvested')),
+    sales_commissions_usd: toInt(findText(od, 'salesCommissionsFindersFees/salesCommissions/dollarAmount')),
+    finders_fees_usd: toInt(findText(od, 'salesCommissionsFindersFees/findersFees/dollarAmount')),
+    gross_proceeds_used_usd: toInt(findText(od, 'useOfProceeds/grossProceedsUsed/dollarAmount')),
     signatures,
   };
 }
