@@ -8,7 +8,7 @@ import { UpstreamError } from '../../ingest/core/http.ts';
 import { createAuthenticator } from './auth.ts';
 import { checkOrder, runCustom, runList, runLookup } from './compile.ts';
 import type { Meter } from './credits.ts';
-import type { Endpoint, EnvelopeInput } from './endpoint.ts';
+import { costRange, type Endpoint, type EnvelopeInput } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { DEFAULT_COST } from './plans.ts';
@@ -93,9 +93,7 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
   for (const ep of endpoints) {
     const method = ep.kind === 'custom' ? ep.method : 'get';
     const needsAuth = !(ep.kind === 'custom' && ep.auth === false);
-    const declared = ep.kind === 'custom' ? ep.cost ?? DEFAULT_COST : ep.cost ?? DEFAULT_COST;
-    const maxCost = typeof declared === 'number' ? declared : declared.max;
-    const minCost = typeof declared === 'number' ? declared : declared.min;
+    const { min: minCost, max: maxCost } = costRange(ep, DEFAULT_COST);
 
     app[method](expressPath(ep.path), async (req: Request, res: Response, next: NextFunction) => {
       let charged = 0;

@@ -57,7 +57,7 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
       return state.transaction(async (tx) => {
         const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
         const used = rows.length ? Number(rows[0].used) : 0;
-        if (opts.metering && plan.overage_per_1000_usd == null && account.plan === 'free' && used + credits > plan.included_credits) {
+        if (opts.metering && plan.one_time && used + credits > plan.included_credits) {
           throw new ApiError(402, 'insufficient_credits',
             `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`);
         }

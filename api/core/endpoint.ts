@@ -122,6 +122,12 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
 
 export type Endpoint = ListEndpoint<any, any> | LookupEndpoint<any, any> | CustomEndpoint<any, any, any, any>;
 
+/** An endpoint's credit range (a fixed cost is a range of one); the meter and the OpenAPI text both read it. */
+export function costRange(ep: Endpoint, fallback: number): { min: number; max: number } {
+  const c = ep.cost ?? fallback;
+  return typeof c === 'number' ? { min: c, max: c } : c;
+}
+
 export function defineList<P extends ParamDefs, R>(e: Omit<ListEndpoint<P, R>, 'kind'>): ListEndpoint<P, R> {
   return { kind: 'list', ...e };
 }

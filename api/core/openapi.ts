@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Endpoint } from './endpoint.ts';
+import { costRange, type Endpoint } from './endpoint.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
 import { DEFAULT_COST } from './plans.ts';
 
@@ -40,13 +40,9 @@ function parameters(defs: ParamDefs, where: 'query' | 'path') {
   }));
 }
 
-export function openApiPath(path: string): string {
-  return path;
-}
-
 function costOf(ep: Endpoint): string {
-  const c = ep.kind === 'custom' ? ep.cost ?? DEFAULT_COST : ep.cost ?? DEFAULT_COST;
-  return typeof c === 'number' ? `${c}` : `${c.min}–${c.max} (by result size)`;
+  const c = costRange(ep, DEFAULT_COST);
+  return c.min === c.max ? `${c.min}` : `${c.min}–${c.max} (by result size)`;
 }
 
 export function buildOpenApi(endpoints: Endpoint[], info: { version: string; serverUrl?: string }) {
@@ -84,7 +80,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     }
     registry.registerPath({
       method,
-      path: openApiPath(ep.path),
+      path: ep.path,
       summary: ep.summary,
       description: `${ep.description ?? ''}${isPublic ? '' : `\n\nCost: ${costOf(ep)} credit(s).`}`.trim(),
       tags: [ep.tag],

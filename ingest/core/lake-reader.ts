@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from './duck.ts';
@@ -89,8 +89,4 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       instance.closeSync();
     },
   };
-}
-
-export function lakeExists(lakeDir: string): boolean {
-  return existsSync(lakeDir) && statSync(lakeDir).isDirectory();
 }

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCatalogEntry, writeCatalogEntry, type CatalogEntry, type PartitionEntry } from './catalog.ts';
 import type { BadRow, DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './dataset.ts';
-import { openDuck, queryRows, sqlString } from './duck.ts';
+import { openDuck, queryRows } from './duck.ts';
 import { createHttpClient, type HttpClient } from './http.ts';
 import { writeStagedPartitions, type WrittenPartition } from './lake-writer.ts';
 import { withLock } from './lock.ts';
@@ -202,4 +202,3 @@ export async function localInputs(from: string, filter: (name: string) => boolea
   return out;
 }
 
-export { sqlString };
