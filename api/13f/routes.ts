@@ -123,7 +123,7 @@ const managers = defineList({
 const holdings = defineList({
   path: '/v1/holdings',
   summary: '13F holdings (information table lines)',
-  description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Ordered by CUSIP, then manager; with `manager` and no `cusip`, by manager, then CUSIP.',
+  description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
   tag: '13F',
   source: SOURCE,
   table: holdings13f,
@@ -150,10 +150,12 @@ const holdings = defineList({
     period: f.eq('period'),
     include_superseded: f.sql<boolean>((v) => (v ? null : '"is_current" = true')),
   },
-  orderBy: [{ column: 'cusip', dir: 'asc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }],
+  // Newest quarter first: a page is then read from the one quarter file it comes from (api/core/page-query.ts),
+  // and inside it the file's own sort order (CUSIP, manager) prunes row groups.
+  orderBy: [{ column: 'period', dir: 'desc' }, { column: 'cusip', dir: 'asc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }],
   // A manager filter without a CUSIP reads the manager-sorted copy, in manager order, where row groups prune.
   variant: (v) => (v.manager !== undefined && v.cusip === undefined
-    ? { table: holdings13fByManager, orderBy: [{ column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }] }
+    ? { table: holdings13fByManager, orderBy: [{ column: 'period', dir: 'desc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }] }
     : null),
   record: HoldingRecord,
   toRecord: (r) => ({

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
 import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
+import { selectPage } from './page-query.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
 
@@ -111,6 +112,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
   const echo: Record<string, unknown> = { ...values };
   delete echo.cursor;
   const fhash = filterHash(echo);
+  let cursorKey: unknown[] | null = null;
   if (typeof values.cursor === 'string') {
     const c = decodeCursor(cursorSecret, values.cursor);
     if (!c) throw cursorIssue('Invalid cursor: not issued by this service or altered', values.cursor);
@@ -118,11 +120,10 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
       throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', values.cursor);
     }
     where.push(keysetPredicate(ep.orderBy, c.k, b, ep.table));
+    cursorKey = c.k;
   }
   await gate();
-  const order = ep.orderBy.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
-  const sql = `SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${limit + 1}`;
-  const rows = await services.lake.query(sql, b.params);
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, where, b.params, limit + 1, cursorKey);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -17,6 +17,8 @@ export interface Lake {
   /** Parameterized SQL over the lake views; user input only ever enters as `params`. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   catalog(): Promise<CatalogEntry[]>;
+  /** Partition values of a table that hold files (unordered), as the views see them. */
+  partitions(table: string): Promise<string[]>;
   tableInfo(table: string): Promise<TableInfo>;
   ping(): Promise<boolean>;
   close(): void;
@@ -56,6 +58,10 @@ export async function openLake(lakeDir: string, opts: { poolSize?: number; extra
       }
     },
     catalog: () => readCatalog(lakeDir),
+    async partitions(table) {
+      await reader.refresh();
+      return reader.partitions(table);
+    },
     async tableInfo(table) {
       let mtime = 0;
       try {

@@ -17,7 +17,7 @@ describe('holdings_13f_by_manager', () => {
     expect(b).toEqual(a);
   });
 
-  it('serves a manager page by page in manager, CUSIP order, every current line once', async () => {
+  it('serves a manager page by page, newest quarter first then CUSIP order, every current line once', async () => {
     const [{ cik }] = await app.services.lake.query('SELECT manager_cik AS cik FROM holdings_13f WHERE is_current GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
     // The API record has no line number: compare the (accession, CUSIP, shares, value, discretion) multiset.
     const key = (r: any) => [r.accession_number, r.cusip, Number(r.shares), Number(r.value_usd), r.investment_discretion].join('|');
@@ -26,16 +26,23 @@ describe('holdings_13f_by_manager', () => {
       [cik],
     )).map(key).sort();
     const got: string[] = [];
+    const seq: string[] = [];
     let cursor: string | null = null;
     do {
       const r = await app.get(`/v1/holdings?manager=${Number(cik)}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(r.status).toBe(200);
       got.push(...r.body.data.map(key));
-      // Manager, then CUSIP order inside the page.
-      const cusips = r.body.data.map((d: any) => d.cusip);
-      expect(cusips).toEqual([...cusips].sort());
+      seq.push(...r.body.data.map((d: any) => `${d.period}|${d.cusip}`));
       cursor = r.body.page.next_cursor;
     } while (cursor);
     expect(got.sort()).toEqual(want);
+    // Quarters newest first across the pages, CUSIPs ascending inside a quarter.
+    const byOrder = [...seq].sort((a, b) => {
+      const [pa, ca] = a.split('|');
+      const [pb, cb] = b.split('|');
+      return pa !== pb ? (pa < pb ? 1 : -1) : ca < cb ? -1 : ca > cb ? 1 : 0;
+    });
+    expect(seq).toEqual(byOrder);
+    expect(new Set(seq.map((x) => x.split('|')[0])).size).toBeGreaterThan(1);
   });
 });

@@ -98,6 +98,19 @@ export const toyEndpoints = [
     record: Firm,
     toRecord,
   }),
+  // Every snapshot, newest first: the page order starts with the partition column (api/core/page-query.ts).
+  defineList({
+    path: '/v1/toy-firms-history',
+    summary: 'Toy firms, every snapshot',
+    tag: 'Test',
+    source: 'toy_source',
+    table: firmsTable,
+    params: { aum_min: p.int({ ge: 0 }), state: p.str({ pattern: /^[A-Z]{2}$/, upper: true }) },
+    filters: { aum_min: f.gte('aum'), state: f.eq('state') },
+    orderBy: [{ column: 'snapshot_date', dir: 'desc' }, { column: 'aum', dir: 'desc' }, { column: 'id', dir: 'asc' }],
+    record: Firm,
+    toRecord,
+  }),
   defineLookup({
     path: '/v1/toy-firms/{id}',
     summary: 'One toy firm',
