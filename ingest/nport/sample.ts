@@ -10,7 +10,7 @@ import { dmy, sampleUniverse } from '../funds-common/securities.ts';
  * report per series for portfolio date 2024-12-31, equity and debt positions, a foreign-currency line, restricted
  * securities, `N/A` CUSIPs, and one NPORT-P/A replacing an earlier report.
  */
-const H = {
+export const NPORT_HEADERS = {
   SUBMISSION: ['ACCESSION_NUMBER', 'FILING_DATE', 'FILE_NUM', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE', 'IS_LAST_FILING'],
   REGISTRANT: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME', 'FILE_NUM', 'LEI', 'ADDRESS1', 'ADDRESS2', 'CITY', 'STATE', 'COUNTRY', 'ZIP', 'PHONE'],
   FUND_REPORTED_INFO: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID', 'SERIES_LEI', 'TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'NET_ASSETS'],
@@ -19,7 +19,7 @@ const H = {
     'OTHER_ISSUER', 'INVESTMENT_COUNTRY', 'IS_RESTRICTED_SECURITY', 'FAIR_VALUE_LEVEL', 'DERIVATIVE_CAT'],
   IDENTIFIERS: ['HOLDING_ID', 'IDENTIFIERS_ID', 'IDENTIFIER_ISIN', 'IDENTIFIER_TICKER', 'OTHER_IDENTIFIER', 'OTHER_IDENTIFIER_DESC'],
 };
-type Member = keyof typeof H;
+type Member = keyof typeof NPORT_HEADERS;
 
 export const NPORT_SAMPLE_ZIP = '2025q1_nport.zip';
 
@@ -71,7 +71,7 @@ export async function writeNportSample(dir: string, opts: SampleOptions): Promis
     }
   }
   await mkdir(dir, { recursive: true });
-  const members = (Object.keys(H) as Member[]).map((m) => ({ name: `${m}.tsv`, data: Buffer.from(`${[H[m].join('\t'), ...lines[m]].join('\n')}\n`) }));
+  const members = (Object.keys(NPORT_HEADERS) as Member[]).map((m) => ({ name: `${m}.tsv`, data: Buffer.from(`${[NPORT_HEADERS[m].join('\t'), ...lines[m]].join('\n')}\n`) }));
   if (opts.scale <= 1) await writeZip(join(dir, NPORT_SAMPLE_ZIP), members);
   else for (const m of members) await writeFile(join(dir, m.name), m.data);
 }
