@@ -26,6 +26,8 @@ export interface Progress {
   rows(n?: number): void;
   bytes(n: number): void;
   note(message: string): void;
+  /** What the run is doing now ("writing holdings_13f"): SQL-side work moves no row counter, so the line names it. */
+  phase(name: string): void;
 }
 
 export interface IngestContext {

@@ -107,15 +107,19 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           },
           sql: (sqlText, params) => queryRows(conn, sqlText, params ?? []),
         };
+        progress.phase(batches.length > 1 ? `reading inputs of ${batch.label}` : 'reading inputs');
         await def.load(loadCtx, batch.inputs, batch.args);
+        progress.phase('staging rows');
         for (const s of staging.values()) {
           await s.close();
           await s.load(conn);
         }
         if (opts.failBeforeCommit) throw new Error('simulated crash before commit');
         for (const t of def.tables) {
+          progress.phase(`writing ${t.name}`);
           const parts = await writeStagedPartitions(conn, settings.lakeDir, t);
           if (!parts.length) continue;
+          progress.note(`${t.name}: ${parts.map((p) => `${p.value} (${p.rows.toLocaleString('en-US')} rows)`).join(', ')} written`);
           await updateCatalog(settings, def, t.name, parts, batch.inputs, batch.args);
           const existing = summary.tables.find((x) => x.table === t.name);
           if (existing) existing.partitions.push(...parts);

@@ -18,7 +18,7 @@ export async function runLoad(ing: DatasetIngester, inputs: RawInput[], args: In
   const ctx: LoadContext = {
     http: null as never,
     settings: loadSettings({}),
-    progress: { rows() {}, bytes() {}, note() {} },
+    progress: { rows() {}, bytes() {}, note() {}, phase() {} },
     log() {},
     parserVersion: ing.parserVersion,
     async append(table, row, where) {
