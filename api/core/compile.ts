@@ -5,42 +5,11 @@ import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, Order
 import { ApiError, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
+import { duckType, sqlBuilder } from './sql.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
 
 /** Turns endpoint definitions into request handlers: validation → SQL → envelope. */
-
-export function sqlBuilder(start: unknown[] = []): SqlBuilder & { params: unknown[] } {
-  const params = [...start];
-  return {
-    params,
-    param(v) {
-      params.push(v);
-      return `$${params.length}`;
-    },
-  };
-}
-
-function duckType(spec: TableSpec, column: string): string {
-  const t = allColumns(spec)[column]?.type ?? 'VARCHAR';
-  return t === 'JSON' ? 'VARCHAR' : t;
-}
-
-/**
- * Keyset predicate in the expanded form (`a >= $1 AND (a > $1 OR b > $2)`): DuckDB prunes row groups on plain
- * comparisons of sort columns but not on row-value comparisons (20× slower, shared/notes/duckdb-lake.md).
- */
-export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlBuilder, spec: TableSpec): string {
-  const build = (i: number): string => {
-    const { column, dir } = order[i];
-    const ph = `${b.param(values[i])}::${duckType(spec, column)}`;
-    const strict = dir === 'asc' ? '>' : '<';
-    if (i === order.length - 1) return `"${column}" ${strict} ${ph}`;
-    const loose = dir === 'asc' ? '>=' : '<=';
-    return `"${column}" ${loose} ${ph} AND ("${column}" ${strict} ${ph} OR ${build(i + 1)})`;
-  };
-  return build(0);
-}
 
 export function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
   const cols = allColumns(ep.table);
@@ -119,11 +88,10 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
     if (c.e !== ep.path || c.f !== fhash || c.k.length !== ep.orderBy.length) {
       throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', values.cursor);
     }
-    where.push(keysetPredicate(ep.orderBy, c.k, b, ep.table));
     cursorKey = c.k;
   }
   await gate();
-  const rows = await selectPage(services.lake, ep.table, ep.orderBy, where, b.params, limit + 1, cursorKey);
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params: b.params }, limit + 1, cursorKey);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -1,65 +1,116 @@
 import { allColumns, type TableSpec } from '../../ingest/core/table.ts';
 import type { OrderColumn } from './endpoint.ts';
 import type { Lake } from './lake.ts';
+import { keysetPredicate, sqlBuilder } from './sql.ts';
+
+/** The validated filters of a list request: SQL conditions and the values their `$n` placeholders bind. */
+export interface Filters {
+  where: string[];
+  params: unknown[];
+}
+
+/** Most partitions read at once after the first (the API's pool has 4 connections, DuckDB 2 threads). */
+const MAX_WINDOW = 4;
 
 /**
- * Reads one page (`n` rows) of a list in its keyset order.
+ * Reads one page (`n` rows) of a list in its keyset order, after the row `cursorKey` when given.
  *
- * When the page order starts with the partition column (newest quarter first, say), the rows of a page come from
- * the first partition that has any, so the page is read partition-first: one query restricted to the starting
- * partition, and only when that falls short, one query over the partitions after it. DuckDB's top-N over a
- * multi-file view cannot stop early on its own: it decodes the matching row group of every file. On the 50M-line
- * 13F lake (8 quarter files) that is the difference between ≈ 45 ms and ≈ 13 ms a page (docs/13f-funds.md).
+ * When the page order starts with the partition column (newest quarter first, say), the page is read
+ * partition-first. DuckDB's top-N over a multi-file view cannot stop early on its own: ordered by a Hive column
+ * it reads every file in full (2.4 s for a page of the 50M-line 13F lake with no filter), and even with a
+ * selective filter it decodes the matching row group of every file. So:
+ *   1. the starting partition alone (the cursor's, or the first), ordered by the remaining columns only; a
+ *      constant partition column in ORDER BY would hide the file's sort order from DuckDB's top-N, which then
+ *      scans the whole file (366 ms instead of 22 ms for an unfiltered 6M-line quarter);
+ *   2. if the page is still short, the later partitions: in one query when the filter is known to be selective,
+ *      else each as its own top-N (below).
+ * Figures: docs/13f-funds.md.
  */
-export async function selectPage(
-  lake: Lake,
-  table: TableSpec,
-  order: OrderColumn[],
-  where: string[],
-  params: unknown[],
-  n: number,
-  cursorKey: unknown[] | null,
-): Promise<Record<string, unknown>[]> {
-  const orderSql = order.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
-  const sql = (w: string[], limit: number) =>
-    `SELECT * FROM "${table.name}"${w.length ? ` WHERE ${w.join(' AND ')}` : ''} ORDER BY ${orderSql} LIMIT ${limit}`;
-  const first = order[0];
-  if (first.column !== table.partitionBy) return lake.query(sql(where, n), params);
-
+export async function selectPage(lake: Lake, table: TableSpec, order: OrderColumn[], filters: Filters, n: number, cursorKey: unknown[] | null): Promise<Record<string, unknown>[]> {
+  const [first, ...rest] = order;
   const type = allColumns(table)[first.column]?.type ?? 'VARCHAR';
-  let start: unknown;
-  if (cursorKey) {
-    // The cursor's partition is compared in SQL, with the same cast as the keyset predicate.
-    start = cursorKey[0];
-  } else {
-    const parts = orderedPartitions(await lake.partitions(table.name), type, first.dir);
-    if (!parts || parts.length < 2) return lake.query(sql(where, n), params);
-    start = parts[0];
+  const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type)
+    ? orderedPartitions(await lake.partitions(table.name), type, first.dir)
+    : null;
+  const start = cursorKey ? cursorKey[0] : parts?.[0];
+  if (!parts || start === null || start === undefined) {
+    const b = sqlBuilder(filters.params);
+    const where = cursorKey ? [...filters.where, keysetPredicate(order, cursorKey, b, table)] : filters.where;
+    return lake.query(selectSql(table, where, order, n), b.params);
   }
-  if (start === null || start === undefined) return lake.query(sql(where, n), params);
 
-  const withStart = [...params, start];
-  const startPh = `$${withStart.length}::${type === 'JSON' ? 'VARCHAR' : type}`;
   const col = `"${first.column}"`;
-  const head = await lake.query(sql([...where, `${col} = ${startPh}`], n), withStart);
-  if (head.length >= n) return head;
-  const rest = await lake.query(sql([...where, `${col} ${first.dir === 'asc' ? '>' : '<'} ${startPh}`], n - head.length), withStart);
-  return [...head, ...rest];
+  const b = sqlBuilder(filters.params);
+  const where = [...filters.where, `${col} = ${b.param(start)}::${type}`];
+  if (cursorKey) where.push(keysetPredicate(rest, cursorKey.slice(1), b, table));
+  const rows = await lake.query(selectSql(table, where, rest, n), b.params);
+
+  if (rows.length >= n) return rows;
+
+  if (!cursorKey) {
+    // The first query read the whole starting partition and found less than a page: the filter is selective, so
+    // one query over the later partitions reads little of each file, and DuckDB spreads the files over its
+    // threads (a CUSIP with ≈ 3 matching lines a quarter: 38 ms for 7 files, against 58 ms read one by one).
+    const bl = sqlBuilder(filters.params);
+    const after = `${col} ${first.dir === 'asc' ? '>' : '<'} ${bl.param(start)}::${type}`;
+    rows.push(...(await lake.query(selectSql(table, [...filters.where, after], order, n - rows.length), bl.params)));
+    return rows;
+  }
+  // Past a cursor a short page may only mean the cursor sat near the end of its partition, with a filter that
+  // matches most rows: one query over the later partitions, ordered by the partition column first, would then
+  // read them whole. Each later partition is read as its own top-N instead; partitions are disjoint and visited
+  // in page order, so their pages concatenate without a merge. They go a few at a time, concurrently on the pool's
+  // connections, in windows that grow while partition after partition falls short.
+  const cmp = comparator(type);
+  const later = parts.filter((p) => (first.dir === 'asc' ? cmp(p, start) > 0 : cmp(p, start) < 0));
+  let window = 2;
+  for (let i = 0; i < later.length && rows.length < n; i += window, window = Math.min(window * 2, MAX_WINDOW)) {
+    const need = n - rows.length;
+    const pages = await Promise.all(later.slice(i, i + window).map((p) => {
+      const bp = sqlBuilder(filters.params);
+      return lake.query(selectSql(table, [...filters.where, `${col} = ${bp.param(p)}::${type}`], rest, need), bp.params);
+    }));
+    for (const page of pages) rows.push(...page);
+  }
+  return rows.slice(0, n);
+}
+
+function orderSql(order: OrderColumn[]): string {
+  return order.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
+}
+
+function selectSql(table: TableSpec, where: string[], order: OrderColumn[], limit: number): string {
+  return `SELECT * FROM "${table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
+}
+
+/**
+ * Partition column types whose folder values JavaScript orders exactly as DuckDB orders the typed values (and a
+ * cursor holds them in the same spelling: dates as YYYY-MM-DD). Timestamps are not: folders and cursors spell them
+ * differently.
+ */
+const WALKABLE = new Set(['VARCHAR', 'DATE', 'INTEGER', 'BIGINT']);
+
+function comparator(type: string): (a: unknown, b: unknown) => number {
+  if (type === 'INTEGER' || type === 'BIGINT') return (a, b) => Number(a) - Number(b);
+  return (a, b) => {
+    const x = String(a);
+    const y = String(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
 }
 
 /**
  * Partition folder values in page order, or null when JavaScript cannot order them exactly as DuckDB would: the
- * split above is only correct if the starting partition really is the first, so anything unusual (a Hive NULL
- * folder, non-ASCII text, a non-numeric value of a numeric column) falls back to the single query.
+ * walk above is only correct if it visits partitions in the page order, so anything unusual (a Hive NULL folder,
+ * non-ASCII text, a non-numeric value of a numeric column, a date not in ISO form) falls back to the single query.
  */
 export function orderedPartitions(values: string[], type: string, dir: 'asc' | 'desc'): string[] | null {
-  const numeric = type === 'INTEGER' || type === 'BIGINT' || type === 'DOUBLE';
+  const numeric = type === 'INTEGER' || type === 'BIGINT';
   for (const v of values) {
     if (v === '' || v === '__HIVE_DEFAULT_PARTITION__' || !/^[\x20-\x7e]+$/.test(v)) return null;
-    if (numeric && !Number.isFinite(Number(v))) return null;
-    // Dates and timestamps order as text only in their canonical ISO spelling.
-    if ((type === 'DATE' || type === 'TIMESTAMP') && !/^\d{4}-\d{2}-\d{2}/.test(v)) return null;
+    if (numeric && !/^-?\d+$/.test(v)) return null;
+    if (type === 'DATE' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) return null;
   }
-  const sorted = [...values].sort((a, b) => (numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...values].sort(comparator(type));
   return dir === 'asc' ? sorted : sorted.reverse();
 }

@@ -204,6 +204,20 @@ async function queryBench(root: string): Promise<BenchResult[]> {
   // ≈ 3 lines of a CUSIP a quarter pass min_value: a page needs every quarter, the partition-first read's worst case.
   out.push({ name: `13f: /v1/holdings?cusip=&min_value= (≈3 matches a quarter: page spans all 8 files)`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&min_value=99000000`), 100, 5) });
   out.push({ name: `13f: /v1/holdings?manager=<name substring>`, figures: await latency(() => get(`/v1/holdings?manager=${encodeURIComponent(`MANAGER ${Number(managers[i++ % managers.length]) - 1000000} CAPITAL`)}`), 100, 5) });
+  out.push({ name: `13f: /v1/holdings (no filter: first page of the newest quarter)`, figures: await latency(() => get(`/v1/holdings?limit=${20 + (i++ % 6)}`), 100, 5) });
+  out.push({ name: `13f: /v1/holdings?min_value= (unselective, not a sort column)`, figures: await latency(() => get(`/v1/holdings?min_value=${90_000_000 + (i++ % 1000)}`), 100, 5) });
+  out.push({ name: `13f: /v1/holdings?issuer=<substring>`, figures: await latency(() => get(`/v1/holdings?issuer=${encodeURIComponent(`ISSUER ${(i++ * 397) % CUSIPS} INC`)}`), 100, 5) });
+  // Every page of one CUSIP through three quarters: pages that cross from one quarter file into the next included.
+  const deep: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const t0 = performance.now();
+    const page: any = await get(`/v1/holdings?cusip=${cusips[7]}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    deep.push(performance.now() - t0);
+    cursor = page.page.next_cursor;
+  } while (cursor && deep.length < Math.ceil((3 * total) / 8 / CUSIPS / 100) + 1);
+  deep.sort((a, b) => a - b);
+  out.push({ name: `13f: /v1/holdings?cusip=&limit=100, every page through 3 quarters`, figures: { pages: deep.length, p50_ms: Math.round(deep[Math.floor(deep.length / 2)] * 100) / 100, max_ms: Math.round(deep[deep.length - 1] * 100) / 100 } });
   await new Promise<void>((r) => server.close(() => r()));
   server.closeAllConnections?.();
   await closeServices(services);

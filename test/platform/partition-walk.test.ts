@@ -65,6 +65,8 @@ describe('partition-first pages', () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]).toContain('"snapshot_date" = $');
       expect(seen[0]).toContain('2026-01-01');
+      // A constant partition column in ORDER BY would hide the file's sort order from DuckDB's top-N (full scan).
+      expect(seen[0]).toMatch(/ORDER BY "aum" DESC, "id" ASC LIMIT/);
     } finally {
       lake.query = original;
     }
