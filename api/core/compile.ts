@@ -5,7 +5,7 @@ import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, Order
 import { ApiError, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
-import { duckType, sqlBuilder } from './sql.ts';
+import { duckType, orderSql, sqlBuilder } from './sql.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
 
@@ -113,7 +113,7 @@ export async function runLookup(ep: LookupEndpoint, services: Services, req: Req
   const where = whereClauses(ep.filters, values, b);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
-  const order = ep.orderBy?.length ? ` ORDER BY ${ep.orderBy.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ')}` : '';
+  const order = ep.orderBy?.length ? ` ORDER BY ${orderSql(ep.orderBy)}` : '';
   const rows = await services.lake.query(`SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${order} LIMIT 1`, b.params);
   if (!rows.length) throw new ApiError(404, 'not_found', ep.notFound(values as never));
   return {

@@ -14,10 +14,13 @@ export interface TableInfo {
 }
 
 export interface Lake {
-  /** Parameterized SQL over the lake views; user input only ever enters as `params`. */
-  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * Parameterized SQL over the lake views; user input only ever enters as `params`. The views are brought up to
+   * date first, unless `refreshed`: the caller already did so for this request (through `partitions`).
+   */
+  query(sql: string, params?: unknown[], opts?: { refreshed?: boolean }): Promise<Record<string, unknown>[]>;
   catalog(): Promise<CatalogEntry[]>;
-  /** Partition values of a table that hold files (unordered), as the views see them. */
+  /** Partition values of a table that hold files (unordered), after bringing the views up to date. */
   partitions(table: string): Promise<string[]>;
   tableInfo(table: string): Promise<TableInfo>;
   ping(): Promise<boolean>;
@@ -48,8 +51,8 @@ export async function openLake(lakeDir: string, opts: { poolSize?: number; extra
   }
 
   return {
-    async query(sql, params = []) {
-      await reader.refresh();
+    async query(sql, params = [], opts = {}) {
+      if (!opts.refreshed) await reader.refresh();
       const c = await acquire();
       try {
         return await queryRows(c, sql, params);

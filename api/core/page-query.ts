@@ -1,7 +1,7 @@
-import { allColumns, type TableSpec } from '../../ingest/core/table.ts';
+import type { TableSpec } from '../../ingest/core/table.ts';
 import type { OrderColumn } from './endpoint.ts';
 import type { Lake } from './lake.ts';
-import { keysetPredicate, sqlBuilder } from './sql.ts';
+import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';
 
 /** The validated filters of a list request: SQL conditions and the values their `$n` placeholders bind. */
 export interface Filters {
@@ -28,7 +28,7 @@ const MAX_WINDOW = 4;
  */
 export async function selectPage(lake: Lake, table: TableSpec, order: OrderColumn[], filters: Filters, n: number, cursorKey: unknown[] | null): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
-  const type = allColumns(table)[first.column]?.type ?? 'VARCHAR';
+  const type = duckType(table, first.column);
   const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type)
     ? orderedPartitions(await lake.partitions(table.name), type, first.dir)
     : null;
@@ -39,21 +39,22 @@ export async function selectPage(lake: Lake, table: TableSpec, order: OrderColum
     return lake.query(selectSql(table, where, order, n), b.params);
   }
 
-  const col = `"${first.column}"`;
-  const b = sqlBuilder(filters.params);
-  const where = [...filters.where, `${col} = ${b.param(start)}::${type}`];
-  if (cursorKey) where.push(keysetPredicate(rest, cursorKey.slice(1), b, table));
-  const rows = await lake.query(selectSql(table, where, rest, n), b.params);
-
+  // The filters, one comparison of the partition column with `value`, optionally a keyset on the other columns.
+  // `lake.partitions` above brought the views up to date for this page: the reads below skip that.
+  const read = (op: '=' | '<' | '>', value: unknown, by: OrderColumn[], limit: number, after?: unknown[]) => {
+    const b = sqlBuilder(filters.params);
+    const where = [...filters.where, `"${first.column}" ${op} ${b.param(value)}::${type}`];
+    if (after) where.push(keysetPredicate(rest, after, b, table));
+    return lake.query(selectSql(table, where, by, limit), b.params, { refreshed: true });
+  };
+  const rows = await read('=', start, rest, n, cursorKey?.slice(1));
   if (rows.length >= n) return rows;
 
   if (!cursorKey) {
     // The first query read the whole starting partition and found less than a page: the filter is selective, so
     // one query over the later partitions reads little of each file, and DuckDB spreads the files over its
     // threads (a CUSIP with ≈ 3 matching lines a quarter: 38 ms for 7 files, against 58 ms read one by one).
-    const bl = sqlBuilder(filters.params);
-    const after = `${col} ${first.dir === 'asc' ? '>' : '<'} ${bl.param(start)}::${type}`;
-    rows.push(...(await lake.query(selectSql(table, [...filters.where, after], order, n - rows.length), bl.params)));
+    rows.push(...(await read(first.dir === 'asc' ? '>' : '<', start, order, n - rows.length)));
     return rows;
   }
   // Past a cursor a short page may only mean the cursor sat near the end of its partition, with a filter that
@@ -66,17 +67,10 @@ export async function selectPage(lake: Lake, table: TableSpec, order: OrderColum
   let window = 2;
   for (let i = 0; i < later.length && rows.length < n; i += window, window = Math.min(window * 2, MAX_WINDOW)) {
     const need = n - rows.length;
-    const pages = await Promise.all(later.slice(i, i + window).map((p) => {
-      const bp = sqlBuilder(filters.params);
-      return lake.query(selectSql(table, [...filters.where, `${col} = ${bp.param(p)}::${type}`], rest, need), bp.params);
-    }));
+    const pages = await Promise.all(later.slice(i, i + window).map((p) => read('=', p, rest, need)));
     for (const page of pages) rows.push(...page);
   }
   return rows.slice(0, n);
-}
-
-function orderSql(order: OrderColumn[]): string {
-  return order.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
 }
 
 function selectSql(table: TableSpec, where: string[], order: OrderColumn[], limit: number): string {

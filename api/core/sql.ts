@@ -35,3 +35,7 @@ export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlB
   return build(0);
 }
 
+/** `"a" ASC, "b" DESC`: an ORDER BY list from an endpoint's declared order. */
+export function orderSql(order: OrderColumn[]): string {
+  return order.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
+}

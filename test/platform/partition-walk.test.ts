@@ -55,9 +55,9 @@ describe('partition-first pages', () => {
     const seen: string[] = [];
     const lake = app.services.lake;
     const original = lake.query;
-    lake.query = (sql, params) => {
+    lake.query = (sql, params, opts) => {
       if (sql.includes('toy_firms')) seen.push(`${sql} ${JSON.stringify(params)}`);
-      return original.call(lake, sql, params);
+      return original.call(lake, sql, params, opts);
     };
     try {
       const r = await app.get('/v1/toy-firms-history?limit=10');
