@@ -25,7 +25,7 @@ test: install typecheck
 demo: install typecheck demo-data serve
 
 demo-data: install
-	npx tsx ingest/demo.ts
+	npx tsx api/demo.ts
 
 serve: install
 	npx tsx api/server.ts

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadSettings } from '../ingest/core/settings.ts';
+import { loadSettings } from '../schemas/settings.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
-import { PLAN_IDS, type PlanId } from './core/plans.ts';
+import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { openStateStore } from './core/state.ts';
 
 /**

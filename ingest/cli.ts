@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadIngesters } from './core/registry.ts';
-import { runIngest } from './core/runner.ts';
-import { loadSettings } from './core/settings.ts';
+import { loadIngesters } from './pipeline/registry.ts';
+import { runIngest } from './pipeline/runner.ts';
+import { loadSettings } from '../schemas/settings.ts';
 
 /** `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file>]`, `--list`. */
 const { values, positionals } = parseArgs({

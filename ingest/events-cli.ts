@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { toIsoDate } from './core/normalize.ts';
-import { loadDiffHandlers } from './core/diff-stage.ts';
-import { loadSettings } from './core/settings.ts';
+import { toIsoDate } from './sources/common/normalize.ts';
+import { loadDiffHandlers } from './events/diff-stage.ts';
+import { loadSettings } from '../schemas/settings.ts';
 import { backfillEvents } from './events/backfill.ts';
 
 /** `npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only filings,13f]`, `npm run events -- handlers`. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { openLakeReader } from './core/lake-reader.ts';
-import { loadSettings } from './core/settings.ts';
+import { openLakeReader } from './lake/reader.ts';
+import { loadSettings } from '../schemas/settings.ts';
 
 /**
  * `npm run sql -- "<SQL>" [--format table|csv|json]`: the lake with one view per table, read-only, so it can

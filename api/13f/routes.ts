@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f, likeEscape, type SqlBuilder } from '../core/endpoint.ts';
 import type { Services } from '../core/services.ts';
 import { p } from '../core/params.ts';
-import { holdings13f, holdings13fByManager, managers13f } from '../../ingest/13f/tables.ts';
+import { holdings13f, holdings13fByManager, managers13f } from '../../schemas/tables/13f.ts';
 import { boolDefaultFalse, day, enriched, num, str } from './records.ts';
 
 const SOURCE = 'sec_form_13f';

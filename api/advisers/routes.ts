@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, defineLookup, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { advisersTable } from '../../ingest/advisers/table.ts';
+import { advisersTable } from '../../schemas/tables/advisers.ts';
 import { Address, bool, CRD_PATTERN, isoDate, jsonList, num, STATE_PATTERN, str } from '../adv-common/records.ts';
 
 const SOURCE = 'sec_form_adv';

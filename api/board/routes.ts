@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
-import { boardMembersTable } from '../../ingest/board/table.ts';
+import { boardMembersTable } from '../../schemas/tables/board.ts';
 import { bool, EIN_PATTERN, int, isoDate, jsonList, minConfidenceParam, personNameFilter, str } from './common.ts';
 
 const BoardMember = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { proxyCompensationTable } from '../../ingest/proxy/tables.ts';
+import { proxyCompensationTable } from '../../schemas/tables/proxy.ts';
 import { bool, int, isoDate, minConfidenceParam, personNameFilter, str } from '../board/common.ts';
 
 const usd = (d: string) => z.number().int().nullable().describe(`${d}, USD. A dash in the table is 0; blank or N/A is null.`);

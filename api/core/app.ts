@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules, discoveryErrors } from '../../ingest/core/discover.ts';
+import { discoverModules, discoveryErrors } from '../../ingest/pipeline/discover.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import { UpstreamError } from '../../ingest/core/http.ts';
+import { UpstreamError } from '../../ingest/sources/common/http.ts';
 import { createAuthenticator } from './auth.ts';
 import { checkOrder, runCustom, runList, runLookup } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint, type EnvelopeInput } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
-import { DEFAULT_COST } from './plans.ts';
+import { DEFAULT_COST } from '../../schemas/plans.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import type { Services } from './services.ts';
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { unauthorized } from './errors.ts';
 import { findKeyByHash, hashKey, KEY_PREFIX, type KeyRecord } from './keys.ts';
-import type { PlanId } from './plans.ts';
+import type { PlanId } from '../../schemas/plans.ts';
 import type { StateStore } from './state.ts';
 
 export interface Account {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { allColumns, type TableSpec } from '../../ingest/core/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
 import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';

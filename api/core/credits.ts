@@ -1,5 +1,5 @@
 import { ApiError } from './errors.ts';
-import { PLANS } from './plans.ts';
+import { PLANS } from '../../schemas/plans.ts';
 import type { Account } from './auth.ts';
 import type { StateStore } from './state.ts';
 

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { TableSpec } from '../../ingest/core/table.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 import type { ParamDefs, ParamValues, ValidationDetail } from './params.ts';
 
 /**

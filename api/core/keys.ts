@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { PLANS, type PlanId } from './plans.ts';
+import { PLANS, type PlanId } from '../../schemas/plans.ts';
 import type { StateStore } from './state.ts';
 
 /** Live keys: a fixed prefix plus 32 random base62 characters. Only the SHA-256 of a key is stored. */

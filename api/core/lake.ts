@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/core/catalog.ts';
-import { queryRows } from '../../ingest/core/duck.ts';
-import { openLakeReader, type LakeReader } from '../../ingest/core/lake-reader.ts';
-import type { TableSpec } from '../../ingest/core/table.ts';
+import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/catalog.ts';
+import { queryRows } from '../../ingest/lake/duck.ts';
+import { openLakeReader, type LakeReader } from '../../ingest/lake/reader.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {
   /** Last refresh of the table (ISO timestamp), or null before any ingest. */

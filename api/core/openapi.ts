@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
-import { DEFAULT_COST } from './plans.ts';
+import { DEFAULT_COST } from '../../schemas/plans.ts';
 
 /** OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. */
 

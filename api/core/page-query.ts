@@ -1,4 +1,4 @@
-import type { TableSpec } from '../../ingest/core/table.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn } from './endpoint.ts';
 import type { Lake } from './lake.ts';
 import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';

@@ -1,7 +1,7 @@
 import cron from 'node-cron';
-import { loadIngesters } from '../../ingest/core/registry.ts';
-import { runIngest } from '../../ingest/core/runner.ts';
-import type { Settings } from '../../ingest/core/settings.ts';
+import { loadIngesters } from '../../ingest/pipeline/registry.ts';
+import { runIngest } from '../../ingest/pipeline/runner.ts';
+import type { Settings } from '../../schemas/settings.ts';
 
 /**
  * The nightly schedule inside the server (off unless SCHEDULE=true; always off in tests): every dataset's

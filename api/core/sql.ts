@@ -1,4 +1,4 @@
-import { allColumns, type TableSpec } from '../../ingest/core/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn, SqlBuilder } from './endpoint.ts';
 
 /** SQL text helpers of the API core: bound parameters and keyset predicates (column names are ours, values bound). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { enforcementTable } from '../../ingest/enforcement/table.ts';
+import { enforcementTable } from '../../schemas/tables/enforcement.ts';
 import { Amount, DocumentLink, amount, dateParams, day, json, str } from './shared.ts';
 
 const ACTION_KINDS = ['administrative_proceeding', 'litigation_release', 'aaer'] as const;

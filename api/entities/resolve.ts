@@ -1,7 +1,7 @@
 import type { Services } from '../core/services.ts';
-import { padCik } from '../../ingest/core/normalize.ts';
-import { coreName, normalizeName } from '../../ingest/entities/tables.ts';
-import { pickRange } from '../../ingest/entities/history.ts';
+import { padCik } from '../../ingest/sources/common/normalize.ts';
+import { coreName, normalizeName } from '../../schemas/tables/entities.ts';
+import { pickRange } from '../../ingest/sources/edgar/bulk/ticker-history.ts';
 
 /**
  * Identifier resolution shared by every endpoint: a ticker, a CIK (with or without zeros, optional `CIK`

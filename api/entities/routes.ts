@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, defineRoute, f } from '../core/endpoint.ts';
 import { entityUnresolved } from '../core/errors.ts';
 import { p } from '../core/params.ts';
-import { entitiesTable } from '../../ingest/entities/tables.ts';
+import { entitiesTable } from '../../schemas/tables/entities.ts';
 import { bool, json, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from './records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from './resolve.ts';
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineList, defineLookup, f, likeEscape } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { json } from '../core/records.ts';
-import { eventsTable } from '../../ingest/events/table.ts';
-import { EVENT_TYPES } from '../../ingest/events/taxonomy.ts';
+import { eventsTable } from '../../schemas/tables/events.ts';
+import { EVENT_TYPES } from '../../schemas/events.ts';
 
 const Evidence = z.object({
   source_type: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { filingsTable } from '../../ingest/filings/table.ts';
+import { filingsTable } from '../../schemas/tables/filings.ts';
 import { bool, dateFrom, dateTo, num, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
 
 const SOURCE = 'sec_edgar_index';

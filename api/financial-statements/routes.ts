@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { financialStatementsTable } from '../../ingest/financial-statements/table.ts';
+import { financialStatementsTable } from '../../schemas/tables/financial-statements.ts';
 import { bool, num, SIC_PATTERN, str } from '../entities/records.ts';
 
 const SOURCE = 'sec_fsds';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineList, defineRoute, f, type SqlBuilder } from '../core/endpoint.ts';
 import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { financialFactsTable } from '../../ingest/financials/table.ts';
-import { cikBucket } from '../../ingest/entities-filings-common/sources.ts';
-import { padCik } from '../../ingest/core/normalize.ts';
+import { financialFactsTable } from '../../schemas/tables/financials.ts';
+import { cikBucket } from '../../ingest/sources/edgar/bulk/local-files.ts';
+import { padCik } from '../../ingest/sources/common/normalize.ts';
 import { num, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { crossFieldIssue, p } from '../core/params.ts';
-import { formCrsTable } from '../../ingest/form-crs/table.ts';
+import { formCrsTable } from '../../schemas/tables/form-crs.ts';
 import { CRD_PATTERN, isoDate, num, str } from '../adv-common/records.ts';
 
 const SOURCE = 'iapd_form_crs';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { form144Table } from '../../ingest/form144/table.ts';
-import { normalizeBrokerName } from '../../ingest/form144/broker.ts';
+import { form144Table } from '../../schemas/tables/form144.ts';
+import { normalizeBrokerName } from '../../ingest/sources/edgar/ownership/broker.ts';
 import { isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_form_144';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { iapdIndividualsTable } from '../../ingest/iapd-individuals/table.ts';
+import { iapdIndividualsTable } from '../../schemas/tables/iapd-individuals.ts';
 import { CRD_PATTERN, isoDate, jsonList } from '../adv-common/records.ts';
 
 const SOURCE = 'iapd_individuals';

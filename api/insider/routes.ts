@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { insiderTransactionsTable } from '../../ingest/insider/tables.ts';
+import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { bool, FootnoteRecord, isoDate, jsonArray, num, OwnerRecord, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_insider_transactions';

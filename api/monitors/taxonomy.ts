@@ -4,7 +4,7 @@ import { IMPORTANCE_RANK } from '../../ingest/events/writer.ts';
  * The event taxonomy is the events feed's (single source): a monitor's `signals` and an `event_type` target are
  * checked against it, so a typo is a 400 at creation instead of a monitor that silently never fires.
  */
-export { EVENT_TYPES, isEventType, type EventType } from '../../ingest/events/taxonomy.ts';
+export { EVENT_TYPES, isEventType, type EventType } from '../../schemas/events.ts';
 
 export const IMPORTANCE = ['low', 'medium', 'high'] as const;
 export type Importance = (typeof IMPORTANCE)[number];

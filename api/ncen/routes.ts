@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
-import { fundProviders } from '../../ingest/ncen/tables.ts';
-import { PROVIDER_ROLES } from '../../ingest/ncen/xml-report.ts';
+import { fundProviders } from '../../schemas/tables/ncen.ts';
+import { PROVIDER_ROLES } from '../../ingest/sources/edgar/funds/ncen-xml.ts';
 import { bool, day, str } from '../13f/records.ts';
 
 const SOURCE = 'sec_form_ncen';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { fundHoldings } from '../../ingest/nport/tables.ts';
+import { fundHoldings } from '../../schemas/tables/nport.ts';
 import { bool, boolDefaultFalse, day, num, str } from '../13f/records.ts';
 
 const SOURCE = 'sec_form_nport';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { ntLateTable } from '../../ingest/nt-late/table.ts';
+import { ntLateTable } from '../../schemas/tables/nt-late.ts';
 import { dateFrom, dateTo, str } from '../entities/records.ts';
 
 const SOURCE = 'sec_edgar_index';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { beneficialOwnershipTable } from '../../ingest/ownership/table.ts';
+import { beneficialOwnershipTable } from '../../schemas/tables/ownership.ts';
 import { int, isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_schedule_13dg';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { patentGrantsTable } from '../../ingest/patents/table.ts';
+import { patentGrantsTable } from '../../schemas/tables/patents.ts';
 import { day, int, json, str } from '../enforcement/shared.ts';
 
 const Party = z.object({

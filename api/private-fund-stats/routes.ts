@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { privateFundStatsTable } from '../../ingest/private-fund-stats/table.ts';
+import { privateFundStatsTable } from '../../schemas/tables/private-fund-stats.ts';
 import { isoDate, num, str } from '../adv-common/records.ts';
 
 const SOURCE = 'sec_private_fund_stats';

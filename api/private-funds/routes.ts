@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
-import { privateFundsTable } from '../../ingest/private-funds/table.ts';
+import { privateFundsTable } from '../../schemas/tables/private-funds.ts';
 import { bool, CRD_PATTERN, isoDate, num, str } from '../adv-common/records.ts';
 
 const SOURCE = 'sec_form_adv_schedule_d';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
-import { proxyOfficersTable } from '../../ingest/proxy/tables.ts';
+import { proxyOfficersTable } from '../../schemas/tables/proxy.ts';
 import { bool, int, isoDate, jsonList, minConfidenceParam, personNameFilter, str } from '../board/common.ts';
 
 const ProxyOfficer = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
-import { formDOfferingsTable } from '../../ingest/raises/table.ts';
+import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { bool, int, isoDate, jsonArray, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_form_d';

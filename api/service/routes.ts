@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../core/endpoint.ts';
-import { PLANS } from '../core/plans.ts';
+import { PLANS } from '../../schemas/plans.ts';
 
 /** Service and account endpoints (spec: Service and account). */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { tradingSuspensionsTable } from '../../ingest/trading-suspensions/table.ts';
+import { tradingSuspensionsTable } from '../../schemas/tables/trading-suspensions.ts';
 import { DocumentLink, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
 
 const SuspensionRecord = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
-import { whistleblowerTable } from '../../ingest/whistleblower/table.ts';
+import { whistleblowerTable } from '../../schemas/tables/whistleblower.ts';
 import { DocumentLink, day, int, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
 
 const WhistleblowerRecord = z.object({

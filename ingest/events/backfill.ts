@@ -1,7 +1,7 @@
-import { readCatalogEntry } from '../core/catalog.ts';
-import { loadDiffHandlers, runDiffStage, type ChangedTable, type DiffSummary } from '../core/diff-stage.ts';
-import { quarterBounds } from '../core/normalize.ts';
-import type { Settings } from '../core/settings.ts';
+import { readCatalogEntry } from '../lake/catalog.ts';
+import { loadDiffHandlers, runDiffStage, type ChangedTable, type DiffSummary } from './diff-stage.ts';
+import { quarterBounds } from '../sources/common/normalize.ts';
+import type { Settings } from '../../schemas/settings.ts';
 
 /** The date span a partition value stands for: a quarter, a year, a month or a day; null when not a period. */
 export function partitionSpan(value: string): { start: string; end: string } | null {

@@ -1,4 +1,4 @@
-import type { DiffHandler } from '../core/diff-stage.ts';
+import type { DiffHandler } from './diff-stage.ts';
 import { filingsHandler } from './handlers/filings.ts';
 import { form4Handler } from './handlers/form4.ts';
 import { formDHandler } from './handlers/formd.ts';

@@ -1,4 +1,4 @@
-import { sqlString } from '../core/duck.ts';
+import { sqlString } from '../lake/duck.ts';
 
 /**
  * SQL building blocks shared by the diff handlers. Everything interpolated here is ours (column expressions,

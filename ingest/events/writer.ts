@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCatalogEntry, writeCatalogEntry } from '../core/catalog.ts';
-import { queryRows, sqlString } from '../core/duck.ts';
-import { appendPartitionFile } from '../core/lake-writer.ts';
-import { openLakeReader, type LakeReader } from '../core/lake-reader.ts';
-import { withLock } from '../core/lock.ts';
-import type { Settings } from '../core/settings.ts';
-import { eventsTable } from './table.ts';
+import { readCatalogEntry, writeCatalogEntry } from '../lake/catalog.ts';
+import { queryRows, sqlString } from '../lake/duck.ts';
+import { appendPartitionFile } from '../lake/writer.ts';
+import { openLakeReader, type LakeReader } from '../lake/reader.ts';
+import { withLock } from '../lake/lock.ts';
+import type { Settings } from '../../schemas/settings.ts';
+import { eventsTable } from '../../schemas/tables/events.ts';
 
 export type Importance = 'low' | 'medium' | 'high';
 export const IMPORTANCE_RANK: Record<Importance, number> = { low: 1, medium: 2, high: 3 };

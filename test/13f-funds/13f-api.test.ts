@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import def13f from '../../ingest/13f/dataset.ts';
+import def13f from '../../ingest/datasets/13f/dataset.ts';
 
 describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + real XML filings', () => {
   let app: TestApp;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { hasFixtures, readFixture } from '../support/fixtures.ts';
-import { decideValueUnit } from '../../ingest/13f/value-unit.ts';
-import { resolveAmendments, type FilingOrderKey } from '../../ingest/13f/amendments.ts';
-import { isValidCusip, normalizeCusip } from '../../ingest/13f/cusip.ts';
-import { parse13fFiling } from '../../ingest/13f/xml-filing.ts';
-import { pickZipForPeriod } from '../../ingest/13f/windows.ts';
+import { decideValueUnit } from '../../ingest/datasets/13f/value-unit.ts';
+import { resolveAmendments, type FilingOrderKey } from '../../ingest/datasets/13f/amendments.ts';
+import { isValidCusip, normalizeCusip } from '../../ingest/sources/common/cusip.ts';
+import { parse13fFiling } from '../../ingest/sources/edgar/funds/13f-xml.ts';
+import { pickZipForPeriod } from '../../ingest/datasets/13f/windows.ts';
 
 const base = { hasFigi: false, schemaVersion: 'X0202', filingDate: '2024-02-10', periodOfReport: '2023-12-31' };
 

@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { write13fSample } from '../../ingest/13f/sample.ts';
-import { writeNcenDatasetSample } from '../../ingest/ncen/sample.ts';
+import { write13fSample } from '../../ingest/datasets/13f/sample.ts';
+import { writeNcenDatasetSample } from '../../ingest/datasets/ncen/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**

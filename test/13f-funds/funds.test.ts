@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
-import { parseNportReport, type NportHolding } from '../../ingest/nport/xml-report.ts';
-import { parseNcenReport } from '../../ingest/ncen/xml-report.ts';
+import { parseNportReport, type NportHolding } from '../../ingest/sources/edgar/funds/nport-xml.ts';
+import { parseNcenReport } from '../../ingest/sources/edgar/funds/ncen-xml.ts';
 
 describe.skipIf(!hasFixtures)('N-PORT XML (real fixtures)', () => {
   it('Dupree Kentucky Tax-Free: 55 municipal positions with identifiers', async () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll } from './load-harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { writeRosterSample } from '../../ingest/advisers/sample.ts';
-import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
+import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
+import { sampleFirms } from '../../ingest/samples/firms.ts';
 
 /** End to end: demo roster zips → ingest → lake → HTTP. Expected values come from the generator's firms. */
 describe('GET /v1/advisers and /v1/advisers/{crd}', () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, beforeAll } from 'vitest';
-import advisers from '../../ingest/advisers/dataset.ts';
-import { writeFirmFeedSample, writeRosterSample } from '../../ingest/advisers/sample.ts';
-import { localInputs } from '../../ingest/adv-common/inputs.ts';
-import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
-import { writeZip } from '../../ingest/core/zip.ts';
+import advisers from '../../ingest/datasets/advisers/dataset.ts';
+import { writeFirmFeedSample, writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
+import { localInputs } from '../../ingest/sources/iapd/inputs.ts';
+import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
+import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { runLoad, type Captured } from './load-harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 

@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeRosterSample } from '../../ingest/advisers/sample.ts';
-import { ROSTER_PAGE_PATH } from '../../ingest/advisers/dataset.ts';
-import { writeFilingDataSample } from '../../ingest/private-funds/sample.ts';
+import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
+import { ROSTER_PAGE_PATH } from '../../ingest/datasets/advisers/dataset.ts';
+import { writeFilingDataSample } from '../../ingest/datasets/private-funds/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import formCrs from '../../ingest/form-crs/dataset.ts';
-import { sampleCrs } from '../../ingest/form-crs/sample.ts';
-import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
+import formCrs from '../../ingest/datasets/form-crs/dataset.ts';
+import { sampleCrs } from '../../ingest/datasets/form-crs/sample.ts';
+import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import individuals from '../../ingest/iapd-individuals/dataset.ts';
-import { sampleIndividuals } from '../../ingest/iapd-individuals/sample.ts';
+import individuals from '../../ingest/datasets/iapd-individuals/dataset.ts';
+import { sampleIndividuals } from '../../ingest/datasets/iapd-individuals/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
 

@@ -1,6 +1,7 @@
-import type { BadRow, DatasetIngester, IngestArgs, LoadContext, RawInput } from '../../ingest/core/dataset.ts';
-import { loadSettings } from '../../ingest/core/settings.ts';
-import { rowSchema } from '../../ingest/core/table.ts';
+import type { BadRow } from '../../ingest/lake/staging.ts';
+import type { DatasetIngester, IngestArgs, LoadContext, RawInput } from '../../ingest/pipeline/contract.ts';
+import { loadSettings } from '../../schemas/settings.ts';
+import { rowSchema } from '../../schemas/table.ts';
 
 /**
  * Runs an ingester's `load` against an in-memory sink: rows are validated with the same zod schema the lake

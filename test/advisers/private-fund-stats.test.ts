@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import stats, { quarterEndOf } from '../../ingest/private-fund-stats/dataset.ts';
-import { statsSheets } from '../../ingest/private-fund-stats/sample.ts';
-import { readXlsx, xlsxMembers } from '../../ingest/adv-common/xlsx.ts';
-import { writeZip } from '../../ingest/core/zip.ts';
+import stats, { quarterEndOf } from '../../ingest/datasets/private-fund-stats/dataset.ts';
+import { statsSheets } from '../../ingest/datasets/private-fund-stats/sample.ts';
+import { readXlsx, xlsxMembers } from '../../ingest/sources/common/xlsx.ts';
+import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import privateFunds, { filingDataFiles, periodEndOf } from '../../ingest/private-funds/dataset.ts';
-import { submittedAt } from '../../ingest/private-funds/filing-data.ts';
-import { writeFilingDataSample } from '../../ingest/private-funds/sample.ts';
-import { sampleFirms } from '../../ingest/adv-common/sample-firms.ts';
-import { encodeCp1252 } from '../../ingest/adv-common/text.ts';
-import { writeZip } from '../../ingest/core/zip.ts';
+import privateFunds, { filingDataFiles, periodEndOf } from '../../ingest/datasets/private-funds/dataset.ts';
+import { submittedAt } from '../../ingest/sources/iapd/private-fund-data.ts';
+import { writeFilingDataSample } from '../../ingest/datasets/private-funds/sample.ts';
+import { sampleFirms } from '../../ingest/samples/firms.ts';
+import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
+import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
 

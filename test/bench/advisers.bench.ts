@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createTestApp } from '../support/harness.ts';
-import { DEMO_FIRMS } from '../../ingest/adv-common/sample-firms.ts';
-import { writeRosterSample } from '../../ingest/advisers/sample.ts';
+import { DEMO_FIRMS } from '../../ingest/samples/firms.ts';
+import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
 import { latency, type BenchResult } from './support.ts';
 
 /**

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestApp } from '../support/harness.ts';
-import { GrantParser } from '../../ingest/patents/grant-xml.ts';
-import { writeGrantFile } from '../../ingest/patents/sample.ts';
-import { splitConcatenatedXml } from '../../ingest/patents/split.ts';
+import { GrantParser } from '../../ingest/sources/uspto/grant-xml.ts';
+import { writeGrantFile } from '../../ingest/datasets/patents/sample.ts';
+import { splitConcatenatedXml } from '../../ingest/sources/uspto/split.ts';
 import { ingestInChild, latency, type BenchResult } from './support.ts';
 
 /**

@@ -3,8 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { openDuck, sqlString } from '../../ingest/core/duck.ts';
-import { financialFactsTable } from '../../ingest/financials/table.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { financialFactsTable } from '../../schemas/tables/financials.ts';
 import { ingestInChild, latency, type BenchResult } from './support.ts';
 
 /**

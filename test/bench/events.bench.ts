@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runDiffStage } from '../../ingest/core/diff-stage.ts';
-import { openDuck, sqlString } from '../../ingest/core/duck.ts';
-import { partitionDir } from '../../ingest/core/lake-layout.ts';
-import { allColumns } from '../../ingest/core/table.ts';
-import { holdings13f } from '../../ingest/13f/tables.ts';
+import { runDiffStage } from '../../ingest/events/diff-stage.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { partitionDir } from '../../ingest/lake/layout.ts';
+import { allColumns } from '../../schemas/table.ts';
+import { holdings13f } from '../../schemas/tables/13f.ts';
 import { createTestApp } from '../support/harness.ts';
 import type { BenchResult } from './support.ts';
 

@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
 import { XMLParser } from 'fast-xml-parser';
 import { createTestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { extractOwnershipXml, parseOwnershipXml } from '../../ingest/insider/ownership-xml.ts';
-import { writeInsiderSample } from '../../ingest/insider/sample.ts';
+import { extractOwnershipXml, parseOwnershipXml } from '../../ingest/sources/edgar/ownership/form4-xml.ts';
+import { writeInsiderSample } from '../../ingest/datasets/insider/sample.ts';
 import { latency, type BenchResult } from './support.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { loadIngesters } from '../../ingest/core/registry.ts';
+import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { createTestApp } from '../support/harness.ts';
 import { latency, type BenchResult } from './support.ts';
 

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { extractProxy } from '../../ingest/proxy/extract.ts';
-import { readProxySubmission } from '../../ingest/proxy/submission.ts';
-import { writeIrs990Sample } from '../../ingest/irs990/sample.ts';
-import { writeProxySample } from '../../ingest/proxy/sample.ts';
+import { extractProxy } from '../../ingest/sources/edgar/proxy/extract.ts';
+import { readProxySubmission } from '../../ingest/sources/edgar/proxy/submission.ts';
+import { writeIrs990Sample } from '../../ingest/datasets/irs990/sample.ts';
+import { writeProxySample } from '../../ingest/datasets/proxy/sample.ts';
 import { latency, type BenchResult } from './support.ts';
 
 /**

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { sampleLitigationReleases } from '../../ingest/litigation/sample.ts';
-import { sampleWhistleblowerOrders } from '../../ingest/whistleblower/sample.ts';
-import { federalFiscalYear } from '../../ingest/enforcement-common/fiscal-year.ts';
-import { writeSampleSite } from '../../ingest/enforcement-common/sample-pages.ts';
+import { sampleLitigationReleases } from '../../ingest/samples/litigation-releases.ts';
+import { sampleWhistleblowerOrders } from '../../ingest/datasets/whistleblower/sample.ts';
+import { federalFiscalYear } from '../../ingest/sources/sec-web/fiscal-year.ts';
+import { writeSampleSite } from '../../ingest/samples/sec-web-pages.ts';
 
 type Body = { data: any[]; page: { next_cursor: string | null; has_more: boolean }; warnings?: any[]; detail?: any[] };
 

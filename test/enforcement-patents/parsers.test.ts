@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { amountFor, findMoney, parseMoney, wordsToNumber } from '../../ingest/enforcement-common/money.ts';
-import { federalFiscalYear } from '../../ingest/enforcement-common/fiscal-year.ts';
-import { splitNames } from '../../ingest/enforcement-common/names.ts';
-import { normalizeReleaseNumber, releaseNumbersIn, fileNumbersIn, civilActionNumberIn } from '../../ingest/enforcement-common/release-numbers.ts';
-import { parseRss } from '../../ingest/enforcement-common/rss.ts';
-import { parseListingPage, parseDetailPage } from '../../ingest/enforcement-common/listing-page.ts';
-import { UnparsablePageError } from '../../ingest/enforcement-common/errors.ts';
-import { actionTypeOf } from '../../ingest/enforcement-common/action-type.ts';
+import { amountFor, findMoney, parseMoney, wordsToNumber } from '../../ingest/sources/sec-web/money.ts';
+import { federalFiscalYear } from '../../ingest/sources/sec-web/fiscal-year.ts';
+import { splitNames } from '../../ingest/sources/sec-web/names.ts';
+import { normalizeReleaseNumber, releaseNumbersIn, fileNumbersIn, civilActionNumberIn } from '../../ingest/sources/sec-web/release-numbers.ts';
+import { parseRss } from '../../ingest/sources/sec-web/rss.ts';
+import { parseListingPage, parseDetailPage } from '../../ingest/sources/sec-web/listing-page.ts';
+import { UnparsablePageError } from '../../ingest/sources/sec-web/errors.ts';
+import { actionTypeOf } from '../../ingest/sources/sec-web/action-type.ts';
 import { hasFixtures, readFixture } from '../support/fixtures.ts';
 
 describe('money in words and with units → integer USD, source text kept', () => {

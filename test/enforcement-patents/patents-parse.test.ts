@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { GrantParser, patentNumberFromDocNumber } from '../../ingest/patents/grant-xml.ts';
-import { openGrantStream, splitConcatenatedXml } from '../../ingest/patents/split.ts';
+import { GrantParser, patentNumberFromDocNumber } from '../../ingest/sources/uspto/grant-xml.ts';
+import { openGrantStream, splitConcatenatedXml } from '../../ingest/sources/uspto/split.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 
 async function parseAll(source: AsyncIterable<Buffer | string>) {
@@ -83,8 +83,8 @@ describe.skipIf(!hasFixtures)('ipg weekly grant file (real excerpts, 2012-03-27,
 
 describe('v4.7 element tree (our generator, real layout)', () => {
   it('reads main CPC, abstract with entities, us-parties inventors', async () => {
-    const { grantDocument } = await import('../../ingest/patents/sample.ts');
-    const { Rng } = await import('../../ingest/core/random.ts');
+    const { grantDocument } = await import('../../ingest/datasets/patents/sample.ts');
+    const { Rng } = await import('../../ingest/samples/random.ts');
     const xml = grantDocument(new Rng(3), 0, new Date('2024-01-02T00:00:00Z'));
     const r = new GrantParser().parse(xml) as { grant: any };
     expect(r.grant.patent_number).toBe('11500000');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
-import { classifySubmissionFile, filingColumns, parseSubmissionEntity, submissionFilings } from '../../ingest/entities-filings-common/submissions.ts';
-import { mergeListings, parseTickerFile } from '../../ingest/entities/tickers.ts';
-import { foldSnapshot, pickRange } from '../../ingest/entities/history.ts';
-import { nameRows } from '../../ingest/entities/dataset.ts';
-import { coreName, normalizeName } from '../../ingest/entities/tables.ts';
+import { classifySubmissionFile, filingColumns, parseSubmissionEntity, submissionFilings } from '../../ingest/sources/edgar/bulk/submissions.ts';
+import { mergeListings, parseTickerFile } from '../../ingest/sources/edgar/bulk/tickers.ts';
+import { foldSnapshot, pickRange } from '../../ingest/sources/edgar/bulk/ticker-history.ts';
+import { nameRows } from '../../ingest/datasets/entities/dataset.ts';
+import { coreName, normalizeName } from '../../schemas/tables/entities.ts';
 
 const json = async (rel: string) => JSON.parse(await readFixture(rel)) as Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { parseIndexLine, readIndexFile, type IndexLine } from '../../ingest/entities-filings-common/idx.ts';
-import { buildFilingRow } from '../../ingest/filings/rows.ts';
-import { lateForForm, ntRow } from '../../ingest/nt-late/table.ts';
+import { parseIndexLine, readIndexFile, type IndexLine } from '../../ingest/sources/edgar/bulk/idx.ts';
+import { buildFilingRow } from '../../ingest/datasets/filings/rows.ts';
+import { lateForForm, ntRow } from '../../schemas/tables/nt-late.ts';
 
 async function readAll(rel: string) {
   const rows: IndexLine[] = [];

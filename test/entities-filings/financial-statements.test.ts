@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { quarterFromName } from '../../ingest/financial-statements/dataset.ts';
+import { quarterFromName } from '../../ingest/datasets/financial-statements/dataset.ts';
 
 describe('data set quarter from the name', () => {
   it('zip and folder names', () => {

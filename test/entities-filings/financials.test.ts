@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
-import { companyFacts, type FactRow } from '../../ingest/financials/companyfacts.ts';
+import { companyFacts, type FactRow } from '../../ingest/sources/edgar/xbrl/companyfacts.ts';
 
 async function rowsOf(rel: string): Promise<FactRow[]> {
   const out: FactRow[] = [];

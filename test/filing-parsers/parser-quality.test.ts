@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { classify8kItems, itemNumbersFromTitles } from '../../ingest/edgar-archive/classify-8k.ts';
-import { parseExhibit21 } from '../../ingest/edgar-archive/ex21.ts';
-import { extractItem } from '../../ingest/edgar-archive/extract.ts';
-import { parseFilingIndexHtml } from '../../ingest/edgar-archive/filing-index.ts';
-import { decodeBody } from '../../ingest/edgar-archive/filing-store.ts';
-import { parseSubmission } from '../../ingest/core/sgml.ts';
+import { classify8kItems, itemNumbersFromTitles } from '../../ingest/sources/edgar/archive/classify-8k.ts';
+import { parseExhibit21 } from '../../ingest/sources/edgar/archive/ex21.ts';
+import { extractItem } from '../../ingest/sources/edgar/archive/extract.ts';
+import { parseFilingIndexHtml } from '../../ingest/sources/edgar/archive/filing-index.ts';
+import { decodeBody } from '../../ingest/sources/edgar/archive/filing-store.ts';
+import { parseSubmission } from '../../ingest/sources/edgar/sgml.ts';
 
 /**
  * The parser quality table: every parser over every real filing of its kind in the fixtures, against

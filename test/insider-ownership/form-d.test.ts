@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { FormDXmlError, parseFormDXml, personName } from '../../ingest/raises/form-d-xml.ts';
-import raises from '../../ingest/raises/dataset.ts';
+import { FormDXmlError, parseFormDXml, personName } from '../../ingest/sources/edgar/ownership/form-d-xml.ts';
+import raises from '../../ingest/datasets/raises/dataset.ts';
 
 const load = async (name: string) => parseFormDXml(await readFixture(`form-d/${name}`));
 

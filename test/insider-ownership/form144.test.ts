@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Form144XmlError, parseForm144Xml } from '../../ingest/form144/form144-xml.ts';
-import { normalizeBrokerName } from '../../ingest/form144/broker.ts';
-import form144 from '../../ingest/form144/dataset.ts';
+import { Form144XmlError, parseForm144Xml } from '../../ingest/sources/edgar/ownership/form144-xml.ts';
+import { normalizeBrokerName } from '../../ingest/sources/edgar/ownership/broker.ts';
+import form144 from '../../ingest/datasets/form144/dataset.ts';
 
 describe.skipIf(!hasFixtures)('Form 144 XML parser (real Apple / Maestri notice, ns2: prefixes)', () => {
   it('reads issuer, seller, relationship, the securities line, acquisition, past sales and plan date', async () => {

@@ -7,7 +7,7 @@ import {
   parseOwnershipXml,
   type OwnershipDocument,
   type OwnershipRow,
-} from '../../ingest/insider/ownership-xml.ts';
+} from '../../ingest/sources/edgar/ownership/form4-xml.ts';
 
 const dir = 'ownership/';
 async function load(name: string): Promise<OwnershipDocument> {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { parseSchedule13 } from '../../ingest/ownership/schedule13-xml.ts';
-import ownership from '../../ingest/ownership/dataset.ts';
+import { parseSchedule13 } from '../../ingest/sources/edgar/ownership/schedule13-xml.ts';
+import ownership from '../../ingest/datasets/ownership/dataset.ts';
 
 const load = async (name: string) => parseSchedule13(await readFixture(`schedule13dg/${name}`));
 const shares = (p: { sole_voting_power: number | null; shared_voting_power: number | null; sole_dispositive_power: number | null; shared_dispositive_power: number | null; aggregate_amount: number | null; percent_of_class: number | null }) =>

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, UpstreamError } from '../../ingest/core/http.ts';
-import { loadSettings } from '../../ingest/core/settings.ts';
+import { createHttpClient, UpstreamError } from '../../ingest/sources/common/http.ts';
+import { loadSettings } from '../../schemas/settings.ts';
 
 /** The shared HTTP client against a local server that misbehaves the way the regulator's hosts do. */
 describe('HTTP client: fair access, retries, throttling, raw cache', () => {

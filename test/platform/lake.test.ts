@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCatalogEntry } from '../../ingest/core/catalog.ts';
+import { readCatalogEntry } from '../../ingest/lake/catalog.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-dataset.ts';
 

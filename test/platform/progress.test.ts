@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgress } from '../../ingest/core/progress.ts';
+import { createProgress } from '../../ingest/pipeline/progress.ts';
 
 /** Long ingests print a line every interval: the step they are in, and the row/byte counters once they move. */
 describe('ingest progress lines', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startScheduler } from '../../api/core/scheduler.ts';
-import { loadIngesters } from '../../ingest/core/registry.ts';
-import { loadSettings } from '../../ingest/core/settings.ts';
+import { loadIngesters } from '../../ingest/pipeline/registry.ts';
+import { loadSettings } from '../../schemas/settings.ts';
 
 describe('in-server schedule', () => {
   it('is off unless SCHEDULE=true', () => {

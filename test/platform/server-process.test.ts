@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../api/server.ts';
-import { loadSettings } from '../../ingest/core/settings.ts';
+import { loadSettings } from '../../schemas/settings.ts';
 import { writeToyCsv } from './toy-dataset.ts';
 
 const run = promisify(execFile);

@@ -3,10 +3,10 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { z } from 'zod';
-import { defineIngester } from '../../ingest/core/dataset.ts';
-import { localInputs } from '../../ingest/core/runner.ts';
-import { defineTable } from '../../ingest/core/table.ts';
-import { toBool, toInt } from '../../ingest/core/normalize.ts';
+import { defineIngester } from '../../ingest/pipeline/contract.ts';
+import { localInputs } from '../../ingest/sources/common/local-inputs.ts';
+import { defineTable } from '../../schemas/table.ts';
+import { toBool, toInt } from '../../ingest/sources/common/normalize.ts';
 import { defineList, defineLookup, f } from '../../api/core/endpoint.ts';
 import { p, rangeIssue } from '../../api/core/params.ts';
 

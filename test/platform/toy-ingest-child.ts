@@ -1,5 +1,5 @@
-import { runIngest } from '../../ingest/core/runner.ts';
-import { loadSettings } from '../../ingest/core/settings.ts';
+import { runIngest } from '../../ingest/pipeline/runner.ts';
+import { loadSettings } from '../../schemas/settings.ts';
 import { toyIngester } from './toy-dataset.ts';
 
 /** Runs the toy ingest in its own process (as `npm run ingest` would) against DATA_DIR. */

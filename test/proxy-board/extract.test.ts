@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasFixtures, readFixture } from '../support/fixtures.ts';
-import { extractProxy, type ProxyExtraction } from '../../ingest/proxy/extract.ts';
-import { readProxySubmission, applyDeiFacts } from '../../ingest/proxy/submission.ts';
+import { extractProxy, type ProxyExtraction } from '../../ingest/sources/edgar/proxy/extract.ts';
+import { readProxySubmission, applyDeiFacts } from '../../ingest/sources/edgar/proxy/submission.ts';
 
 /**
  * Exact rows from real documents, one layout per block. The ground-truth lists below were counted by
@@ -201,7 +201,7 @@ describe.skipIf(!hasFixtures)('layouts 3 and 4: executive-officer tables (10-K P
 
 describe('fund-complex proxies: one filing, many registrants (the T. Rowe Price DEF 14A index lists 66 filers)', () => {
   it('every FILER block of the SGML header becomes a registrant, and rows are written for each', async () => {
-    const { proxyRows } = await import('../../ingest/proxy/rows.ts');
+    const { proxyRows } = await import('../../ingest/datasets/proxy/rows.ts');
     const text = `<SEC-DOCUMENT>0001741773-23-002051.txt : 20230616
 <SEC-HEADER>0001741773-23-002051.hdr.sgml : 20230616
 ACCESSION NUMBER:\t\t0001741773-23-002051

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
-import { extractProxy } from '../../ingest/proxy/extract.ts';
+import { extractProxy } from '../../ingest/sources/edgar/proxy/extract.ts';
 
 const hasZip = existsSync('/usr/bin/zip') || existsSync('/usr/local/bin/zip');
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasFixtures, readFixtureBytes } from '../support/fixtures.ts';
-import { parse990 } from '../../ingest/irs990/parse.ts';
-import { board990Rows } from '../../ingest/irs990/rows.ts';
-import { writeIrs990Sample } from '../../ingest/irs990/sample.ts';
+import { parse990 } from '../../ingest/sources/irs/form990.ts';
+import { board990Rows } from '../../ingest/datasets/irs990/rows.ts';
+import { writeIrs990Sample } from '../../ingest/datasets/irs990/sample.ts';
 
 describe.skipIf(!hasFixtures)('Form 990 Part VII (real e-file: Voice of San Diego, 2014v5.0, UTF-8 BOM)', async () => {
   const parsed = hasFixtures ? parse990(await readFixtureBytes('irs990/990_201541349349307794_voice_of_san_diego_2014.xml')) : null!;

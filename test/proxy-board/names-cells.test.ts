@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePersonName, looksLikePersonName } from '../../ingest/board/names.ts';
-import { parseAmount, parseYear, stripFootnotes } from '../../ingest/html-tables/cells.ts';
-import { parseHtml } from '../../ingest/html-tables/parse.ts';
-import { assignRow, headerColumns, toGrid } from '../../ingest/html-tables/grid.ts';
+import { normalizePersonName, looksLikePersonName } from '../../ingest/sources/common/person-names.ts';
+import { parseAmount, parseYear, stripFootnotes } from '../../ingest/sources/common/html-tables/cells.ts';
+import { parseHtml } from '../../ingest/sources/common/html-tables/parse.ts';
+import { assignRow, headerColumns, toGrid } from '../../ingest/sources/common/html-tables/grid.ts';
 
 describe('person-name normalization', () => {
   const key = (s: string) => normalizePersonName(s)?.key;

@@ -2,15 +2,15 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetIngester, IngestArgs } from '../../ingest/core/dataset.ts';
-import { findIngester } from '../../ingest/core/registry.ts';
-import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/core/runner.ts';
-import { loadSettings, type Settings } from '../../ingest/core/settings.ts';
-import type { TableSpec } from '../../ingest/core/table.ts';
+import type { DatasetIngester, IngestArgs } from '../../ingest/pipeline/contract.ts';
+import { findIngester } from '../../ingest/pipeline/registry.ts';
+import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/pipeline/runner.ts';
+import { loadSettings, type Settings } from '../../schemas/settings.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 import { createApp, type AppHandle } from '../../api/core/app.ts';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import { createKey } from '../../api/core/keys.ts';
-import type { PlanId } from '../../api/core/plans.ts';
+import type { PlanId } from '../../schemas/plans.ts';
 import { closeServices, createServices, type Services } from '../../api/core/services.ts';
 
 export interface TestApp {

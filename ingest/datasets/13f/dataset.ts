@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { localInputs } from '../../sources/common/local-inputs.ts';
+import { downloadListedZip, forEachDataSet } from '../../sources/edgar/funds/inputs.ts';
+import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
+import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
+import type { RawFiling, RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
+import { write13fSample } from './sample.ts';
+import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/tables/13f.ts';
+import { pickZipForPeriod } from './windows.ts';
+import { parse13fFiling } from '../../sources/edgar/funds/13f-xml.ts';
+
+const PAGE = '/data-research/sec-markets-data/form-13f-data-sets';
+const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
+
+/** Bare XML documents of one filing (primary_doc + information table) sit in one folder named after it. */
+async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<void> {
+  const filings: RawFiling[] = [];
+  const rows: RawInfo[] = [];
+  const byFolder = new Map<string, RawInput[]>();
+  for (const f of files) {
+    const key = /\.(txt|nc)$/i.test(f.path) ? f.path : dirname(f.path);
+    (byFolder.get(key) ?? byFolder.set(key, []).get(key)!).push(f);
+  }
+  for (const [key, group] of byFolder) {
+    const accession = (basename(key).match(ACCESSION_IN_NAME) ?? group.map((g) => basename(g.path).match(ACCESSION_IN_NAME)).find(Boolean))?.[1] ?? null;
+    let filing: RawFiling | null = null;
+    const lines: RawInfo[] = [];
+    for (const f of group) {
+      const parsed = await parse13fFiling(await readFile(f.path, 'utf8'), { accession });
+      filing ??= parsed.filing;
+      lines.push(...parsed.rows);
+    }
+    if (!filing || filing.accession_number === 'unknown') {
+      ctx.badRow({ file: basename(key), line: null, reason: filing ? 'no accession number in the container or the file name' : 'no 13F cover page (primary_doc) found' });
+      continue;
+    }
+    filings.push(filing);
+    for (const l of lines) rows.push({ ...l, accession_number: filing.accession_number });
+    ctx.progress.rows(lines.length);
+  }
+  await addParsedFilings(ctx, filings, rows);
+}
+
+export default defineIngester({
+  name: '13f',
+  description: 'Form 13F managers and holdings: quarterly Form 13F data sets (bulk, DuckDB read_csv) and single 13F-HR XML filings.',
+  tables: TABLES_13F,
+  parserVersion: 1,
+  source: 'sec_form_13f',
+  sourceUrls: [`https://www.sec.gov${PAGE}`],
+  argsHelp: '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
+  async inputs(ctx, args) {
+    if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
+    if (!args.period) throw new Error('13f: give --period 2024Q4 or --from <path>');
+    const period = args.period;
+    return [await downloadListedZip(ctx, PAGE, /_form13f\.zip$/i, (urls) => pickZipForPeriod(urls, period), `13f --period ${period}`)];
+  },
+  async load(ctx, inputs) {
+    await createRaw13f(ctx);
+    await forEachDataSet(inputs, DATASET_MEMBERS, async (members, label) => {
+      await loadDataset13f(ctx, members, label);
+      ctx.progress.note(`${label} loaded`);
+    });
+    const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
+    if (singles.length) await loadFilingFiles(ctx, singles);
+    await finish13f(ctx);
+    await ctx.sql(`INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
+  },
+  sample: write13fSample,
+});

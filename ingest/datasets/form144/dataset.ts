@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defineIngester } from '../../pipeline/contract.ts';
+import { quarterOf } from '../../sources/common/normalize.ts';
+import { accessionFromFileName, dataSetOrFilingInputs } from '../../sources/edgar/ownership/inputs.ts';
+import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
+import { Form144XmlError, parseForm144Xml } from '../../sources/edgar/ownership/form144-xml.ts';
+import { form144Table } from '../../../schemas/tables/form144.ts';
+import { writeForm144Sample } from './sample.ts';
+
+export default defineIngester({
+  name: 'form144',
+  description: 'Form 144 notices of proposed sales (XML filings, electronic since 2023).',
+  tables: [form144Table],
+  parserVersion: 1,
+  source: 'sec_form_144',
+  sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],
+  argsHelp: '--from <folder or file> of Form 144 filings (primary_doc.xml, full-submission .txt, .nc); the regulator publishes no bulk data set for Form 144',
+  inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'form144'),
+
+  async load(ctx, inputs) {
+    for (const input of inputs) {
+      const file = basename(input.path);
+      const text = await readFile(input.path, 'utf8');
+      ctx.progress.bytes(text.length);
+      let n;
+      try {
+        n = parseForm144Xml(text);
+      } catch (err) {
+        if (err instanceof Form144XmlError) { ctx.badRow({ file, line: null, reason: err.message }); continue; }
+        throw err;
+      }
+      n.accession ??= accessionFromFileName(file);
+      const filed = n.filed_date ?? n.notice_date;
+      if (!n.accession || !filed || !n.issuer_cik) {
+        ctx.badRow({ file, line: null, reason: `missing ${!n.accession ? 'accession' : !filed ? 'filed date' : 'issuer CIK'}` });
+        continue;
+      }
+      const common = {
+        accession: n.accession, submission_type: n.submission_type, is_amendment: n.is_amendment, filed_date: filed, filed_quarter: quarterOf(filed),
+        filer_cik: n.filer_cik, issuer_cik: n.issuer_cik, issuer_name: n.issuer_name, sec_file_number: n.sec_file_number, person_name: n.person_name,
+        relationships: n.relationships, notice_date: n.notice_date, plan_adoption_dates: n.plan_adoption_dates, securities_to_be_sold: n.securities_to_be_sold,
+        sold_past_3_months: n.sold_past_3_months, nothing_to_report_past_3_months: n.nothing_to_report_past_3_months, remarks: n.remarks,
+        source_url: input.url ?? filingIndexUrl(n.issuer_cik, n.accession),
+      };
+      let seq = 0;
+      for (const line of n.lines) await ctx.append(form144Table.name, { ...common, ...line, row_seq: ++seq }, { file });
+    }
+  },
+
+  sample: (dir, opts) => writeForm144Sample(dir, opts),
+});

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sources/edgar/ownership/inputs.ts';
+import { extractZipMembers } from '../../sources/common/zip.ts';
+import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
+import { OwnershipXmlError, parseOwnershipXml } from '../../sources/edgar/ownership/form4-xml.ts';
+import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';
+import { insiderHoldingsTable, insiderTransactionsTable } from '../../../schemas/tables/insider.ts';
+import { writeInsiderSample } from './sample.ts';
+
+const BULK = {
+  folder: 'insider-transactions-data-sets',
+  zipName: (y: number, q: number) => `${y}q${q}_form345.zip`,
+  marker: /^submission\.tsv$/i,
+};
+
+export default defineIngester({
+  name: 'insider',
+  description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
+  tables: [insiderTransactionsTable, insiderHoldingsTable],
+  parserVersion: 1,
+  source: 'sec_insider_transactions',
+  sourceUrls: [
+    'https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets',
+    'https://www.sec.gov/Archives/edgar/data/',
+  ],
+  argsHelp: '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
+
+  inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'insider'),
+
+  async load(ctx, inputs) {
+    const seen = new Set<string>();
+    for (const input of inputs) {
+      const kind = kindOf(input);
+      if (kind === 'data_set_zip') {
+        const dir = `${input.path}.d`;
+        await extractZipMembers(input.path, dir, (n) => /\.tsv$/i.test(n));
+        await loadDataSetDir(ctx, dir, input.url, seen);
+      } else if (kind === 'data_set_dir') {
+        await loadDataSetDir(ctx, input.path, input.url, seen);
+      }
+    }
+    for (const input of inputs) {
+      if (kindOf(input) !== 'filing') continue;
+      await loadFiling(ctx, input, seen);
+    }
+  },
+
+  sample: (dir, opts) => writeInsiderSample(dir, opts),
+});
+
+async function loadDataSetDir(ctx: LoadContext, dir: string, url: string | null, seen: Set<string>): Promise<void> {
+  if (!isInsiderDataSetFolder(dir)) {
+    ctx.badRow({ file: dir, line: null, reason: 'no SUBMISSION.tsv: not an Insider Transactions data set' });
+    return;
+  }
+  await loadInsiderDataSet(ctx, dir, url);
+  for (const r of await ctx.sql(`SELECT DISTINCT accession FROM staging_insider_transactions UNION SELECT DISTINCT accession FROM staging_insider_holdings`)) {
+    seen.add(String(r.accession));
+  }
+}
+
+async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>): Promise<void> {
+  const file = basename(input.path);
+  const text = await readFile(input.path, 'utf8');
+  ctx.progress.bytes(text.length);
+  let doc;
+  try {
+    doc = parseOwnershipXml(text, { url: input.url ?? undefined });
+  } catch (err) {
+    if (err instanceof OwnershipXmlError) {
+      ctx.badRow({ file, line: null, reason: err.message });
+      return;
+    }
+    throw err;
+  }
+  if (!doc.accession) {
+    // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
+    doc.accession = accessionFromFileName(file);
+  }
+  const filedDate = fallbackFiledDate(doc);
+  if (!doc.accession || !filedDate || !doc.issuer.cik) {
+    ctx.badRow({ file, line: null, reason: `missing ${!doc.accession ? 'accession' : !filedDate ? 'filed date' : 'issuer CIK'}` });
+    return;
+  }
+  // The data set already restates this filing in the same run; staging both would duplicate its keys.
+  if (seen.has(doc.accession)) return;
+  seen.add(doc.accession);
+  const { transactions, holdings } = ownershipLakeRows(doc, filedDate);
+  for (const r of transactions) await ctx.append(insiderTransactionsTable.name, r, { file });
+  for (const r of holdings) await ctx.append(insiderHoldingsTable.name, r, { file });
+}

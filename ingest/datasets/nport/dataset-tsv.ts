@@ -1,0 +1,56 @@
+import type { LoadContext } from '../../pipeline/contract.ts';
+import { loadMemberTables, loadTsv } from '../../sources/edgar/funds/tsv.ts';
+import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql } from '../../sources/edgar/funds/work.ts';
+
+/**
+ * One unpacked N-PORT data set: FUND_REPORTED_HOLDING (millions of rows) is read by DuckDB and joined in SQL to
+ * SUBMISSION, REGISTRANT, FUND_REPORTED_INFO and the first ISIN/ticker of IDENTIFIERS; no row passes through JS.
+ * Within the data set the latest filing per series and portfolio date is current (NPORT-P/A replaces).
+ */
+export const NPORT_MEMBERS = ['SUBMISSION.TSV', 'REGISTRANT.TSV', 'FUND_REPORTED_INFO.TSV', 'FUND_REPORTED_HOLDING.TSV', 'IDENTIFIERS.TSV'];
+
+export async function loadNportDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
+  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'FUND_REPORTED_HOLDING.TSV'], [
+    { member: 'SUBMISSION.TSV', table: 'np_sub', columns: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE'] },
+    { member: 'REGISTRANT.TSV', table: 'np_reg', columns: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME'] },
+    { member: 'FUND_REPORTED_INFO.TSV', table: 'np_info', columns: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID'] },
+  ]);
+  if (!ok) return;
+  if (members.has('IDENTIFIERS.TSV')) {
+    await loadTsv(ctx, members.get('IDENTIFIERS.TSV')!, (rel) => `
+      CREATE OR REPLACE TEMP TABLE np_ids AS
+      SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, min(nullif(trim(IDENTIFIER_TICKER), '')) AS ticker
+      FROM ${rel} GROUP BY 1`);
+  } else {
+    await ctx.sql(`CREATE OR REPLACE TEMP TABLE np_ids (hid VARCHAR, isin VARCHAR, ticker VARCHAR)`);
+  }
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE np_ctx AS
+    SELECT s.acc, s.filing_date, s.sub_type, s.rpe, s.rd, r.cik, r.reg_name, i.series_id, i.series_name,
+           row_number() OVER (PARTITION BY coalesce(i.series_id, r.cik, s.acc), s.rd ORDER BY s.filing_date DESC NULLS LAST, s.acc DESC) = 1 AS is_current
+    FROM (SELECT trim(ACCESSION_NUMBER) AS acc, ${dmySql('FILING_DATE')} AS filing_date, upper(trim(SUB_TYPE)) AS sub_type,
+                 ${dmySql('REPORT_ENDING_PERIOD')} AS rpe, ${dmySql('REPORT_DATE')} AS rd FROM np_sub) s
+    LEFT JOIN (SELECT trim(ACCESSION_NUMBER) AS acc, ${cikSql('CIK')} AS cik, ${textSql('REGISTRANT_NAME')} AS reg_name FROM np_reg) r USING (acc)
+    LEFT JOIN (SELECT trim(ACCESSION_NUMBER) AS acc, ${textSql('SERIES_ID')} AS series_id, ${textSql('SERIES_NAME')} AS series_name FROM np_info) i USING (acc)
+    WHERE s.rd IS NOT NULL`);
+  const bad = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM np_sub WHERE ${dmySql('REPORT_DATE')} IS NULL`);
+  if (Number(bad[0]?.n ?? 0) > 0) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
+
+  await loadTsv(ctx, members.get('FUND_REPORTED_HOLDING.TSV')!, (rel) => `
+    INSERT INTO staging_fund_holdings BY NAME
+    SELECT c.acc AS accession_number, trim(h.HOLDING_ID) AS holding_id, c.cik AS registrant_cik, c.reg_name AS registrant_name,
+           c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, ${quarterSql('c.rd')} AS report_quarter,
+           c.filing_date, c.sub_type AS submission_type, c.is_current,
+           ${textSql('h.ISSUER_NAME')} AS issuer_name, nullif(upper(${textSql('h.ISSUER_LEI')}), 'N/A') AS issuer_lei,
+           ${textSql('h.ISSUER_TITLE')} AS security_title,
+           CASE WHEN upper(trim(h.ISSUER_CUSIP)) IN ('', 'N/A') OR regexp_full_match(trim(h.ISSUER_CUSIP), '0+') THEN NULL ELSE upper(trim(h.ISSUER_CUSIP)) END AS cusip,
+           ids.isin, ids.ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units, ${textSql('h.CURRENCY_CODE')} AS currency,
+           ${numSql('h.EXCHANGE_RATE')} AS exchange_rate, ${numSql('h.CURRENCY_VALUE')} AS value_usd, ${numSql('h.PERCENTAGE')} AS pct_of_net_assets,
+           ${textSql('h.PAYOFF_PROFILE')} AS payoff_profile, ${textSql('h.ASSET_CAT')} AS asset_category, ${textSql('h.ISSUER_TYPE')} AS issuer_category,
+           ${textSql('h.INVESTMENT_COUNTRY')} AS inv_country, ${boolSql('h.IS_RESTRICTED_SECURITY')} AS is_restricted,
+           ${textSql('h.FAIR_VALUE_LEVEL')} AS fair_value_level, 'sec_nport_dataset' AS source,
+           ${filingIndexUrlSql('c.cik', 'c.acc')} AS source_url, ${ctx.parserVersion} AS parser_version
+    FROM ${rel} h
+    JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
+    LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`);
+}

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sources/edgar/ownership/inputs.ts';
+import { extractZipMembers } from '../../sources/common/zip.ts';
+import { isFormDDataSetFolder, loadFormDDataSet } from './data-set.ts';
+import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form-d-xml.ts';
+import { formDFiledDate, formDRow } from './rows.ts';
+import { formDOfferingsTable } from '../../../schemas/tables/raises.ts';
+import { writeFormDSample } from './sample.ts';
+
+const BULK = {
+  folder: 'form-d-data-sets',
+  zipName: (y: number, q: number) => `${y}q${q}_d.zip`,
+  marker: /^formdsubmission\.tsv$/i,
+};
+
+export default defineIngester({
+  name: 'raises',
+  description: 'Private placements: Form D / D/A notices from the quarterly Form D data sets and from Form D XML filings.',
+  tables: [formDOfferingsTable],
+  parserVersion: 1,
+  source: 'sec_form_d',
+  sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
+  argsHelp: '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
+  inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),
+
+  async load(ctx, inputs) {
+    const seen = new Set<string>();
+    for (const input of inputs) {
+      const kind = kindOf(input);
+      if (kind !== 'data_set_zip' && kind !== 'data_set_dir') continue;
+      const dir = kind === 'data_set_zip' ? `${input.path}.d` : input.path;
+      if (kind === 'data_set_zip') await extractZipMembers(input.path, dir, (n) => /\.tsv$/i.test(n));
+      if (!isFormDDataSetFolder(dir)) {
+        ctx.badRow({ file: input.path, line: null, reason: 'no FORMDSUBMISSION.tsv: not a Form D data set' });
+        continue;
+      }
+      await loadFormDDataSet(ctx, dir);
+    }
+    for (const r of await ctx.sql(`SELECT accession FROM staging_form_d_offerings`)) seen.add(String(r.accession));
+    for (const input of inputs) if (kindOf(input) === 'filing') await loadFiling(ctx, input, seen);
+  },
+
+  sample: (dir, opts) => writeFormDSample(dir, opts),
+});
+
+async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>): Promise<void> {
+  const file = basename(input.path);
+  const text = await readFile(input.path, 'utf8');
+  ctx.progress.bytes(text.length);
+  let d;
+  try {
+    d = parseFormDXml(text);
+  } catch (err) {
+    if (err instanceof FormDXmlError) return ctx.badRow({ file, line: null, reason: err.message });
+    throw err;
+  }
+  d.accession ??= accessionFromFileName(file);
+  const filed = formDFiledDate(d);
+  if (!d.accession || !filed) return ctx.badRow({ file, line: null, reason: `missing ${d.accession ? 'filed date' : 'accession'}` });
+  // The data set of the same run already holds this filing; staging it twice would duplicate its key.
+  if (seen.has(d.accession)) return;
+  seen.add(d.accession);
+  await ctx.append(formDOfferingsTable.name, formDRow(d, filed), { file });
+}

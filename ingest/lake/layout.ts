@@ -1,0 +1,61 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sqlIdent, sqlString } from './duck.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
+
+/**
+ * The lake's on-disk layout, shared by the writer, the API and `npm run sql`:
+ * `<lake>/<table>/<partitionBy>=<value>/*.parquet`. The partition column lives in the directory name only
+ * (Hive style); views declare its type so `WHERE period = '2024Q4'` prunes directories.
+ */
+
+export function tableDir(lakeDir: string, table: string): string {
+  return join(lakeDir, table);
+}
+
+export function partitionDirName(spec: TableSpec, value: string): string {
+  return `${spec.partitionBy}=${encodeURIComponent(value)}`;
+}
+
+export function partitionDir(lakeDir: string, spec: TableSpec, value: string): string {
+  return join(tableDir(lakeDir, spec.name), partitionDirName(spec, value));
+}
+
+/** Parquet files currently visible for a table (temp files never match `*.parquet`). */
+export function tableFiles(lakeDir: string, table: string): string[] {
+  const dir = tableDir(lakeDir, table);
+  if (!existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const part of readdirSync(dir)) {
+    if (!part.includes('=')) continue;
+    const pdir = join(dir, part);
+    for (const f of readdirSync(pdir)) if (f.endsWith('.parquet')) files.push(join(pdir, f));
+  }
+  return files;
+}
+
+function duckType(t: string): string {
+  return t === 'JSON' ? 'VARCHAR' : t;
+}
+
+/**
+ * The SQL view of a table: every partition file, or an empty relation of the right shape before any ingest.
+ * `uniform` (every file has the same columns) lets the view skip union_by_name, whose per-query schema
+ * reconciliation costs a few milliseconds per file on every page.
+ */
+export function viewSql(lakeDir: string, spec: TableSpec, uniform = false): string {
+  const cols = allColumns(spec);
+  const name = sqlIdent(spec.name);
+  if (tableFiles(lakeDir, spec.name).length === 0) {
+    const select = Object.entries(cols).map(([c, s]) => `NULL::${duckType(s.type)} AS ${sqlIdent(c)}`).join(', ');
+    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
+  }
+  // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
+  const files = tableFiles(lakeDir, spec.name).sort().map(sqlString).join(', ');
+  const partType = duckType(cols[spec.partitionBy].type);
+  const ordered = Object.keys(cols).map(sqlIdent).join(', ');
+  return (
+    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${files}], ` +
+    `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
+  );
+}

@@ -1,0 +1,93 @@
+import type { TableSpec } from '../../schemas/table.ts';
+import type { BadRow } from '../lake/staging.ts';
+import type { HttpClient } from '../sources/common/http.ts';
+
+/** What the CLI (or the scheduler) asked for. Each dataset documents which of these it takes. */
+export interface IngestArgs {
+  /** Quarter, `2024Q3`. */
+  period?: string;
+  /** A day, `YYYY-MM-DD` (daily lanes, monthly snapshots). */
+  date?: string;
+  /** A local file or folder to read instead of downloading. */
+  from?: string;
+  /** Filings by accession (`cik/accession`, comma-separated) for ingesters that fetch single filings. */
+  accession?: string;
+}
+
+/** One raw file, already on local disk (in the raw cache or given with --from). */
+export interface RawInput {
+  path: string;
+  /** Where it came from on the regulator's site; becomes `source_url` where rows have no better one. */
+  url: string | null;
+  meta?: Record<string, unknown>;
+}
+
+export interface Progress {
+  /** Count rows and bytes read; the runner prints periodic progress lines from these. */
+  rows(n?: number): void;
+  bytes(n: number): void;
+  note(message: string): void;
+  /** What the run is doing now ("writing holdings_13f"): SQL-side work moves no row counter, so the line names it. */
+  phase(name: string): void;
+}
+
+export interface IngestContext {
+  http: HttpClient;
+  settings: import('../../schemas/settings.ts').Settings;
+  progress: Progress;
+  log(message: string): void;
+}
+
+export interface LoadContext extends IngestContext {
+  /**
+   * Hand one row of `table` to the writer. It is validated against the table's columns (zod): a row that
+   * fails is counted as a bad row with `line` and never aborts the run.
+   */
+  append(table: string, row: Record<string, unknown>, where?: { file?: string; line?: number }): Promise<void>;
+  /** Report a source line that could not be parsed (wrong column count, unparsable number…). */
+  badRow(row: BadRow): void;
+  /**
+   * SQL on the run's work database, for bulk files DuckDB reads 10× faster than JS (read_csv).
+   * Insert into `staging_<table>`, whose columns are the table's columns plus `parser_version`.
+   * Paths are ours (never user input); quote them with `sqlString`.
+   */
+  sql(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  parserVersion: number;
+}
+
+export interface SampleOptions {
+  /** Deterministic output for the same seed. */
+  seed: number;
+  /** Row-count multiplier; 1 = the demo size. Bench harnesses pass larger values. */
+  scale: number;
+}
+
+/**
+ * One ingester: fetch raw → stream-parse → validate/normalize → write partition → update catalog → diff stage.
+ * The framework does everything after `load`; a dataset declares tables and writes `inputs` and `load`.
+ */
+export interface DatasetIngester {
+  /** CLI name, e.g. `advisers`. */
+  name: string;
+  description: string;
+  /** The lake tables this ingester writes (one folder and SQL view each). */
+  tables: TableSpec[];
+  /** Bump when the parser's output changes: the next run re-derives affected partitions from the raw cache. */
+  parserVersion: number;
+  /** Source label used in the API envelope, e.g. `sec_form_adv`. */
+  source: string;
+  /** Regulator pages the data comes from (shown in /v1/sources and the README). */
+  sourceUrls: string[];
+  /** Which IngestArgs it takes, for `--list` and errors. */
+  argsHelp: string;
+  /** The raw files a run needs: downloaded through ctx.http (cached under data/raw/) or listed from args.from. */
+  inputs(ctx: IngestContext, args: IngestArgs): Promise<RawInput[]>;
+  /** Stream-parse the inputs and hand rows to ctx.append (or ctx.sql for bulk tables). */
+  load(ctx: LoadContext, inputs: RawInput[], args: IngestArgs): Promise<void>;
+  /** Write a demo sample in the regulator's real format into `dir` (then ingested with --from dir). */
+  sample?(dir: string, opts: SampleOptions): Promise<void>;
+}
+
+export function defineIngester(def: DatasetIngester): DatasetIngester {
+  return def;
+}

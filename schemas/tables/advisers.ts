@@ -1,0 +1,55 @@
+import { defineTable } from '../table.ts';
+
+/**
+ * One row per adviser per monthly snapshot. Registered (RIA) and exempt-reporting (ERA) advisers share the
+ * table: `registration_type` tells them apart, and ERAs have no regulatory AUM (Item 5.F is not asked of them).
+ */
+export const advisersTable = defineTable({
+  name: 'advisers',
+  description: 'SEC-registered and exempt-reporting investment advisers, one monthly snapshot per partition (Form ADV Part 1A).',
+  columns: {
+    snapshot_date: { type: 'DATE', nullable: false, description: 'As-of date of the roster or feed.' },
+    crd: { type: 'VARCHAR', nullable: false, description: 'Organization CRD number (digits, unpadded).' },
+    crd_int: { type: 'BIGINT', nullable: false, description: 'CRD as a number, for numeric ordering.' },
+    sec_number: { type: 'VARCHAR', description: 'SEC file number, 801- (registered) or 802- (exempt reporting).' },
+    sec_region: { type: 'VARCHAR' },
+    registration_type: { type: 'VARCHAR', nullable: false, description: 'registered | exempt_reporting' },
+    firm_type: { type: 'VARCHAR', description: 'Firm Type cell as published.' },
+    cik: { type: 'VARCHAR', description: '10-digit CIK when the roster gives one.' },
+    business_name: { type: 'VARCHAR', nullable: false },
+    legal_name: { type: 'VARCHAR' },
+    street1: { type: 'VARCHAR' },
+    street2: { type: 'VARCHAR' },
+    city: { type: 'VARCHAR' },
+    state: { type: 'VARCHAR', description: 'Main-office state, two letters upper-case.' },
+    postal_code: { type: 'VARCHAR' },
+    country: { type: 'VARCHAR' },
+    phone: { type: 'VARCHAR' },
+    sec_status: { type: 'VARCHAR', description: 'SEC Current Status as published (Approved, ERA - Active…).' },
+    sec_status_date: { type: 'DATE' },
+    latest_filing_date: { type: 'DATE' },
+    form_version: { type: 'VARCHAR' },
+    websites: { type: 'JSON', description: 'Website addresses (roster: the first only; IAPD feed: all).' },
+    employees: { type: 'INTEGER', description: 'Item 5.A total employees.' },
+    raum_discretionary: { type: 'BIGINT', description: 'Item 5.F(2)(a), USD.' },
+    raum_non_discretionary: { type: 'BIGINT', description: 'Item 5.F(2)(b), USD.' },
+    regulatory_aum_total: { type: 'BIGINT', description: 'Item 5.F(2)(c), USD.' },
+    regulatory_aum_total_raw: { type: 'VARCHAR', description: 'Item 5.F(2)(c) exactly as published.' },
+    /** Non-null page key: AUM, or -1 when the adviser reports none (ERAs), so they page last. */
+    aum_rank: { type: 'BIGINT', nullable: false },
+    accounts_total: { type: 'INTEGER', description: 'Item 5.F(2)(f).' },
+    client_types: { type: 'JSON', description: 'Item 5.D client types the adviser reports.' },
+    has_private_funds: { type: 'BOOLEAN', description: 'Item 7.B.' },
+    private_fund_count: { type: 'INTEGER', description: 'Count of private funds, Schedule D 7.B.(1).' },
+    private_fund_gross_assets: { type: 'BIGINT', description: 'Total gross assets of private funds, USD.' },
+    disciplinary: { type: 'BOOLEAN', description: 'Item 11: any disciplinary disclosure.' },
+    source_file: { type: 'VARCHAR', nullable: false, description: 'Published file the row came from.' },
+    source_file_url: { type: 'VARCHAR' },
+    source_line: { type: 'INTEGER', description: 'Line (CSV) or line of the <Firm> element (XML).' },
+    source_url: { type: 'VARCHAR', nullable: false, description: "The adviser's public IAPD page." },
+  },
+  partitionBy: 'snapshot_date',
+  sortBy: ['aum_rank', 'crd_int'],
+  primaryKey: ['snapshot_date', 'crd'],
+  writeMode: 'replace',
+});
