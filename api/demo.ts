@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { loadEndpoints } from './core/app.ts';
 import { createKey } from './core/keys.ts';
 import { openStateStore } from './core/state.ts';
-import { loadIngesters } from '../ingest/pipeline/registry.ts';
-import { runIngest } from '../ingest/pipeline/runner.ts';
+import { loadIngesters } from '../ingest/pipeline/index.ts';
+import { runIngest } from '../ingest/pipeline/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
-import { readCatalog } from '../ingest/lake/catalog.ts';
+import { readCatalog } from '../ingest/lake/index.ts';
 
 /**
  * `make demo`: every dataset writes its sample (our own files, in the regulator's real formats) and the real

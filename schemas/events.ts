@@ -32,3 +32,31 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export function isEventType(s: string): s is EventType {
   return (EVENT_TYPES as readonly string[]).includes(s);
 }
+
+export type Importance = 'low' | 'medium' | 'high';
+export const IMPORTANCE_RANK: Record<Importance, number> = { low: 1, medium: 2, high: 3 };
+
+export interface EvidenceItem {
+  source_type: string;
+  url: string;
+  retrieved_at: string;
+  excerpt: string | null;
+  section: string | null;
+  excerpt_sha256: string | null;
+}
+
+/** What a diff handler proposes; the writer assigns id, seq and detected_at. */
+export interface EventDraft {
+  event_type: string;
+  importance: Importance;
+  confidence: number;
+  entity_cik: string | null;
+  entity_ticker: string | null;
+  entity_name: string | null;
+  accession: string | null;
+  summary: string;
+  details: Record<string, unknown>;
+  evidence: EvidenceItem[];
+  dedup_key: string;
+  occurred_at: string | null;
+}

@@ -1,7 +1,7 @@
 import type { Filter, SqlBuilder } from '../core/endpoint.ts';
 import { p, type ParamDef } from '../core/params.ts';
-import { normalizePersonName } from '../../ingest/sources/common/person-names.ts';
-import { CONFIDENCE_FLOOR } from '../../ingest/sources/edgar/proxy/extract.ts';
+import { normalizePersonName } from '../../ingest/sources/common/index.ts';
+import { CONFIDENCE_FLOOR } from '../../ingest/sources/edgar/index.ts';
 
 /** Shared by /v1/board, /v1/proxy/officers and /v1/compensation. */
 

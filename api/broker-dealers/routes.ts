@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 import { brokerDealersTable } from '../../schemas/tables/broker-dealers.ts';
-import { bdSecNumber } from '../../ingest/sources/iapd/bd-list.ts';
+import { bdSecNumber } from '../../ingest/sources/iapd/index.ts';
 import { Address, bool, CRD_PATTERN, isoDate, jsonList, num, str } from '../adv-common/records.ts';
 
 const SOURCE = 'sec_broker_dealers';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules, discoveryErrors } from '../../ingest/pipeline/discover.ts';
+import { discoverModules, discoveryErrors } from '../../ingest/pipeline/index.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import { UpstreamError } from '../../ingest/sources/common/http.ts';
+import { UpstreamError } from '../../ingest/sources/common/index.ts';
 import { createAuthenticator } from './auth.ts';
 import { checkOrder, runCustom, runList, runLookup } from './compile.ts';
 import type { Meter } from './credits.ts';

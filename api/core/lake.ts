@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/catalog.ts';
-import { queryRows } from '../../ingest/lake/duck.ts';
-import { openLakeReader, type LakeReader } from '../../ingest/lake/reader.ts';
+import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
+import { queryRows } from '../../ingest/lake/index.ts';
+import { openLakeReader, type LakeReader } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {

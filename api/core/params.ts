@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeAccession, padCik, toIsoDate } from '../../ingest/sources/common/normalize.ts';
+import { normalizeAccession, padCik, toIsoDate } from '../../ingest/sources/common/index.ts';
 
 /**
  * Query and path parameters. Each helper is the single source of a parameter's validation, its 422 detail

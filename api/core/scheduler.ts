@@ -1,6 +1,6 @@
 import cron from 'node-cron';
-import { loadIngesters } from '../../ingest/pipeline/registry.ts';
-import { runIngest } from '../../ingest/pipeline/runner.ts';
+import { loadIngesters } from '../../ingest/pipeline/index.ts';
+import { runIngest } from '../../ingest/pipeline/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createHttpClient, type HttpClient } from '../../ingest/sources/common/http.ts';
+import { createHttpClient, type HttpClient } from '../../ingest/sources/common/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { createMeter, type Meter } from './credits.ts';

@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules } from '../../ingest/pipeline/discover.ts';
+import { discoverModules } from '../../ingest/pipeline/index.ts';
 import PQueue from 'p-queue';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
+import { openDuck, queryRows } from '../../ingest/lake/index.ts';
 import coreMigrations from './migrations.ts';
 
 export interface Migration {

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules } from '../../ingest/pipeline/discover.ts';
+import { discoverModules } from '../../ingest/pipeline/index.ts';
 import type { Services } from './services.ts';
 
 /** A background worker living in the server process (monitor matcher, webhook deliveries…). */

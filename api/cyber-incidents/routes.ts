@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { defineRoute } from '../core/endpoint.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
-import { padCik } from '../../ingest/sources/common/normalize.ts';
-import { excerptOf } from '../../ingest/sources/edgar/archive/classify-8k.ts';
-import { walkEfts, type EftsHit } from '../../ingest/sources/edgar/archive/efts.ts';
-import { extractItem } from '../../ingest/sources/edgar/archive/extract.ts';
-import { primaryDocument } from '../../ingest/sources/edgar/archive/filing-store.ts';
+import { padCik } from '../../ingest/sources/common/index.ts';
+import { excerptOf } from '../../ingest/sources/edgar/index.ts';
+import { walkEfts, type EftsHit } from '../../ingest/sources/edgar/index.ts';
+import { extractItem } from '../../ingest/sources/edgar/index.ts';
+import { primaryDocument } from '../../ingest/sources/edgar/index.ts';
 import { filingStore } from '../filing-parsers/routes.ts';
 import { cikListParam, LIVE_FETCH, readOffsetCursor, writeOffsetCursor } from '../full-text/routes.ts';
 

@@ -1,5 +1,5 @@
 import type { SqlBuilder } from '../core/endpoint.ts';
-import { quarterOf } from '../../ingest/sources/common/normalize.ts';
+import { quarterOf } from '../../ingest/sources/common/index.ts';
 
 export { str, num, bool, json } from '../core/records.ts';
 

@@ -1,7 +1,7 @@
 import type { Services } from '../core/services.ts';
-import { padCik } from '../../ingest/sources/common/normalize.ts';
+import { padCik } from '../../ingest/sources/common/index.ts';
 import { coreName, normalizeName } from '../../schemas/tables/entities.ts';
-import { pickRange } from '../../ingest/sources/edgar/bulk/ticker-history.ts';
+import { pickRange } from '../../ingest/sources/edgar/index.ts';
 
 /**
  * Identifier resolution shared by every endpoint: a ticker, a CIK (with or without zeros, optional `CIK`

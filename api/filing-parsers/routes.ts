@@ -4,15 +4,12 @@ import { defineRoute } from '../core/endpoint.ts';
 import { notFound, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
-import { classify8kItems } from '../../ingest/sources/edgar/archive/classify-8k.ts';
-import { parseExhibit21 } from '../../ingest/sources/edgar/archive/ex21.ts';
-import { findItemSections } from '../../ingest/sources/edgar/archive/extract.ts';
-import {
-  createFilingStore, FilingNotFoundError, formFromCover, parseCost, primaryDocument,
-  type FilingDocument, type FilingManifest, type FilingStore,
-} from '../../ingest/sources/edgar/archive/filing-store.ts';
-import { itemFormOf, parseItemParam, validItemKeys } from '../../ingest/sources/edgar/archive/items.ts';
-import { OwnershipXmlError, parseOwnershipXml, type OwnershipRow } from '../../ingest/sources/edgar/ownership/form4-xml.ts';
+import { classify8kItems } from '../../ingest/sources/edgar/index.ts';
+import { parseExhibit21 } from '../../ingest/sources/edgar/index.ts';
+import { findItemSections } from '../../ingest/sources/edgar/index.ts';
+import { createFilingStore, FilingNotFoundError, formFromCover, parseCost, primaryDocument, type FilingDocument, type FilingManifest, type FilingStore } from '../../ingest/sources/edgar/index.ts';
+import { itemFormOf, parseItemParam, validItemKeys } from '../../ingest/sources/edgar/index.ts';
+import { OwnershipXmlError, parseOwnershipXml, type OwnershipRow } from '../../ingest/sources/edgar/index.ts';
 
 /**
  * Per-filing parsers: documents, item extraction, insider transactions, 8-K items, Exhibit 21. Each reads one

@@ -3,8 +3,8 @@ import { defineList, defineRoute, f, type SqlBuilder } from '../core/endpoint.ts
 import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { financialFactsTable } from '../../schemas/tables/financials.ts';
-import { cikBucket } from '../../ingest/sources/edgar/bulk/local-files.ts';
-import { padCik } from '../../ingest/sources/common/normalize.ts';
+import { cikBucket } from '../../ingest/sources/edgar/index.ts';
+import { padCik } from '../../ingest/sources/common/index.ts';
 import { num, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { form144Table } from '../../schemas/tables/form144.ts';
-import { normalizeBrokerName } from '../../ingest/sources/edgar/ownership/broker.ts';
+import { normalizeBrokerName } from '../../ingest/sources/edgar/index.ts';
 import { isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
 
 const SOURCE = 'sec_form_144';

@@ -4,8 +4,8 @@ import { decodeCursor, encodeCursor, filterHash } from '../core/cursor.ts';
 import { ValidationError } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
-import { padCik } from '../../ingest/sources/common/normalize.ts';
-import { EFTS_WINDOW, toFullTextHit, walkEfts, type EftsHit } from '../../ingest/sources/edgar/archive/efts.ts';
+import { padCik } from '../../ingest/sources/common/index.ts';
+import { EFTS_WINDOW, toFullTextHit, walkEfts, type EftsHit } from '../../ingest/sources/edgar/index.ts';
 
 /**
  * `/v1/full-text`: the regulator's full-text search proxied live. The cursor is the upstream offset of the next

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { litigationTable } from '../../schemas/tables/litigation.ts';
-import { ACTION_TYPES } from '../../ingest/sources/sec-web/action-type.ts';
+import { ACTION_TYPES } from '../../ingest/sources/sec-web/index.ts';
 import { Amount, DocumentLink, amount, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
 
 const LitigationRecord = z.object({

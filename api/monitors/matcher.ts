@@ -1,4 +1,4 @@
-import { padCik } from '../../ingest/sources/common/normalize.ts';
+import { padCik } from '../../ingest/sources/common/index.ts';
 import { importanceRank, type TargetType } from './taxonomy.ts';
 
 /** What the matcher needs of a monitor (a row of the `monitors` table, signals parsed). */

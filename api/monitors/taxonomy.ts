@@ -1,4 +1,4 @@
-import { IMPORTANCE_RANK } from '../../ingest/events/writer.ts';
+import { IMPORTANCE_RANK } from '../../schemas/events.ts';
 
 /**
  * The event taxonomy is the events feed's (single source): a monitor's `signals` and an `event_type` target are

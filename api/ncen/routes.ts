@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 import { fundProviders } from '../../schemas/tables/ncen.ts';
-import { PROVIDER_ROLES } from '../../ingest/sources/edgar/funds/ncen-xml.ts';
+import { PROVIDER_ROLES } from '../../ingest/sources/edgar/index.ts';
 import { bool, day, str } from '../13f/records.ts';
 
 const SOURCE = 'sec_form_ncen';

@@ -1,4 +1,4 @@
-import type { EventDraft } from '../../ingest/events/writer.ts';
+import type { EventDraft } from '../../schemas/events.ts';
 
 /** The event as stored with an alert or delivery (the spec's Event record, details and evidence parsed). */
 export interface EventSnapshot

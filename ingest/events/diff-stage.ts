@@ -1,6 +1,7 @@
 import { openLakeReader, type LakeReader } from '../lake/reader.ts';
 import type { Settings } from '../../schemas/settings.ts';
-import { appendEvents, type EventDraft, type SqlDrafts } from './writer.ts';
+import { appendEvents, type SqlDrafts } from './writer.ts';
+import type { EventDraft } from '../../schemas/events.ts';
 
 /**
  * The diff stage: after an ingest writes partitions, each handler interested in one of the changed tables

@@ -7,35 +7,8 @@ import { appendPartitionFile } from '../lake/writer.ts';
 import { openLakeReader, type LakeReader } from '../lake/reader.ts';
 import { withLock } from '../lake/lock.ts';
 import type { Settings } from '../../schemas/settings.ts';
+import type { EventDraft } from '../../schemas/events.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
-
-export type Importance = 'low' | 'medium' | 'high';
-export const IMPORTANCE_RANK: Record<Importance, number> = { low: 1, medium: 2, high: 3 };
-
-export interface EvidenceItem {
-  source_type: string;
-  url: string;
-  retrieved_at: string;
-  excerpt: string | null;
-  section: string | null;
-  excerpt_sha256: string | null;
-}
-
-/** What a diff handler proposes; the writer assigns id, seq and detected_at. */
-export interface EventDraft {
-  event_type: string;
-  importance: Importance;
-  confidence: number;
-  entity_cik: string | null;
-  entity_ticker: string | null;
-  entity_name: string | null;
-  accession: string | null;
-  summary: string;
-  details: Record<string, unknown>;
-  evidence: EvidenceItem[];
-  dedup_key: string;
-  occurred_at: string | null;
-}
 
 /**
  * Drafts produced by SQL over the lake (large diffs such as 13F quarter over quarter): a SELECT returning the

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvents, type EventDraft } from '../../ingest/events/writer.ts';
+import { appendEvents } from '../../ingest/events/writer.ts';
+import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 function draft(i: number, over: Partial<EventDraft> = {}): EventDraft {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMonitoring, type MonitoringRuntime } from '../../api/monitors/runtime.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
-import { appendEvents, type EventDraft } from '../../ingest/events/writer.ts';
+import { appendEvents } from '../../ingest/events/writer.ts';
+import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { makeCert, startReceiver, TestClock } from './support.ts';
 

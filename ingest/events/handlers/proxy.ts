@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DiffHandler } from '../diff-stage.ts';
-import type { EventDraft } from '../writer.ts';
+import type { EventDraft } from '../../../schemas/events.ts';
 import { COMP_PCT_MEDIUM, FIXED_IMPORTANCE } from '../importance.ts';
 
 /** Rows extracted below this confidence are not compared (the proxy tables' own serving floor). */

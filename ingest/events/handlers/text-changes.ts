@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DiffHandler } from '../diff-stage.ts';
 import { TEXT_SIMILARITY_MEDIUM } from '../importance.ts';
 import { compareText } from '../text-diff.ts';
-import type { EventDraft } from '../writer.ts';
+import type { EventDraft } from '../../../schemas/events.ts';
 
 /** Below this similarity an item counts as changed (identical boilerplate re-filed is not an event). */
 export const TEXT_CHANGE_THRESHOLD = 0.97;

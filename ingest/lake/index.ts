@@ -1,0 +1,4 @@
+/** The public surface of `ingest/lake` for the API (and other layers above): import from here, not from its files. */
+export { type CatalogEntry, catalogPath, readCatalog, readCatalogEntry } from './catalog.ts';
+export { openDuck, queryRows } from './duck.ts';
+export { type LakeReader, openLakeReader } from './reader.ts';
