@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DatasetIngester } from '../../ingest/core/dataset.ts';
-import { loadIngesters } from '../../ingest/core/registry.ts';
-import { runIngest, type IngestSummary } from '../../ingest/core/runner.ts';
-import type { Settings } from '../../ingest/core/settings.ts';
+import type { DatasetIngester } from '../../ingest/pipeline/contract.ts';
+import { loadIngesters } from '../../ingest/pipeline/registry.ts';
+import { runIngest, type IngestSummary } from '../../ingest/pipeline/runner.ts';
+import type { Settings } from '../../schemas/settings.ts';
 
 /**
  * The demo lake of `ingest/demo.ts` (`make demo`), for tests: every dataset writes its sample and the real
