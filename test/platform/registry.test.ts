@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEndpoints } from '../../api/core/app.ts';
 import { discoveryErrors } from '../../ingest/pipeline/discover.ts';
-import { loadDiffHandlers } from '../../ingest/events/diff-stage.ts';
 import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { startWorkers } from '../../api/core/workers.ts';
@@ -11,7 +10,6 @@ describe('dataset and route registry', () => {
   it('loads every dataset, route, diff handler and worker module without error', async () => {
     await loadIngesters();
     await loadEndpoints();
-    await loadDiffHandlers();
     await startWorkers({} as never, { only: [] }).then((w) => w.stop());
     expect(discoveryErrors).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import type { EventDraft } from '../../../schemas/events.ts';
 import { COMP_PCT_MEDIUM, FIXED_IMPORTANCE } from '../importance.ts';
 
