@@ -2,7 +2,7 @@
 PORT ?= 8080
 export PORT
 
-.PHONY: install test demo demo-data bench typecheck serve clean
+.PHONY: install test demo demo-data bench typecheck serve clean lint deps deadcode check
 
 # `npm install`, not `npm ci`: the lock file records the DuckDB binding for this platform only (its optional
 # per-platform packages are prereleases npm does not list for other platforms), which `npm ci` rejects.
@@ -20,6 +20,21 @@ typecheck: install
 ## make test: install, typecheck, then the whole suite (vitest, real HTTP on ephemeral ports).
 test: install typecheck
 	npx vitest run
+
+## make check: the quality gates (configured in biome.json, .dependency-cruiser.cjs, knip.json); each fails on any finding.
+check: lint deps deadcode
+
+# Format and lint check, no writes (`npx biome check --write` applies the formatter and the safe fixes).
+lint: install
+	npm run -s lint
+
+# The layer import rules and no import cycles.
+deps: install
+	npm run -s deps
+
+# Unused files, exports and dependencies.
+deadcode: install
+	npm run -s deadcode
 
 ## make demo: install, check, write sample data in the regulator's formats, ingest it, create a key, serve.
 demo: install typecheck demo-data serve
