@@ -28,7 +28,7 @@ export interface TableSpec {
   partitionBy: string;
   /**
    * Sort order inside each partition file. Choose the columns of the selective filters and of the page
-   * order: row-group min/max statistics then prune almost everything (shared/notes/duckdb-lake.md).
+   * order: row-group min/max statistics then prune almost everything (docs/engine-notes.md §1).
    */
   sortBy: string[];
   /** Unique per row within the table; the merge key and the keyset tie-breaker. */

@@ -5,7 +5,7 @@ import { p } from '../core/params.ts';
 /** Record helpers shared by the 13F, N-PORT and N-CEN routes. */
 export { str, num, bool, isoDate as day } from '../core/records.ts';
 
-/** The spec's enriched-field shape: a resolved value with its confidence (0–1) and freshness. */
+/** Enriched-field shape of docs/api-contract.md: a resolved value with its confidence (0–1) and freshness. */
 export function enriched<T extends z.ZodType>(value: T) {
   return z
     .object({

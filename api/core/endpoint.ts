@@ -107,7 +107,7 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
   params?: Q;
   pathParams?: PP;
   body?: z.ZodType<B>;
-  /** Status for body validation errors: the spec asks 400 on monitor/webhook bodies; 422 elsewhere. */
+  /** Status for body validation errors: docs/api-contract.md asks 400 on monitor/webhook bodies; 422 elsewhere. */
   bodyErrorStatus?: 400 | 422;
   validate?: (values: ParamValues<Q>) => (ValidationDetail | null)[];
   record: z.ZodType<R>;

@@ -1,8 +1,8 @@
 import type { ValidationDetail } from './params.ts';
 
 /**
- * The error codes of the API (spec: Errors), one place. Every non-422 error body is
- * `{"error":{"code","message"}}`; 422 bodies are `{"detail":[…]}` exactly as the spec shows.
+ * The error codes of the API (docs/api-contract.md: Errors), one place. Every non-422 error body is
+ * `{"error":{"code","message"}}`; 422 bodies are `{"detail":[…]}` exactly as the contract shows.
  */
 export const ERROR_CODES = {
   not_found: 404,
@@ -39,6 +39,6 @@ export class ValidationError extends Error {
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const entityUnresolved = (message: string, suggestion?: string) =>
   new ApiError(404, 'entity_unresolved', message, {}, suggestion ? { suggestion } : {});
-/** 400 with the invalid_param code: the spec's status for bad monitor and webhook bodies. */
+/** 400 with the invalid_param code: the API contract's status for bad monitor and webhook bodies. */
 export const badRequest = (message: string, param?: string) => new ApiError(400, 'invalid_param', message, {}, param ? { param } : {});
 export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') => new ApiError(401, 'unauthorized', message);

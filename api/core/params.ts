@@ -3,7 +3,7 @@ import { normalizeAccession, padCik, toIsoDate } from '../../ingest/sources/comm
 
 /**
  * Query and path parameters. Each helper is the single source of a parameter's validation, its 422 detail
- * (pydantic-style `type`/`ctx`, as the spec shows), its OpenAPI entry and its TypeScript type.
+ * (pydantic-style `type`/`ctx`, as docs/api-contract.md shows), its OpenAPI entry and its TypeScript type.
  */
 
 export interface ParamIssue {
@@ -200,7 +200,7 @@ export function pagingParams(defaultLimit = 25) {
 export type ParamDefs = Record<string, ParamDef<unknown>>;
 export type ParamValues<P extends ParamDefs> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
 
-/** A 422 detail entry, exactly the spec's shape. */
+/** A 422 detail entry, exactly the API contract's shape (docs/api-contract.md). */
 export interface ValidationDetail {
   loc: (string | number)[];
   msg: string;

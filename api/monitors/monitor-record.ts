@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MonitorRule } from './matcher.ts';
 import { IMPORTANCE, MONITOR_STATUSES, TARGET_TYPES, type TargetType } from './taxonomy.ts';
 
-/** The API's Monitor record (spec: Monitor). */
+/** The API's Monitor record (docs/api-contract.md: Monitors). */
 export const monitorRecord = z.object({
   id: z.string().describe('UUID'),
   name: z.string(),

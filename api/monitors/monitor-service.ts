@@ -32,7 +32,7 @@ export const patchMonitorBody = z
   .strict();
 export type PatchMonitorBody = z.input<typeof patchMonitorBody>;
 
-/** A zod failure as the 400 the spec asks for on monitor bodies, naming the first offending member. */
+/** A zod failure as the 400 the API contract asks for on monitor bodies, naming the first offending member. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const r = schema.safeParse(body ?? {});
   if (r.success) return r.data;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../core/endpoint.ts';
 import { PLANS } from '../../schemas/plans.ts';
 
-/** Service and account endpoints (spec: Service and account). */
+/** Service and account endpoints (docs/api-contract.md: Service endpoints). */
 
 const Health = z.object({
   status: z.enum(['ok', 'degraded']),

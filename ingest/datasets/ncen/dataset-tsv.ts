@@ -7,7 +7,7 @@ import { boolSql, cikSql, dmySql, filingIndexUrlSql, textSql } from '../../sourc
  * one SELECT per service-provider table, joined to SUBMISSION (filer, period, filing date), REGISTRANT (name) and
  * FUND_REPORTED_INFO (series, fund name) through FUND_ID (`{ACCESSION}_{CIK}_{SERIES}`).
  *
- * The provider tables' column lists are only partly documented (shared/formats/07, "Unverified"), so each table's
+ * The provider tables' column lists are only partly documented (docs/formats/07-nport-ncen.md), so each table's
  * columns are found by suffix from its header, the way the XML parser finds elements: `…NAME` (not FUND_NAME),
  * `…LEI`, `…FILE_NUM…`, `…CRD_NUM…`, `…STATE`, `…COUNTRY`, `IS_…AFFILIATED…`. A table missing from the zip or without
  * a name column is skipped with a bad-row note, never guessed.

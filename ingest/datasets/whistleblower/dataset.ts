@@ -7,7 +7,7 @@ import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeWhistleblowerSample } from './sample.ts';
 import { whistleblowerTable } from '../../../schemas/tables/whistleblower.ts';
 
-/** Listing URL unverified (shared/formats/13-sec-enforcement.md "Unverified"); override with --from. */
+/** Listing URL unverified (docs/formats/13-sec-enforcement.md "Unverified"); override with --from. */
 const SOURCE: ListingSource = { listingPath: '/whistleblower/final-orders-whistleblower-award-determinations', detailPages: false };
 
 export function decisionOf(text: string | null): string | null {

@@ -3,7 +3,7 @@ import { cleanText, padCik, toBool, toInt, toIsoDate } from '../common/normalize
 
 /**
  * The Form CRS data file listed under `advFirmCRS` in IAPD's reports_metadata.json. Its column layout is not
- * documented (shared/formats/08 §4), so every column is found by any of several plausible header names and a
+ * documented (docs/formats/08-form-adv.md §4), so every column is found by any of several plausible header names and a
  * file without a CRD or name column and a date column is refused with the headers it does have.
  */
 const CRS_COLUMNS = {
