@@ -103,7 +103,7 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
         if (needsAuth) {
           account = await auth.authenticate(req);
           const wait = limiter.take(account.keyId);
-          if (wait > 0) throw new ApiError(429, 'rate_limited', `Too many requests for this key; retry in ${wait} s`, { 'Retry-After': String(wait) });
+          if (wait > 0) throw new ApiError('rate_limited', `Too many requests for this key; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
         }
         const gate = async () => {
           if (!account) return;

@@ -115,7 +115,7 @@ export async function runLookup(ep: LookupEndpoint, services: Services, req: Req
   if (scope.sql) where.push(scope.sql);
   const order = ep.orderBy?.length ? ` ORDER BY ${orderSql(ep.orderBy)}` : '';
   const rows = await services.lake.query(`SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${order} LIMIT 1`, b.params);
-  if (!rows.length) throw new ApiError(404, 'not_found', ep.notFound(values as never));
+  if (!rows.length) throw new ApiError('not_found', ep.notFound(values as never));
   return {
     data: [ep.toRecord(rows[0])],
     page: { limit: 1, next_cursor: null, has_more: false },
