@@ -4,6 +4,7 @@ import { costRange, type Endpoint } from './endpoint.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
 import { DEFAULT_COST } from '../../schemas/plans.ts';
 import { ERROR_STATUS, ErrorCodeSchema, type ErrorCode } from '../../schemas/errors.ts';
+import { isSourceLabel, SOURCES } from '../../schemas/sources.ts';
 
 /** OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. */
 
@@ -37,8 +38,9 @@ const ValidationBody = z.object({
   })),
 });
 
-function envelope(record: z.ZodType, monitoring: boolean) {
-  const base = { data: z.array(record), page: Page.optional(), source: z.string(), warnings: z.array(Warning).optional() };
+function envelope(record: z.ZodType, monitoring: boolean, label: string) {
+  const source = isSourceLabel(label) ? z.literal(label).describe(SOURCES[label]) : z.string();
+  const base = { data: z.array(record), page: Page.optional(), source, warnings: z.array(Warning).optional() };
   return monitoring
     ? z.object(base)
     : z.object({ ...base, as_of: z.string().nullable().describe('ISO 8601 freshness of the data'), query_echo: z.record(z.string(), z.unknown()) });
@@ -77,7 +79,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [String(ep.kind === 'custom' ? ep.successStatus ?? 200 : 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring) } },
+        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring, ep.source) } },
       },
       '422': { description: 'Validation error (parameter named in `loc`)', content: { 'application/json': { schema: ValidationBody } } },
     };
