@@ -27,5 +27,8 @@ export const COSTS = {
   account: { min: 0, max: 0 },
 } as const;
 
-/** Default cost of a data endpoint: the filterable-list price (the contract: "most read endpoints cost about 5"). */
-export const DEFAULT_COST = 5;
+/**
+ * Default cost of an endpoint that declares none, so of every list and lookup: the filterable-list price (the API contract, docs/api-contract.md:
+ * "most read endpoints cost about 5"). A route of another class declares `cost: COSTS.<class>`.
+ */
+export const DEFAULT_COST = COSTS.filterable_list.max;

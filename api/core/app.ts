@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { UpstreamError } from '../../ingest/sources/common/index.ts';
 import { createAuthenticator } from './auth.ts';
-import { checkOrder, runCustom, runList, runLookup } from './compile.ts';
+import { checkEndpoint, runCustom, runList, runLookup } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint, type EnvelopeInput } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
@@ -22,9 +22,10 @@ export async function loadEndpoints(): Promise<Endpoint[]> {
   const out: Endpoint[] = [];
   for (const { dir, value } of await discoverModules<Endpoint[]>(apiRoot, 'routes.ts')) {
     for (const ep of value) {
-      // A list whose page order cannot be keyset-paged is refused at start-up, not on its first request.
+      // An endpoint naming a column its table lacks, or a page order that cannot be keyset-paged, is refused at
+      // start-up, not on its first request.
       try {
-        if (ep.kind === 'list') checkOrder(ep, ep.orderBy);
+        checkEndpoint(ep);
         out.push(ep);
       } catch (err) {
         discoveryErrors.push({ file: `api/${dir}/routes.ts`, message: (err as Error).message });
@@ -103,7 +104,7 @@ export async function createApp(services: Services, opts: { extraEndpoints?: End
         if (needsAuth) {
           account = await auth.authenticate(req);
           const wait = limiter.take(account.keyId);
-          if (wait > 0) throw new ApiError(429, 'rate_limited', `Too many requests for this key; retry in ${wait} s`, { 'Retry-After': String(wait) });
+          if (wait > 0) throw new ApiError('rate_limited', `Too many requests for this key; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
         }
         const gate = async () => {
           if (!account) return;

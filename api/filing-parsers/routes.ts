@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OwnerRecord } from '../insider-ownership-common/records.ts';
+import { OwnerRecord } from '../../schemas/records/insider.ts';
 import { defineRoute } from '../core/endpoint.ts';
 import { notFound, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';

@@ -10,6 +10,7 @@ import { write13fSample } from './sample.ts';
 import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/tables/13f.ts';
 import { pickZipForPeriod } from './windows.ts';
 import { parse13fFiling } from '../../sources/edgar/funds/13f-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const PAGE = '/data-research/sec-markets-data/form-13f-data-sets';
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
@@ -48,7 +49,7 @@ export default defineIngester({
   description: 'Form 13F managers and holdings: quarterly Form 13F data sets (bulk, DuckDB read_csv) and single 13F-HR XML filings.',
   tables: TABLES_13F,
   parserVersion: 1,
-  source: 'sec_form_13f',
+  source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp: '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
   async inputs(ctx, args) {

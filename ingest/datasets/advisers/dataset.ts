@@ -10,6 +10,7 @@ import { searchAdvisers } from '../../sources/iapd/search-json.ts';
 import { parseRoster } from '../../sources/iapd/roster.ts';
 import { writeAdvisersSample } from './sample.ts';
 import { advisersTable } from '../../../schemas/tables/advisers.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export const ROSTER_PAGE_PATH = '/data-research/sec-markets-data/information-about-registered-investment-advisers-exempt-reporting-advisers';
 const ROSTER_LINK = /ia\d{6,8}(-exempt)?\.zip$/i;
@@ -66,7 +67,7 @@ export default defineIngester({
   description: 'Investment advisers (registered and exempt-reporting) from the SEC monthly Form ADV roster, or the IAPD firm compilation feed.',
   tables: [advisersTable],
   parserVersion: 1,
-  source: 'sec_form_adv',
+  source: SOURCE.sec_form_adv,
   sourceUrls: [
     `https://www.sec.gov${ROSTER_PAGE_PATH}`,
     'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json',

@@ -8,6 +8,7 @@ import { dateFromFileName } from '../../sources/common/links.ts';
 import { countryOfCode, parseBdList, type BdListRow } from '../../sources/iapd/bd-list.ts';
 import { writeBrokerDealersSample } from './sample.ts';
 import { brokerDealersTable } from '../../../schemas/tables/broker-dealers.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export const BD_PAGE_PATH = '/help/foiadocsbdfoiahtm.html';
 const BD_PAGE = `https://www.sec.gov${BD_PAGE_PATH}`;
@@ -58,7 +59,7 @@ export default defineIngester({
   description: 'Broker-dealers from the SEC active broker-dealer list (bd*.txt), joined by SEC file number with IAPD firm records (CRD, status).',
   tables: [brokerDealersTable],
   parserVersion: 1,
-  source: 'sec_broker_dealers',
+  source: SOURCE.sec_broker_dealers,
   sourceUrls: [BD_PAGE, 'https://api.adviserinfo.sec.gov/search/firm'],
   argsHelp: '--date YYYY-MM-DD (snapshot date when file names carry none) | --from <bd*.txt | IAPD firm-search .json | folder>',
 

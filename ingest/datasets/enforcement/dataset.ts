@@ -4,6 +4,7 @@ import { releaseText, sanctionColumns, yearOf } from '../../sources/sec-web/reco
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeEnforcementSample } from './sample.ts';
 import { enforcementTable } from '../../../schemas/tables/enforcement.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const AP_SOURCE: ListingSource = {
   listingPath: '/enforcement-litigation/administrative-proceedings',
@@ -26,7 +27,7 @@ export default defineIngester({
   description: 'SEC administrative proceedings and litigation releases as enforcement actions, with penalties/disgorgement parsed from the release text.',
   tables: [enforcementTable],
   parserVersion: 1,
-  source: 'sec_enforcement',
+  source: SOURCE.sec_enforcement,
   sourceUrls: [
     'https://www.sec.gov/enforcement-litigation/administrative-proceedings',
     'https://www.sec.gov/enforcement-litigation/litigation-releases',

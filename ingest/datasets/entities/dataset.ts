@@ -6,6 +6,7 @@ import { foldSnapshot, type Observation, type TickerRange } from '../../sources/
 import { coreName, entitiesTable, entityNamesTable, entityTickersTable, normalizeName } from '../../../schemas/tables/entities.ts';
 import { mergeListings, parseTickerFile, type TickerListing } from '../../sources/edgar/bulk/tickers.ts';
 import { writeEntitiesSample } from '../../samples/entity-files.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const TICKER_FILES = /^company_tickers(_exchange)?\.json$/i;
 const isTickerFile = (n: string) => TICKER_FILES.test(n);
@@ -104,7 +105,7 @@ export default defineIngester({
   description: 'Entity directory (one row per CIK), name history and ticker history from the ticker files and the submissions data.',
   tables: [entitiesTable, entityNamesTable, entityTickersTable],
   parserVersion: 1,
-  source: 'sec_submissions',
+  source: SOURCE.sec_submissions,
   sourceUrls: [
     'https://www.sec.gov/files/company_tickers.json',
     'https://www.sec.gov/files/company_tickers_exchange.json',

@@ -7,6 +7,7 @@ import { extractItem } from '../../sources/edgar/archive/extract.ts';
 import { parseSubmission } from '../../sources/edgar/sgml.ts';
 import { filingSectionsTable, SECTIONS } from '../../../schemas/tables/filing-sections.ts';
 import { writeFilingSectionsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 function baseForm(form: string | null): '10-K' | '10-Q' | null {
   const f = (form ?? '').toUpperCase().replace(/\/A$/, '');
@@ -38,7 +39,7 @@ export default defineIngester({
   description: 'Risk factors (10-K Item 1A) and MD&A (10-K Item 7, 10-Q Part I Item 2) text, for the text-change events.',
   tables: [filingSectionsTable],
   parserVersion: 1,
-  source: 'sec_edgar_archive',
+  source: SOURCE.sec_edgar_archive,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/{cik}/{accession}.txt'],
   argsHelp: '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched from the archive) | --from <full submission .txt/.nc files>',
   async inputs(ctx, args) {

@@ -8,6 +8,7 @@ import { ntLateTable, ntRow } from '../../../schemas/tables/nt-late.ts';
 import { buildFilingRow, filingKey } from './rows.ts';
 import { filingsTable } from '../../../schemas/tables/filings.ts';
 import { writeFilingsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const isIndexFile = (n: string) => /\.idx$/i.test(n) && /(master|form|company)/i.test(n);
 const isSubmissionFile = (n: string) => !!classifySubmissionFile(n) && !/companyfacts|companyconcept|frames/i.test(n);
@@ -79,7 +80,7 @@ export default defineIngester({
   description: 'Filing index from EDGAR full-index/daily-index master.idx, enriched with submissions data; also writes the late-filing notices (nt_late).',
   tables: [filingsTable, ntLateTable],
   parserVersion: 1,
-  source: 'sec_edgar_index',
+  source: SOURCE.sec_edgar_index,
   sourceUrls: [
     'https://www.sec.gov/Archives/edgar/full-index/',
     'https://www.sec.gov/Archives/edgar/daily-index/',

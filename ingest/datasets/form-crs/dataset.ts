@@ -4,6 +4,7 @@ import { fetchMetadata, IAPD_METADATA_PATH, metadataFiles } from '../../sources/
 import { parseCrsData } from '../../sources/iapd/crs-data.ts';
 import { writeFormCrsSample } from './sample.ts';
 import { formCrsTable } from '../../../schemas/tables/form-crs.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const CRS_PAGE = 'https://adviserinfo.sec.gov/';
 
@@ -12,7 +13,7 @@ export default defineIngester({
   description: 'Form CRS relationship-summary filings (IAPD Form CRS data file).',
   tables: [formCrsTable],
   parserVersion: 1,
-  source: 'iapd_form_crs',
+  source: SOURCE.iapd_form_crs,
   sourceUrls: [`https://reports.adviserinfo.sec.gov${IAPD_METADATA_PATH}`],
   argsHelp: '--from <Form CRS .csv | .zip | folder> (default: the newest advFirmCRS file in the IAPD metadata)',
 

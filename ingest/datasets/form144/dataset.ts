@@ -7,13 +7,14 @@ import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { Form144XmlError, parseForm144Xml } from '../../sources/edgar/ownership/form144-xml.ts';
 import { form144Table } from '../../../schemas/tables/form144.ts';
 import { writeForm144Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export default defineIngester({
   name: 'form144',
   description: 'Form 144 notices of proposed sales (XML filings, electronic since 2023).',
   tables: [form144Table],
   parserVersion: 1,
-  source: 'sec_form_144',
+  source: SOURCE.sec_form_144,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--from <folder or file> of Form 144 filings (primary_doc.xml, full-submission .txt, .nc); the regulator publishes no bulk data set for Form 144',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'form144'),

@@ -6,6 +6,7 @@ import { dateFromFileName } from '../../sources/common/links.ts';
 import { parseIndividualFeed, toIndividualRow } from '../../sources/iapd/individuals-feed.ts';
 import { writeIndividualsSample } from './sample.ts';
 import { iapdIndividualsTable } from '../../../schemas/tables/iapd-individuals.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const MANIFEST_PATH = '/reports/CompilationReports/CompilationReports.manifest.json';
 
@@ -14,7 +15,7 @@ export default defineIngester({
   description: 'Investment adviser representatives from the IAPD individual compilation feed (daily XML).',
   tables: [iapdIndividualsTable],
   parserVersion: 1,
-  source: 'iapd_individuals',
+  source: SOURCE.iapd_individuals,
   sourceUrls: [`https://reports.adviserinfo.sec.gov${MANIFEST_PATH}`],
   argsHelp: '--date YYYY-MM-DD (feed day; default newest in the manifest) | --from <IA_INDVL_Feed_*.xml.zip | .xml | folder>',
 

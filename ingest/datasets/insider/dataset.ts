@@ -8,6 +8,7 @@ import { OwnershipXmlError, parseOwnershipXml } from '../../sources/edgar/owners
 import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';
 import { insiderHoldingsTable, insiderTransactionsTable } from '../../../schemas/tables/insider.ts';
 import { writeInsiderSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const BULK = {
   folder: 'insider-transactions-data-sets',
@@ -20,7 +21,7 @@ export default defineIngester({
   description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
   tables: [insiderTransactionsTable, insiderHoldingsTable],
   parserVersion: 1,
-  source: 'sec_insider_transactions',
+  source: SOURCE.sec_insider_transactions,
   sourceUrls: [
     'https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets',
     'https://www.sec.gov/Archives/edgar/data/',

@@ -9,6 +9,7 @@ import { parse990 } from '../../sources/irs/form990.ts';
 import { board990Rows } from './rows.ts';
 import { zipMembers } from '../../sources/common/zip.ts';
 import { writeIrs990Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const INPUT = /\.(xml|zip)$/i;
 
@@ -49,7 +50,7 @@ export default defineIngester({
   description: 'IRS Form 990 / 990-EZ / 990-PF e-file XML: officers, directors, trustees, key employees (board_members, source_type irs_990).',
   tables: [boardMembersTable],
   parserVersion: BOARD_PARSER_VERSION,
-  source: 'irs_990',
+  source: SOURCE.irs_990,
   sourceUrls: ['https://www.irs.gov/charities-non-profits/form-990-series-downloads', 'https://apps.irs.gov/pub/epostcard/990/xml/'],
   argsHelp: '--from <file|folder> of 990 XML files or TEOS zips, or --period 2024Q1 (zips of those months named by the index XML_BATCH_ID, from IRS_BASE_URL)',
   async inputs(ctx, args) {

@@ -7,6 +7,7 @@ import { loadNcenDataset, NCEN_MEMBERS } from './dataset-tsv.ts';
 import { writeNcenSample } from './sample.ts';
 import { fundProviders } from '../../../schemas/tables/ncen.ts';
 import { parseNcenReport } from '../../sources/edgar/funds/ncen-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
 const PAGE = '/data-research/sec-markets-data/form-n-cen-data-sets';
@@ -16,7 +17,7 @@ export default defineIngester({
   description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
   parserVersion: 1,
-  source: 'sec_form_ncen',
+  source: SOURCE.sec_form_ncen,
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
   argsHelp: '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs | N-CEN full-submission .txt/.nc or primary_doc .xml files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'ncen', '2025Q1'),

@@ -8,6 +8,7 @@ import { loadNportDataset, NPORT_MEMBERS } from './dataset-tsv.ts';
 import { writeNportSample } from './sample.ts';
 import { fundHoldings } from '../../../schemas/tables/nport.ts';
 import { parseNportReport } from '../../sources/edgar/funds/nport-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const PAGE = '/data-research/sec-markets-data/form-n-port-data-sets';
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
@@ -37,7 +38,7 @@ export default defineIngester({
   description: 'Form N-PORT fund portfolio holdings: quarterly N-PORT data sets (bulk, DuckDB read_csv) and NPORT-P XML filings.',
   tables: [fundHoldings],
   parserVersion: 1,
-  source: 'sec_form_nport',
+  source: SOURCE.sec_form_nport,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp: '--period 2025Q3 (data set of that filing quarter) | --from <zip | folder of TSVs | NPORT-P .xml/.txt files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'nport', '2025Q3'),

@@ -7,13 +7,14 @@ import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { parseSchedule13, Schedule13Error } from '../../sources/edgar/ownership/schedule13-xml.ts';
 import { beneficialOwnershipTable } from '../../../schemas/tables/ownership.ts';
 import { writeSchedule13Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export default defineIngester({
   name: 'ownership',
   description: 'Beneficial ownership reports: Schedule 13D/13G structured XML (since 2024-12-18) and legacy SC 13D/G filings (best-effort).',
   tables: [beneficialOwnershipTable],
   parserVersion: 1,
-  source: 'sec_schedule_13dg',
+  source: SOURCE.sec_schedule_13dg,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--from <folder or file> of Schedule 13D/G filings (primary_doc.xml, full-submission .txt, .nc); the regulator publishes no bulk data set',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'ownership'),

@@ -6,6 +6,7 @@ import { readXlsx } from '../../sources/common/xlsx.ts';
 import { writePrivateFundStatsSample } from './sample.ts';
 import { sheetCells } from '../../sources/iapd/fund-stats-sheets.ts';
 import { privateFundStatsTable } from '../../../schemas/tables/private-fund-stats.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export const STATS_PAGE_PATH = '/divisions/investment/private-funds-statistics';
 
@@ -24,7 +25,7 @@ export default defineIngester({
   description: 'SEC Private Funds Statistics tables (quarterly workbook), long format.',
   tables: [privateFundStatsTable],
   parserVersion: 1,
-  source: 'sec_private_fund_stats',
+  source: SOURCE.sec_private_fund_stats,
   sourceUrls: [`https://www.sec.gov${STATS_PAGE_PATH}`],
   argsHelp: '--period 2025Q2 (when the file name carries no quarter) | --from <workbook .xlsx | folder>',
 

@@ -9,6 +9,7 @@ import { fetchMetadata, IAPD_METADATA_PATH, metadataFiles, type MetadataFile } f
 import { parseBase, parseFunds, sectionOf, withFiling, type FilingInfo } from '../../sources/iapd/private-fund-data.ts';
 import { writePrivateFundsSample } from './sample.ts';
 import { privateFundsTable } from '../../../schemas/tables/private-funds.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const LOCAL_FILES = /(ADV_Filing_Data.*\.zip|adv-filing-data.*\.zip|\.csv)$/i;
 
@@ -81,7 +82,7 @@ export default defineIngester({
   description: 'Private funds from Form ADV Schedule D 7.B.(1) (IAPD monthly ADV filing data), latest filing per adviser.',
   tables: [privateFundsTable],
   parserVersion: 1,
-  source: 'sec_form_adv_schedule_d',
+  source: SOURCE.sec_form_adv_schedule_d,
   sourceUrls: ['https://reports.adviserinfo.sec.gov/reports/foia/reports_metadata.json', 'https://www.sec.gov/data-research/sec-markets-data/form-adv-data'],
   argsHelp: '--date YYYY-MM (filing-data month; default newest) | --from <ADV_Filing_Data_*.zip | folder of IA_/ERA_ CSVs>',
 

@@ -10,6 +10,7 @@ import { extractProxy } from '../../sources/edgar/proxy/extract.ts';
 import { filingIdOf, proxyRows } from './rows.ts';
 import { proxyCompensationTable, proxyOfficersTable } from '../../../schemas/tables/proxy.ts';
 import { writeProxySample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 /** `--accession cik/accession[,…]` fetches filings from the archive; `--from` with a non-path value does the same. */
 type ProxyArgs = IngestArgs & { accession?: string };
@@ -34,7 +35,7 @@ export default defineIngester({
   description: 'DEF 14A proxy statements: directors and executive officers, summary/director/fund compensation tables, board members.',
   tables: [proxyOfficersTable, proxyCompensationTable, boardMembersTable],
   parserVersion: BOARD_PARSER_VERSION,
-  source: 'sec_proxy',
+  source: SOURCE.sec_proxy,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
   argsHelp: '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
   async inputs(ctx: IngestContext, args: ProxyArgs) {

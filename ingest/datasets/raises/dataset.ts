@@ -8,6 +8,7 @@ import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form
 import { formDFiledDate, formDRow } from './rows.ts';
 import { formDOfferingsTable } from '../../../schemas/tables/raises.ts';
 import { writeFormDSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const BULK = {
   folder: 'form-d-data-sets',
@@ -20,7 +21,7 @@ export default defineIngester({
   description: 'Private placements: Form D / D/A notices from the quarterly Form D data sets and from Form D XML filings.',
   tables: [formDOfferingsTable],
   parserVersion: 1,
-  source: 'sec_form_d',
+  source: SOURCE.sec_form_d,
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),

@@ -4,6 +4,7 @@ import { releaseText, yearOf } from '../../sources/sec-web/record-fields.ts';
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeTradingSuspensionsSample } from './sample.ts';
 import { tradingSuspensionsTable } from '../../../schemas/tables/trading-suspensions.ts';
+import { SOURCE as LABEL } from '../../../schemas/sources.ts';
 
 const SOURCE: ListingSource = { listingPath: '/enforcement-litigation/trading-suspensions', detailPages: true };
 
@@ -20,7 +21,7 @@ export default defineIngester({
   description: 'SEC trading suspension orders from the trading-suspensions listing and order pages.',
   tables: [tradingSuspensionsTable],
   parserVersion: 1,
-  source: 'sec_trading_suspensions',
+  source: LABEL.sec_trading_suspensions,
   sourceUrls: ['https://www.sec.gov/enforcement-litigation/trading-suspensions'],
   argsHelp: '--date YYYY-MM-DD (that month) | --period YYYYQn | default: this and last month; --from <folder of listing pages and release pages>',
   inputs: (ctx, args) => listingInputs(ctx, args, SOURCE),

@@ -6,6 +6,7 @@ import { releaseText } from '../../sources/sec-web/record-fields.ts';
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeWhistleblowerSample } from './sample.ts';
 import { whistleblowerTable } from '../../../schemas/tables/whistleblower.ts';
+import { SOURCE as LABEL } from '../../../schemas/sources.ts';
 
 /** Listing URL unverified (docs/formats/13-sec-enforcement.md "Unverified"); override with --from. */
 const SOURCE: ListingSource = { listingPath: '/whistleblower/final-orders-whistleblower-award-determinations', detailPages: false };
@@ -22,7 +23,7 @@ export default defineIngester({
   description: 'SEC whistleblower award final orders; award amounts parsed from the public summary, fiscal year = U.S. federal FY.',
   tables: [whistleblowerTable],
   parserVersion: 1,
-  source: 'sec_whistleblower',
+  source: LABEL.sec_whistleblower,
   sourceUrls: ['https://www.sec.gov/whistleblower/final-orders-whistleblower-award-determinations'],
   argsHelp: '--date YYYY-MM-DD (that month) | --period YYYYQn | default: this and last month; --from <folder of listing pages>',
   inputs: (ctx, args) => listingInputs(ctx, args, SOURCE),
