@@ -4,7 +4,7 @@ import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/
 import { localInputs } from '../../sources/common/local-inputs.ts';
 import { downloadListedZip, forEachDataSet } from '../../sources/edgar/funds/inputs.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
-import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
+import { addParsedFilings, createRaw13f, finish13f, stage } from './pipeline.ts';
 import type { RawFiling, RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
 import { write13fSample } from './sample.ts';
 import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/tables/13f.ts';
@@ -38,7 +38,6 @@ async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<voi
     }
     filings.push(filing);
     for (const l of lines) rows.push({ ...l, accession_number: filing.accession_number });
-    ctx.progress.rows(lines.length);
   }
   await addParsedFilings(ctx, filings, rows);
 }
@@ -66,7 +65,7 @@ export default defineIngester({
     const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
     if (singles.length) await loadFilingFiles(ctx, singles);
     await finish13f(ctx);
-    await ctx.sql(`INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
+    await stage(ctx, `INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
   },
   sample: write13fSample,
 });

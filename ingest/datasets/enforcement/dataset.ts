@@ -41,7 +41,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) !== null);
     for (const r of releases) {
       const kind = kindOf(r.releaseNumber);
-      await ctx.append(enforcementTable.name, {
+      await ctx.append(enforcementTable, {
         action_id: `${AGENCY}:${r.releaseNumber}`,
         agency: AGENCY,
         action_kind: kind,

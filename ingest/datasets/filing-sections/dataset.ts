@@ -56,7 +56,7 @@ export default defineIngester({
       const h = sub.header;
       const form = baseForm(h.form);
       const filer = h.parties.find((p) => p.role === 'FILER') ?? h.parties[0];
-      if (!form || !h.accession || !h.filed || !filer?.cik) {
+      if (!form || !h.form || !h.accession || !h.filed || !filer?.cik) {
         ctx.badRow({ file: input.path, line: null, reason: `not a 10-K/10-Q full submission with accession, date and filer (${h.form ?? 'no form'})` });
         continue;
       }
@@ -66,7 +66,7 @@ export default defineIngester({
         const found = extractItem(primary.body, form, item);
         if (!found || found.text.trim().length < 40) continue;
         const paragraphs = found.text.split('\n').filter((l) => l.trim()).length;
-        await ctx.append(filingSectionsTable.name, {
+        await ctx.append(filingSectionsTable, {
           accession: h.accession, cik: filer.cik, company: filer.name, form: h.form, base_form: form,
           filed_date: h.filed, filed_year: h.filed.slice(0, 4), period: h.period, section, item, heading: found.heading,
           text: found.text, paragraphs, words: found.text.split(/\s+/).filter(Boolean).length,

@@ -54,10 +54,9 @@ function chunkedWriter(ctx: LoadContext) {
     for (const b of batch) {
       const key = filingKey((b.idx?.accession ?? b.sub?.accession)!, (b.idx?.cik ?? b.sub?.cik)!);
       const row = buildFilingRow(b.idx, b.sub, prev.get(key) ?? null);
-      await ctx.append(filingsTable.name, row, { file: b.file, line: b.line });
+      await ctx.append(filingsTable, row, { file: b.file, line: b.line });
       const nt = ntRow(row);
-      if (nt) await ctx.append(ntLateTable.name, nt, { file: b.file, line: b.line });
-      ctx.progress.rows(1);
+      if (nt) await ctx.append(ntLateTable, nt, { file: b.file, line: b.line });
     }
   };
   return {

@@ -35,7 +35,7 @@ export default defineIngester({
         if (!doc || typeof doc !== 'object' || !('facts' in doc)) continue; // submissions or other JSON in the folder
         for (const r of companyFacts(doc)) {
           if ('error' in r) ctx.badRow({ file: d.file, line: null, reason: r.error });
-          else await stage.write(r.row as unknown as Record<string, unknown>);
+          else await stage.write(r.row);
         }
       }
     } finally {

@@ -87,7 +87,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   // The data set already restates this filing in the same run; staging both would duplicate its keys.
   if (seen.has(doc.accession)) return;
   seen.add(doc.accession);
-  const { transactions, holdings } = ownershipLakeRows(doc, filedDate);
-  for (const r of transactions) await ctx.append(insiderTransactionsTable.name, r, { file });
-  for (const r of holdings) await ctx.append(insiderHoldingsTable.name, r, { file });
+  const { transactions, holdings } = ownershipLakeRows(doc, { accession: doc.accession, filedDate, issuerCik: doc.issuer.cik });
+  for (const r of transactions) await ctx.append(insiderTransactionsTable, r, { file });
+  for (const r of holdings) await ctx.append(insiderHoldingsTable, r, { file });
 }

@@ -22,7 +22,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === 'LR');
     for (const r of releases) {
       const text = releaseText(r);
-      await ctx.append(litigationTable.name, {
+      await ctx.append(litigationTable, {
         release_number: r.releaseNumber,
         release_date: r.date,
         release_year: yearOf(r.date),

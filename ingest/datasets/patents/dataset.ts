@@ -95,7 +95,7 @@ export default defineIngester({
         const g = parsed.grant;
         const org = g.assignees[0]?.orgname;
         const cik = org ? await resolveCik(org) : null;
-        await ctx.append(patentGrantsTable.name, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
+        await ctx.append(patentGrantsTable, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
       }
     }
   },

@@ -70,10 +70,9 @@ export default defineIngester({
         ? `${ctx.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${doc.meta.accession.replace(/-/g, '')}/${doc.meta.documentName}`
         : input.url;
       const rows = proxyRows(doc.meta, x, { filingId: filingIdOf(doc.meta, doc.html), fiscalYear, sourceUrl });
-      for (const r of rows.officers) await ctx.append(proxyOfficersTable.name, r, { file: input.path });
-      for (const r of rows.compensation) await ctx.append(proxyCompensationTable.name, r, { file: input.path });
-      for (const r of rows.board) await ctx.append(boardMembersTable.name, r, { file: input.path });
-      ctx.progress.rows(rows.officers.length + rows.compensation.length);
+      for (const r of rows.officers) await ctx.append(proxyOfficersTable, r, { file: input.path });
+      for (const r of rows.compensation) await ctx.append(proxyCompensationTable, r, { file: input.path });
+      for (const r of rows.board) await ctx.append(boardMembersTable, r, { file: input.path });
       ctx.log(`${basename(input.path)}: ${rows.officers.length} people, ${rows.compensation.length} compensation rows (${x.tablesUsed}/${x.tablesSeen} tables used)`);
     }
   },

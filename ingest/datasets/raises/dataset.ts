@@ -5,7 +5,7 @@ import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sour
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isFormDDataSetFolder, loadFormDDataSet } from './data-set.ts';
 import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form-d-xml.ts';
-import { formDFiledDate, formDRow } from './rows.ts';
+import { formDFiledDate, formDRow, primaryIssuer } from './rows.ts';
 import { formDOfferingsTable } from '../../../schemas/tables/raises.ts';
 import { writeFormDSample } from './sample.ts';
 
@@ -58,9 +58,12 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   }
   d.accession ??= accessionFromFileName(file);
   const filed = formDFiledDate(d);
-  if (!d.accession || !filed) return ctx.badRow({ file, line: null, reason: `missing ${d.accession ? 'filed date' : 'accession'}` });
+  const issuerCik = primaryIssuer(d)?.cik;
+  if (!d.accession || !filed || !issuerCik) {
+    return ctx.badRow({ file, line: null, reason: `missing ${!d.accession ? 'accession' : !filed ? 'filed date' : 'issuer CIK'}` });
+  }
   // The data set of the same run already holds this filing; staging it twice would duplicate its key.
   if (seen.has(d.accession)) return;
   seen.add(d.accession);
-  await ctx.append(formDOfferingsTable.name, formDRow(d, filed), { file });
+  await ctx.append(formDOfferingsTable, formDRow(d, { accession: d.accession, filedDate: filed, issuerCik }), { file });
 }

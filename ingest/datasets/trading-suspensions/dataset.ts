@@ -27,7 +27,7 @@ export default defineIngester({
   async load(ctx, inputs) {
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === '34');
     for (const r of releases) {
-      await ctx.append(tradingSuspensionsTable.name, {
+      await ctx.append(tradingSuspensionsTable, {
         release_number: r.releaseNumber,
         suspension_date: r.date,
         suspension_year: yearOf(r.date),

@@ -32,7 +32,7 @@ export default defineIngester({
       const text = releaseText(o);
       // A summary without "award" next to the figure still states one amount: take it, the order is about it.
       const award = amountFor(text, 'award');
-      await ctx.append(whistleblowerTable.name, {
+      await ctx.append(whistleblowerTable, {
         award_order_no: o.releaseNumber,
         order_date: o.date,
         fiscal_year: federalFiscalYear(o.date),
