@@ -82,6 +82,11 @@ export interface DatasetIngester {
   description: string;
   /** The lake tables this ingester writes (one folder and SQL view each). */
   tables: TableSpec[];
+  /**
+   * Datasets whose lake tables this one reads while it runs (in `inputs`, `load` or its events), by name: the demo
+   * and the nightly schedule run them first (registry `dependencyOrder`). An unknown name or a cycle fails the load.
+   */
+  dependsOn: string[];
   /** Bump when the parser's output changes: the next run re-derives affected partitions from the raw cache. */
   parserVersion: number;
   /** Source label used in the API envelope, e.g. `sec_form_adv`. */

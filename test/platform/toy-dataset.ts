@@ -33,6 +33,7 @@ export function toyIngester(parserVersion = 1) {
     name: 'toy_firms',
     description: 'toy',
     tables: [firmsTable],
+    dependsOn: [],
     parserVersion,
     source: 'toy_source',
     sourceUrls: ['https://example.invalid/firms'],

@@ -46,6 +46,8 @@ export default defineIngester({
   name: '13f',
   description: 'Form 13F managers and holdings: quarterly Form 13F data sets (bulk, DuckDB read_csv) and single 13F-HR XML filings.',
   tables: TABLES_13F,
+  // Issuers are resolved against the entity directory (entities, entity_names).
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: 'sec_form_13f',
   sourceUrls: [`https://www.sec.gov${PAGE}`],

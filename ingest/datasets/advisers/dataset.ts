@@ -64,6 +64,7 @@ export default defineIngester({
   name: 'advisers',
   description: 'Investment advisers (registered and exempt-reporting) from the SEC monthly Form ADV roster, or the IAPD firm compilation feed.',
   tables: [advisersTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_adv',
   sourceUrls: [

@@ -59,6 +59,7 @@ export default defineIngester({
   name: 'broker-dealers',
   description: 'Broker-dealers from the SEC active broker-dealer list (bd*.txt), joined by SEC file number with IAPD firm records (CRD, status).',
   tables: [brokerDealersTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_broker_dealers',
   sourceUrls: [BD_PAGE, 'https://api.adviserinfo.sec.gov/search/firm'],

@@ -25,6 +25,7 @@ export default defineIngester({
   name: 'enforcement',
   description: 'SEC administrative proceedings and litigation releases as enforcement actions, with penalties/disgorgement parsed from the release text.',
   tables: [enforcementTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_enforcement',
   sourceUrls: [

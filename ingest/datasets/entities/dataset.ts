@@ -109,6 +109,7 @@ export default defineIngester({
   name: 'entities',
   description: 'Entity directory (one row per CIK), name history and ticker history from the ticker files and the submissions data.',
   tables: [entitiesTable, entityNamesTable, entityTickersTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_submissions',
   sourceUrls: [

@@ -37,6 +37,8 @@ export default defineIngester({
   name: 'filing-sections',
   description: 'Risk factors (10-K Item 1A) and MD&A (10-K Item 7, 10-Q Part I Item 2) text, for the text-change events.',
   tables: [filingSectionsTable],
+  // Without --from, the reports to fetch come from the filing index.
+  dependsOn: ['filings'],
   parserVersion: 1,
   source: 'sec_edgar_archive',
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/{cik}/{accession}.txt'],

@@ -77,6 +77,8 @@ export default defineIngester({
   name: 'filings',
   description: 'Filing index from EDGAR full-index/daily-index master.idx, enriched with submissions data; also writes the late-filing notices (nt_late).',
   tables: [filingsTable, ntLateTable],
+  // Its events carry the filer's ticker and name from the entity directory.
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: 'sec_edgar_index',
   sourceUrls: [

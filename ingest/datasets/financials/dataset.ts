@@ -11,6 +11,7 @@ export default defineIngester({
   name: 'financials',
   description: 'XBRL financial facts (every non-dimensional fact of every filing) from the company facts data.',
   tables: [financialFactsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_xbrl_companyfacts',
   sourceUrls: [

@@ -11,6 +11,7 @@ export default defineIngester({
   name: 'form-crs',
   description: 'Form CRS relationship-summary filings (IAPD Form CRS data file).',
   tables: [formCrsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'iapd_form_crs',
   sourceUrls: [`https://reports.adviserinfo.sec.gov${IAPD_METADATA_PATH}`],

@@ -21,6 +21,7 @@ export default defineIngester({
   name: 'form144',
   description: 'Form 144 notices of proposed sales (XML filings, electronic since 2023).',
   tables: [form144Table],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_144',
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],

@@ -13,6 +13,7 @@ export default defineIngester({
   name: 'iapd-individuals',
   description: 'Investment adviser representatives from the IAPD individual compilation feed (daily XML).',
   tables: [iapdIndividualsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'iapd_individuals',
   sourceUrls: [`https://reports.adviserinfo.sec.gov${MANIFEST_PATH}`],

@@ -19,6 +19,8 @@ export default defineIngester({
   name: 'insider',
   description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
   tables: [insiderTransactionsTable, insiderHoldingsTable],
+  // Its events carry the issuer's ticker and name from the entity directory.
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: 'sec_insider_transactions',
   sourceUrls: [

@@ -47,6 +47,7 @@ export default defineIngester({
   name: 'irs990',
   description: 'IRS Form 990 / 990-EZ / 990-PF e-file XML: officers, directors, trustees, key employees (board_members, source_type irs_990).',
   tables: [boardMembersTable],
+  dependsOn: [],
   parserVersion: BOARD_PARSER_VERSION,
   source: 'irs_990',
   sourceUrls: ['https://www.irs.gov/charities-non-profits/form-990-series-downloads', 'https://apps.irs.gov/pub/epostcard/990/xml/'],

@@ -10,6 +10,7 @@ export default defineIngester({
   name: 'litigation',
   description: 'SEC litigation releases (LR-NNNNN): listing pages + RSS feed + release pages; penalties and disgorgement parsed from the text.',
   tables: [litigationTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_litigation_releases',
   sourceUrls: [

@@ -15,6 +15,7 @@ export default defineIngester({
   name: 'ncen',
   description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_ncen',
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],

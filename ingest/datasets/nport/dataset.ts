@@ -36,6 +36,7 @@ export default defineIngester({
   name: 'nport',
   description: 'Form N-PORT fund portfolio holdings: quarterly N-PORT data sets (bulk, DuckDB read_csv) and NPORT-P XML filings.',
   tables: [fundHoldings],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_nport',
   sourceUrls: [`https://www.sec.gov${PAGE}`],

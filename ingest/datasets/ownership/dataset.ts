@@ -12,6 +12,7 @@ export default defineIngester({
   name: 'ownership',
   description: 'Beneficial ownership reports: Schedule 13D/13G structured XML (since 2024-12-18) and legacy SC 13D/G filings (best-effort).',
   tables: [beneficialOwnershipTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_schedule_13dg',
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],

@@ -69,6 +69,8 @@ export default defineIngester({
   name: 'patents',
   description: 'USPTO weekly patent grant full text (ipgYYMMDD, concatenated us-patent-grant XML documents), streamed one document at a time.',
   tables: [patentGrantsTable],
+  // Assignees are matched to CIKs through entity_names.
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: 'uspto_patent_grants',
   sourceUrls: ['https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/'],

@@ -23,6 +23,7 @@ export default defineIngester({
   name: 'private-fund-stats',
   description: 'SEC Private Funds Statistics tables (quarterly workbook), long format.',
   tables: [privateFundStatsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_private_fund_stats',
   sourceUrls: [`https://www.sec.gov${STATS_PAGE_PATH}`],

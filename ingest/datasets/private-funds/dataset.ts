@@ -84,6 +84,7 @@ export default defineIngester({
   name: 'private-funds',
   description: 'Private funds from Form ADV Schedule D 7.B.(1) (IAPD monthly ADV filing data), latest filing per adviser.',
   tables: [privateFundsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_adv_schedule_d',
   sourceUrls: ['https://reports.adviserinfo.sec.gov/reports/foia/reports_metadata.json', 'https://www.sec.gov/data-research/sec-markets-data/form-adv-data'],

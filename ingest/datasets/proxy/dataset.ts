@@ -33,6 +33,7 @@ export default defineIngester({
   name: 'proxy',
   description: 'DEF 14A proxy statements: directors and executive officers, summary/director/fund compensation tables, board members.',
   tables: [proxyOfficersTable, proxyCompensationTable, boardMembersTable],
+  dependsOn: [],
   parserVersion: BOARD_PARSER_VERSION,
   source: 'sec_proxy',
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],

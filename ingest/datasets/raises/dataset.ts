@@ -19,6 +19,7 @@ export default defineIngester({
   name: 'raises',
   description: 'Private placements: Form D / D/A notices from the quarterly Form D data sets and from Form D XML filings.',
   tables: [formDOfferingsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_form_d',
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],

@@ -19,6 +19,7 @@ export default defineIngester({
   name: 'trading-suspensions',
   description: 'SEC trading suspension orders from the trading-suspensions listing and order pages.',
   tables: [tradingSuspensionsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_trading_suspensions',
   sourceUrls: ['https://www.sec.gov/enforcement-litigation/trading-suspensions'],

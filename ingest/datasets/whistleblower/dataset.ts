@@ -21,6 +21,7 @@ export default defineIngester({
   name: 'whistleblower',
   description: 'SEC whistleblower award final orders; award amounts parsed from the public summary, fiscal year = U.S. federal FY.',
   tables: [whistleblowerTable],
+  dependsOn: [],
   parserVersion: 1,
   source: 'sec_whistleblower',
   sourceUrls: ['https://www.sec.gov/whistleblower/final-orders-whistleblower-award-determinations'],
