@@ -87,6 +87,8 @@ export interface TableKeys<C extends ColumnMap> {
  */
 export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & TableKeys<C>): TableSpec<C> & TableKeys<C> {
   if (!spec.columns[spec.partitionBy]) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} not in columns`);
+  // The writer names a folder after each value; a row with no value would have no partition to go to.
+  if (spec.columns[spec.partitionBy].nullable !== false) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} must be nullable: false`);
   for (const c of [...spec.sortBy, ...spec.primaryKey]) {
     if (!spec.columns[c]) throw new Error(`table ${spec.name}: key column ${c} not in columns`);
   }

@@ -32,7 +32,7 @@ function typeChecks(ctx: LoadContext, row: FirmRow): void {
   // @ts-expect-error append takes the table object, not its name
   void ctx.append('toy_firms', row);
   // @ts-expect-error key lists are checked against the columns
-  defineTable({ name: 'x', description: 'x', columns: { a: { type: 'VARCHAR' } }, partitionBy: 'b', sortBy: [], primaryKey: [] });
+  defineTable({ name: 'x', description: 'x', columns: { a: { type: 'VARCHAR', nullable: false } }, partitionBy: 'b', sortBy: [], primaryKey: [] });
 }
 void typeChecks;
 
@@ -48,9 +48,11 @@ describe('row types inferred from the columns', () => {
     expectTypeOf<keyof FirmRow>().toEqualTypeOf<'snapshot_date' | 'id' | 'name' | 'state' | 'aum' | 'active' | 'source_url'>();
   });
 
-  it('defineTable refuses key columns that are not columns at run time too', () => {
-    const spec = { name: 'x', description: 'x', columns: { a: { type: 'VARCHAR' } }, partitionBy: 'a', sortBy: ['b'], primaryKey: ['a'] };
+  it('defineTable refuses, at run time too, key columns that are not columns and a nullable partition column', () => {
+    const spec = { name: 'x', description: 'x', columns: { a: { type: 'VARCHAR', nullable: false } }, partitionBy: 'a', sortBy: ['b'], primaryKey: ['a'] };
     expect(() => defineTable(spec as never)).toThrow(/key column b not in columns/);
+    const nullablePartition = { ...spec, columns: { a: { type: 'VARCHAR' } }, sortBy: ['a'] };
+    expect(() => defineTable(nullablePartition as never)).toThrow('table x: partition column a must be nullable: false');
   });
 });
 
