@@ -4,7 +4,7 @@ import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/
 import { localInputs } from '../../sources/common/local-inputs.ts';
 import { downloadListedZip, forEachDataSet } from '../../sources/edgar/funds/inputs.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
-import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
+import { addParsedFilings, createRaw13f, finish13f, stage } from './pipeline.ts';
 import type { RawFiling, RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
 import { write13fSample } from './sample.ts';
 import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/tables/13f.ts';
@@ -39,7 +39,6 @@ async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<voi
     }
     filings.push(filing);
     for (const l of lines) rows.push({ ...l, accession_number: filing.accession_number });
-    ctx.progress.rows(lines.length);
   }
   await addParsedFilings(ctx, filings, rows);
 }
@@ -48,6 +47,8 @@ export default defineIngester({
   name: '13f',
   description: 'Form 13F managers and holdings: quarterly Form 13F data sets (bulk, DuckDB read_csv) and single 13F-HR XML filings.',
   tables: TABLES_13F,
+  // Issuers are resolved against the entity directory (entities, entity_names).
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
@@ -67,7 +68,7 @@ export default defineIngester({
     const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
     if (singles.length) await loadFilingFiles(ctx, singles);
     await finish13f(ctx);
-    await ctx.sql(`INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
+    await stage(ctx, `INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
   },
   sample: write13fSample,
 });

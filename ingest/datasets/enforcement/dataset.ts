@@ -26,6 +26,7 @@ export default defineIngester({
   name: 'enforcement',
   description: 'SEC administrative proceedings and litigation releases as enforcement actions, with penalties/disgorgement parsed from the release text.',
   tables: [enforcementTable],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_enforcement,
   sourceUrls: [
@@ -42,7 +43,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) !== null);
     for (const r of releases) {
       const kind = kindOf(r.releaseNumber);
-      await ctx.append(enforcementTable.name, {
+      await ctx.append(enforcementTable, {
         action_id: `${AGENCY}:${r.releaseNumber}`,
         agency: AGENCY,
         action_kind: kind,

@@ -86,6 +86,7 @@ export default defineIngester({
   name: 'financial-statements',
   description: 'Financial Statement Data Sets (sub/num/tag), one quarter per run, loaded with DuckDB read_csv.',
   tables: [financialStatementsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_fsds,
   sourceUrls: ['https://www.sec.gov/dera/data/financial-statement-data-sets.html', 'https://www.sec.gov/files/dera/data/financial-statement-data-sets/{YYYY}q{Q}.zip'],

@@ -12,6 +12,7 @@ export default defineIngester({
   name: 'financials',
   description: 'XBRL financial facts (every non-dimensional fact of every filing) from the company facts data.',
   tables: [financialFactsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_xbrl_companyfacts,
   sourceUrls: [
@@ -36,7 +37,7 @@ export default defineIngester({
         if (!doc || typeof doc !== 'object' || !('facts' in doc)) continue; // submissions or other JSON in the folder
         for (const r of companyFacts(doc)) {
           if ('error' in r) ctx.badRow({ file: d.file, line: null, reason: r.error });
-          else await stage.write(r.row as unknown as Record<string, unknown>);
+          else await stage.write(r.row);
         }
       }
     } finally {

@@ -20,6 +20,8 @@ export default defineIngester({
   name: 'insider',
   description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
   tables: [insiderTransactionsTable, insiderHoldingsTable],
+  // Its events carry the issuer's ticker and name from the entity directory.
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: SOURCE.sec_insider_transactions,
   sourceUrls: [
@@ -88,7 +90,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   // The data set already restates this filing in the same run; staging both would duplicate its keys.
   if (seen.has(doc.accession)) return;
   seen.add(doc.accession);
-  const { transactions, holdings } = ownershipLakeRows(doc, filedDate);
-  for (const r of transactions) await ctx.append(insiderTransactionsTable.name, r, { file });
-  for (const r of holdings) await ctx.append(insiderHoldingsTable.name, r, { file });
+  const { transactions, holdings } = ownershipLakeRows(doc, { accession: doc.accession, filedDate, issuerCik: doc.issuer.cik });
+  for (const r of transactions) await ctx.append(insiderTransactionsTable, r, { file });
+  for (const r of holdings) await ctx.append(insiderHoldingsTable, r, { file });
 }

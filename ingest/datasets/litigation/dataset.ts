@@ -11,6 +11,7 @@ export default defineIngester({
   name: 'litigation',
   description: 'SEC litigation releases (LR-NNNNN): listing pages + RSS feed + release pages; penalties and disgorgement parsed from the text.',
   tables: [litigationTable],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_litigation_releases,
   sourceUrls: [
@@ -23,7 +24,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === 'LR');
     for (const r of releases) {
       const text = releaseText(r);
-      await ctx.append(litigationTable.name, {
+      await ctx.append(litigationTable, {
         release_number: r.releaseNumber,
         release_date: r.date,
         release_year: yearOf(r.date),

@@ -16,6 +16,7 @@ export default defineIngester({
   name: 'ncen',
   description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_form_ncen,
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
@@ -37,7 +38,7 @@ async function loadXmlFilings(ctx: LoadContext, inputs: RawInput[]): Promise<voi
       continue;
     }
     for (const p of r.providers) {
-      await ctx.append('fund_providers', {
+      await ctx.append(fundProviders, {
         ...p, accession_number: r.accession_number, filer_cik: r.filer_cik, registrant_name: r.registrant_name,
         report_period_end: r.report_period_end, report_year: r.report_period_end.slice(0, 4), filing_date: r.filing_date,
         source: 'sec_ncen_xml', source_url: filingIndexUrl(r.filer_cik, r.accession_number),

@@ -20,7 +20,7 @@ async function loadXmlReport(ctx: LoadContext, input: RawInput): Promise<void> {
   const c = await parseNportReport(await readFile(input.path, 'utf8'), async (h, c) => {
     if (!c.accession_number || !c.report_date) return;
     n++;
-    await ctx.append('fund_holdings', {
+    await ctx.append(fundHoldings, {
       ...h,
       accession_number: c.accession_number, registrant_cik: c.registrant_cik, registrant_name: c.registrant_name, series_id: c.series_id,
       fund_name: c.fund_name, report_date: c.report_date, report_period_end: c.report_period_end, report_quarter: quarterOf(c.report_date),
@@ -37,6 +37,7 @@ export default defineIngester({
   name: 'nport',
   description: 'Form N-PORT fund portfolio holdings: quarterly N-PORT data sets (bulk, DuckDB read_csv) and NPORT-P XML filings.',
   tables: [fundHoldings],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_form_nport,
   sourceUrls: [`https://www.sec.gov${PAGE}`],

@@ -70,6 +70,8 @@ export default defineIngester({
   name: 'patents',
   description: 'USPTO weekly patent grant full text (ipgYYMMDD, concatenated us-patent-grant XML documents), streamed one document at a time.',
   tables: [patentGrantsTable],
+  // Assignees are matched to CIKs through entity_names.
+  dependsOn: ['entities'],
   parserVersion: 1,
   source: SOURCE.uspto_patent_grants,
   sourceUrls: ['https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/'],
@@ -96,7 +98,7 @@ export default defineIngester({
         const g = parsed.grant;
         const org = g.assignees[0]?.orgname;
         const cik = org ? await resolveCik(org) : null;
-        await ctx.append(patentGrantsTable.name, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
+        await ctx.append(patentGrantsTable, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
       }
     }
   },

@@ -24,6 +24,7 @@ export default defineIngester({
   name: 'private-fund-stats',
   description: 'SEC Private Funds Statistics tables (quarterly workbook), long format.',
   tables: [privateFundStatsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_private_fund_stats,
   sourceUrls: [`https://www.sec.gov${STATS_PAGE_PATH}`],
@@ -50,12 +51,11 @@ export default defineIngester({
       for (const sheet of await readXlsx(input.path)) {
         const cells = sheetCells(sheet, (row, reason) => ctx.badRow({ file: `${file}!${sheet.name}`, line: row, reason }));
         for (const c of cells) {
-          await ctx.append(privateFundStatsTable.name, {
+          await ctx.append(privateFundStatsTable, {
             quarter_end_date: quarterEnd, tab_name: c.tab, table_title: c.title, row_key: c.rowKey, metric_key: c.metricKey, value: c.value,
             value_raw: c.raw, row_order: c.rowOrder, col_order: c.colOrder, source_file: `${file}!${sheet.name}`, source_line: c.sheetRow,
             source_url: input.url ?? `https://www.sec.gov${STATS_PAGE_PATH}`,
           }, { file: `${file}!${sheet.name}`, line: c.sheetRow });
-          ctx.progress.rows(1);
         }
       }
     }

@@ -34,6 +34,7 @@ export default defineIngester({
   name: 'proxy',
   description: 'DEF 14A proxy statements: directors and executive officers, summary/director/fund compensation tables, board members.',
   tables: [proxyOfficersTable, proxyCompensationTable, boardMembersTable],
+  dependsOn: [],
   parserVersion: BOARD_PARSER_VERSION,
   source: SOURCE.sec_proxy,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
@@ -71,10 +72,9 @@ export default defineIngester({
         ? `${ctx.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${doc.meta.accession.replace(/-/g, '')}/${doc.meta.documentName}`
         : input.url;
       const rows = proxyRows(doc.meta, x, { filingId: filingIdOf(doc.meta, doc.html), fiscalYear, sourceUrl });
-      for (const r of rows.officers) await ctx.append(proxyOfficersTable.name, r, { file: input.path });
-      for (const r of rows.compensation) await ctx.append(proxyCompensationTable.name, r, { file: input.path });
-      for (const r of rows.board) await ctx.append(boardMembersTable.name, r, { file: input.path });
-      ctx.progress.rows(rows.officers.length + rows.compensation.length);
+      for (const r of rows.officers) await ctx.append(proxyOfficersTable, r, { file: input.path });
+      for (const r of rows.compensation) await ctx.append(proxyCompensationTable, r, { file: input.path });
+      for (const r of rows.board) await ctx.append(boardMembersTable, r, { file: input.path });
       ctx.log(`${basename(input.path)}: ${rows.officers.length} people, ${rows.compensation.length} compensation rows (${x.tablesUsed}/${x.tablesSeen} tables used)`);
     }
   },

@@ -20,6 +20,7 @@ export default defineIngester({
   name: 'trading-suspensions',
   description: 'SEC trading suspension orders from the trading-suspensions listing and order pages.',
   tables: [tradingSuspensionsTable],
+  dependsOn: [],
   parserVersion: 1,
   source: LABEL.sec_trading_suspensions,
   sourceUrls: ['https://www.sec.gov/enforcement-litigation/trading-suspensions'],
@@ -28,7 +29,7 @@ export default defineIngester({
   async load(ctx, inputs) {
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === '34');
     for (const r of releases) {
-      await ctx.append(tradingSuspensionsTable.name, {
+      await ctx.append(tradingSuspensionsTable, {
         release_number: r.releaseNumber,
         suspension_date: r.date,
         suspension_year: yearOf(r.date),

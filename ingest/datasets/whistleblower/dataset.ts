@@ -22,6 +22,7 @@ export default defineIngester({
   name: 'whistleblower',
   description: 'SEC whistleblower award final orders; award amounts parsed from the public summary, fiscal year = U.S. federal FY.',
   tables: [whistleblowerTable],
+  dependsOn: [],
   parserVersion: 1,
   source: LABEL.sec_whistleblower,
   sourceUrls: ['https://www.sec.gov/whistleblower/final-orders-whistleblower-award-determinations'],
@@ -33,7 +34,7 @@ export default defineIngester({
       const text = releaseText(o);
       // A summary without "award" next to the figure still states one amount: take it, the order is about it.
       const award = amountFor(text, 'award');
-      await ctx.append(whistleblowerTable.name, {
+      await ctx.append(whistleblowerTable, {
         award_order_no: o.releaseNumber,
         order_date: o.date,
         fiscal_year: federalFiscalYear(o.date),
