@@ -29,3 +29,11 @@ export const COSTS = {
 
 /** Default cost of a data endpoint: the filterable-list price (the spec: "most read endpoints cost about 5"). */
 export const DEFAULT_COST = 5;
+
+/**
+ * Credits of the "download or parse a filing" class, from the bytes fetched or read: 10 for small filings, one more
+ * per 250 kB, at most 20 (the class's range in COSTS).
+ */
+export function parseCost(bytes: number): number {
+  return COSTS.parse_filing.min + Math.min(COSTS.parse_filing.max - COSTS.parse_filing.min, Math.floor(bytes / 250_000));
+}

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { defineList, defineRoute, f } from '../core/endpoint.ts';
-import { entityUnresolved } from '../core/errors.ts';
+import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 import { entitiesTable } from '../../schemas/tables/entities.ts';
-import { bool, json, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from './records.ts';
-import { resolveEntity, suggestEntity, unresolvedMessage } from './resolve.ts';
+import { json, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from './records.ts';
 
-const SOURCE = 'sec_submissions';
+export const SOURCE = 'sec_submissions';
 
 const Address = z.object({
   street1: z.string().nullable(), street2: z.string().nullable(), city: z.string().nullable(),
   state_or_country: z.string().nullable(), postal_code: z.string().nullable(), state_or_country_description: z.string().nullable(),
 }).nullable();
 
-const EntityRecord = z.object({
+export const EntityRecord = z.object({
   cik: z.string().describe('CIK zero-padded to 10 digits.'),
   name: z.string().describe('Current conformed name.'),
   ticker: z.string().nullable().describe('Primary current ticker.'),
@@ -38,7 +36,7 @@ const EntityRecord = z.object({
   source_url: z.string(),
 });
 
-function toRecord(r: Record<string, unknown>): z.infer<typeof EntityRecord> {
+export function toRecord(r: Record<string, unknown>): z.infer<typeof EntityRecord> {
   return {
     cik: String(r.cik),
     name: String(r.name),
@@ -64,12 +62,6 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof EntityRecord> {
     source_url: String(r.source_url),
   };
 }
-
-const ResolvedRecord = EntityRecord.extend({
-  match_confidence: z.number().describe('1.0 exact CIK/current ticker/current name; 0.95 ticker history or former name; 0.85 name without corporate suffixes; lower when ambiguous.'),
-  ticker_history: z.array(z.object({ ticker: z.string(), exchange: z.string().nullable(), valid_from: z.string(), valid_to: z.string().nullable().describe('Exclusive; null while listed.') })),
-  name_history: z.array(z.object({ name: z.string(), valid_from: z.string().nullable(), valid_to: z.string().nullable(), is_current: z.boolean() })),
-});
 
 export default [
   defineList({
@@ -103,42 +95,5 @@ export default [
     record: EntityRecord,
     toRecord,
     cost: 5,
-  }),
-
-  defineRoute({
-    method: 'get',
-    path: '/v1/entities/{identifier}',
-    summary: 'Resolve an identifier to the canonical entity',
-    description: 'A ticker (current or former; a moved ticker resolves by `date`), a CIK with or without leading zeros, or a company name (current or former). Unresolvable: 404 `entity_unresolved` with a suggestion when a close match exists.',
-    tag: 'Entities',
-    source: SOURCE,
-    pathParams: { identifier: p.str({ required: true, maxLength: 200 }) },
-    params: { date: p.date({ description: 'Resolve as of this day (YYYY-MM-DD): which company held the ticker then.' }) },
-    record: ResolvedRecord,
-    cost: 2,
-    async handler({ path, query, services }) {
-      const id = String(path.identifier);
-      const hit = await resolveEntity(services, id, { date: query.date });
-      if (!hit) {
-        const s = await suggestEntity(services, id);
-        throw entityUnresolved(unresolvedMessage(id, s), s ? (s.ticker ?? s.cik) : undefined);
-      }
-      const [rows, tickers, names] = await Promise.all([
-        services.lake.query('SELECT * FROM entities WHERE cik = $1 LIMIT 1', [hit.cik]),
-        services.lake.query('SELECT ticker, exchange, valid_from, valid_to FROM entity_tickers WHERE cik = $1 ORDER BY valid_from, ticker', [hit.cik]),
-        services.lake.query('SELECT name, valid_from, valid_to, is_current FROM entity_names WHERE cik = $1 ORDER BY is_current DESC, valid_from DESC NULLS LAST', [hit.cik]),
-      ]);
-      const base = rows[0]
-        ? toRecord(rows[0])
-        : { ...toRecord({ cik: hit.cik, name: hit.name, ticker: hit.ticker, detail_source: 'filings', updated_date: '', source_url: `https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=${hit.cik}` }) };
-      const record = {
-        ...base,
-        ticker: hit.ticker ?? base.ticker,
-        match_confidence: hit.confidence,
-        ticker_history: tickers.map((t) => ({ ticker: String(t.ticker), exchange: str(t.exchange), valid_from: String(t.valid_from), valid_to: str(t.valid_to) })),
-        name_history: names.map((n) => ({ name: String(n.name), valid_from: str(n.valid_from), valid_to: str(n.valid_to), is_current: bool(n.is_current) ?? false })),
-      };
-      return { data: [record], page: { limit: 1, next_cursor: null, has_more: false }, source: SOURCE, query_echo: { identifier: id, ...(query.date ? { date: query.date } : {}) } };
-    },
   }),
 ];

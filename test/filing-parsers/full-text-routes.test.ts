@@ -4,7 +4,7 @@ import type { TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { startAppOverArchive, type Upstream } from './upstream-server.ts';
 import { parseDisplayName, toFullTextHit, type EftsHit } from '../../ingest/sources/edgar/archive/efts.ts';
-import { reportsCyberIncident } from '../../api/cyber-incidents/routes.ts';
+import { reportsCyberIncident } from '../../api/cyber-incidents/incidents.ts';
 
 const FIXTURE = 'efts/efts_search-index_q_climate_change_forms_8-K.json';
 

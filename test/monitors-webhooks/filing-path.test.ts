@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMonitoring, type MonitoringRuntime } from '../../api/monitors/runtime.ts';
+import type { MonitoringRuntime } from '../../api/monitors/runtime.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { MONITORING_ROUTES } from './monitoring-routes.ts';
 import { makeCert, startReceiver, TestClock } from './support.ts';
 
 const tls = makeCert();
@@ -12,11 +13,10 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver(tls);
-  app = await createTestApp({ now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' } });
-  rt = startMonitoring(app.services, { background: false, ca: tls.cert });
+  app = await createTestApp({ routes: MONITORING_ROUTES, now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' }, monitoring: { ca: tls.cert } });
+  rt = app.services.monitoring;
 });
 afterAll(async () => {
-  await rt?.stop();
   await app?.close();
   await receiver?.close();
 });
