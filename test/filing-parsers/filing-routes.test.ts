@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness.ts';
 import { hasFixtures } from '../support/fixtures.ts';
+import filingParsersRoutes from '../../api/filing-parsers/routes.ts';
 import { startAppOverArchive, type Upstream } from './upstream-server.ts';
 
 describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the local archive', () => {
@@ -8,7 +9,7 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
   let app: TestApp;
 
   beforeAll(async () => {
-    ({ up, app } = await startAppOverArchive());
+    ({ up, app } = await startAppOverArchive(filingParsersRoutes));
   });
   afterAll(async () => {
     await app?.close();
