@@ -55,7 +55,8 @@ function incidentsOf(hits: EftsHit[]): Incident[] {
 const cache = new Map<string, { at: number; incidents: Incident[]; truncated: boolean }>();
 
 export async function allIncidents(services: Services, q: { dateFrom?: string; dateTo?: string; ciks: string[] }) {
-  const key = JSON.stringify(q);
+  // Keyed by the upstream too: two apps in one process (tests) over different full-text services never share answers.
+  const key = JSON.stringify([services.settings.SEC_EFTS_BASE_URL, q]);
   const hit = cache.get(key);
   if (hit && services.now().getTime() - hit.at < TTL_MS) return hit;
   const walk = await walkEfts(services.http, services.settings.SEC_EFTS_BASE_URL, {
