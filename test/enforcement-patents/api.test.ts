@@ -16,6 +16,9 @@ import enforcementRoutes from '../../api/enforcement/routes.ts';
 import whistleblowerRoutes from '../../api/whistleblower/routes.ts';
 import datasetLitigation from '../../ingest/datasets/litigation/dataset.ts';
 import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
+import datasetEnforcement from '../../ingest/datasets/enforcement/dataset.ts';
+import datasetTradingSuspensions from '../../ingest/datasets/trading-suspensions/dataset.ts';
+import datasetWhistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
 
 type Body = { data: any[]; page: { next_cursor: string | null; has_more: boolean }; warnings?: any[]; detail?: any[] };
 
@@ -35,10 +38,10 @@ async function all(app: TestApp, path: string): Promise<any[]> {
 describe('enforcement-family endpoints over the demo samples', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ routes: [...patentsRoutes, ...litigationRoutes, ...tradingSuspensionsRoutes, ...enforcementRoutes, ...whistleblowerRoutes] });
-    for (const ds of ['litigation', 'enforcement', 'trading-suspensions', 'whistleblower']) {
+    app = await createTestApp({ routes: [...litigationRoutes, ...enforcementRoutes, ...tradingSuspensionsRoutes, ...whistleblowerRoutes] });
+    for (const ds of [datasetLitigation, datasetEnforcement, datasetTradingSuspensions, datasetWhistleblower]) {
       const s = await app.ingestSample(ds, { seed: 7, skipDiff: true });
-      expect(s.badRows, ds).toBe(0);
+      expect(s.badRows, ds.name).toBe(0);
     }
   }, 120_000);
   afterAll(async () => app?.close());
@@ -199,7 +202,7 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const port = (site.address() as { port: number }).port;
-    app = await createTestApp({ routes: [...patentsRoutes, ...litigationRoutes, ...tradingSuspensionsRoutes, ...enforcementRoutes, ...whistleblowerRoutes], env: { SEC_BASE_URL: `http://127.0.0.1:${port}` } });
+    app = await createTestApp({ routes: litigationRoutes, env: { SEC_BASE_URL: `http://127.0.0.1:${port}` } });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -230,7 +233,7 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
 describe.skipIf(!hasFixtures)('/v1/uspto-patent-grants over the real ipg excerpts and the generated weekly file', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ routes: [...patentsRoutes, ...litigationRoutes, ...tradingSuspensionsRoutes, ...enforcementRoutes, ...whistleblowerRoutes] });
+    app = await createTestApp({ routes: patentsRoutes });
     const dir = await mkdtemp(join(tmpdir(), 'ipg-'));
     await copyFile(fixturePath('patents/ipg120327.18.xml'), join(dir, 'ipg120327.xml'));
     const real = await app.ingest(datasetPatents, { from: dir }, { skipDiff: true });

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import PQueue from 'p-queue';
 import type { DatasetIngester, IngestArgs } from '../../ingest/pipeline/contract.ts';
 import { findIngester } from '../../ingest/pipeline/registry.ts';
 import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/pipeline/runner.ts';
+import { createHttpClient } from '../../ingest/sources/common/index.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { createApp, type AppHandle } from '../../api/core/app.ts';
@@ -58,8 +60,11 @@ export async function createTestApp(opts: {
 } = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
+  // The stand-ins are on loopback: no politeness limit toward them. The regulator's 10 requests/second would make
+  // every stand-in page a fixed wait (the limit itself is tested on the client, test/platform/http-client.test.ts).
+  const http = createHttpClient(settings, new PQueue({ concurrency: 16 }));
   const services = await createServices(settings, {
-    now: opts.now, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789', monitoring: opts.monitoring,
+    now: opts.now, http, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789', monitoring: opts.monitoring,
   });
   const handle = createApp(services, { routes: opts.routes ?? (await allRoutes()) });
   const server: Server = createServer(handle.app);
@@ -88,17 +93,19 @@ export async function createTestApp(opts: {
   return {
     baseUrl, port, settings, services, handle, dataDir, key, newKey, request,
     get: (path, k) => request(path, { key: k }),
-    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, ...ro }),
+    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, http, ...ro }),
     async ingestSample(dataset, o = {}) {
       const def = typeof dataset === 'string' ? await findIngester(dataset) : dataset;
       if (!def?.sample) throw new Error(`dataset ${typeof dataset === 'string' ? dataset : dataset.name} has no sample writer`);
       const dir = join(dataDir, 'samples', def.name);
       await def.sample(dir, { seed: o.seed ?? 1, scale: o.scale ?? 1 });
-      return runIngest(def, { from: dir }, settings, { quiet: true, skipDiff: o.skipDiff });
+      return runIngest(def, { from: dir }, settings, { quiet: true, http, skipDiff: o.skipDiff });
     },
     async close() {
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
+      // Keep-alive sockets of the test's fetches would hold close() open for seconds: cut them at once.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
       await closeServices(services);
       await rm(dataDir, { recursive: true, force: true });
     },
