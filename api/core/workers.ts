@@ -7,7 +7,7 @@ export interface Worker {
 }
 
 /** The server's workers, listed explicitly: the monitor matcher with the webhook delivery scheduler. */
-export const WORKERS: readonly Worker[] = [
+const WORKERS: readonly Worker[] = [
   {
     name: 'monitoring',
     start(services) {

@@ -37,7 +37,7 @@ export default defineRoute({
     if (!doc || (m.form && !OWNERSHIP_FORMS.test(m.form))) throw wrongForm(m.accession, `Filing ${m.accession} is a ${m.form ?? 'filing of unknown form'}, not a Form 3, 4 or 5`);
     const { text, fetchedBytes } = await loadDocument(services, m, doc);
     setCost(parseCost(fetchedBytes + text.length));
-    let parsed;
+    let parsed: ReturnType<typeof parseOwnershipXml>;
     try {
       parsed = parseOwnershipXml(text, { accession: m.accession, url: doc.url });
     } catch (err) {

@@ -4,10 +4,9 @@ import { z } from 'zod';
 export const TARGET_TYPES = ['ticker', 'cik', 'form', 'event_type'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-export const MONITOR_STATUSES = ['active', 'paused'] as const;
-export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+const MONITOR_STATUSES = ['active', 'paused'] as const;
 
-export const IMPORTANCE = ['low', 'medium', 'high'] as const;
+const IMPORTANCE = ['low', 'medium', 'high'] as const;
 
 /** The API's Monitor record (spec: Monitor). */
 export const monitorRecord = z.object({
@@ -34,7 +33,6 @@ export const createMonitorBody = z
     webhook_endpoint_id: z.string().nullable().optional(),
   })
   .strict();
-export type CreateMonitorBody = z.input<typeof createMonitorBody>;
 
 export const patchMonitorBody = z
   .object({
@@ -45,4 +43,3 @@ export const patchMonitorBody = z
     webhook_endpoint_id: z.string().nullable().optional(),
   })
   .strict();
-export type PatchMonitorBody = z.input<typeof patchMonitorBody>;
