@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { createKey } from './core/keys.ts';
 import { openStateStore } from './core/state.ts';
 import { ROUTES } from './routes.ts';
-import { loadIngesters } from '../ingest/pipeline/index.ts';
-import { runIngest } from '../ingest/pipeline/index.ts';
+import { dependencyOrder, loadIngesters, runIngest } from '../ingest/pipeline/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
 import { readCatalog } from '../ingest/lake/index.ts';
 
@@ -17,13 +16,8 @@ const settings = loadSettings();
 const samplesDir = join(settings.dataDir, 'samples');
 rmSync(samplesDir, { recursive: true, force: true });
 
-// The entity directory and the filing index first: later ingesters resolve issuers and tickers against them.
-const FIRST = ['entities', 'filings'];
-const ordered = (await loadIngesters()).sort((a, b) => {
-  const ra = FIRST.indexOf(a.name);
-  const rb = FIRST.indexOf(b.name);
-  return (ra < 0 ? FIRST.length : ra) - (rb < 0 ? FIRST.length : rb) || a.name.localeCompare(b.name);
-});
+// Each dataset after the ones it reads (13F resolves issuers against the entity directory, and so on).
+const ordered = dependencyOrder(await loadIngesters());
 let failures = 0;
 for (const d of ordered) {
   if (!d.sample) continue;

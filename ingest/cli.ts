@@ -23,7 +23,8 @@ async function main(): Promise<number> {
     console.log('usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…]\n\ndatasets:');
     for (const d of ingesters) {
       console.log(`  ${d.name.padEnd(24)} ${d.description}`);
-      console.log(`  ${''.padEnd(24)} tables: ${d.tables.map((t) => t.name).join(', ')}; args: ${d.argsHelp}`);
+      const after = d.dependsOn.length ? `; run after: ${d.dependsOn.join(', ')}` : '';
+      console.log(`  ${''.padEnd(24)} tables: ${d.tables.map((t) => t.name).join(', ')}${after}; args: ${d.argsHelp}`);
     }
     return values.list || values.help ? 0 : 2;
   }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { toIsoDate } from './sources/common/normalize.ts';
-import { loadDiffHandlers } from './events/diff-stage.ts';
+import { diffHandlers } from './events/diff.ts';
 import { loadSettings } from '../schemas/settings.ts';
 import { backfillEvents } from './events/backfill.ts';
 
@@ -13,7 +13,7 @@ const { values, positionals } = parseArgs({
 async function main(): Promise<number> {
   const [cmd] = positionals;
   if (cmd === 'handlers') {
-    for (const h of await loadDiffHandlers()) console.log(`${h.name.padEnd(16)} reads ${h.tables.join(', ')}`);
+    for (const h of diffHandlers) console.log(`${h.name.padEnd(16)} reads ${h.tables.join(', ')}`);
     return 0;
   }
   if (cmd !== 'backfill') {

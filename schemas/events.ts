@@ -1,4 +1,4 @@
-/** The event taxonomy (spec: Events). Stable, namespaced identifiers; monitors validate `signals` against it. */
+/** Event taxonomy (docs/api-contract.md): stable, namespaced identifiers; monitors validate `signals` against it. */
 export const EVENT_TYPES = [
   'sec.filing.new',
   'sec.filing.amended',

@@ -1,5 +1,5 @@
 /**
- * Plans and the cost table exactly as the spec's Limits section; the meter, /v1/account and the docs read
+ * Plans and the cost table exactly as docs/api-contract.md (Metering); the meter, /v1/account and the docs read
  * these and nothing else.
  */
 export const PLANS = {
@@ -9,14 +9,14 @@ export const PLANS = {
   pro: { name: 'Pro', monthly_price_usd: 399, included_credits: 125_000, overage_per_1000_usd: 5.0, one_time: false },
   scale: { name: 'Scale', monthly_price_usd: 999, included_credits: 500_000, overage_per_1000_usd: 3.5, one_time: false },
   business: { name: 'Business', monthly_price_usd: 2_500, included_credits: 1_500_000, overage_per_1000_usd: 2.5, one_time: false },
-  // "custom" in the spec: the operator sets the terms; we record usage against a large default allowance.
+  // "custom" in the API contract: the operator sets the terms; we record usage against a large default allowance.
   enterprise: { name: 'Enterprise', monthly_price_usd: null, included_credits: 10_000_000, overage_per_1000_usd: null, one_time: false },
 } as const;
 
 export type PlanId = keyof typeof PLANS;
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
-/** Operation classes of the spec's cost table and the credits each costs here (the range's ends). */
+/** Operation classes of the API contract's cost table and the credits each costs here (the range's ends). */
 export const COSTS = {
   resolve_identifier: { min: 1, max: 2 },
   search_filings: { min: 3, max: 5 },
@@ -27,8 +27,11 @@ export const COSTS = {
   account: { min: 0, max: 0 },
 } as const;
 
-/** Default cost of a data endpoint: the filterable-list price (the spec: "most read endpoints cost about 5"). */
-export const DEFAULT_COST = 5;
+/**
+ * Default cost of an endpoint that declares none, so of every list and lookup: the filterable-list price (the API contract, docs/api-contract.md:
+ * "most read endpoints cost about 5"). A route of another class declares `cost: COSTS.<class>`.
+ */
+export const DEFAULT_COST = COSTS.filterable_list.max;
 
 /**
  * Credits of the "download or parse a filing" class, from the bytes fetched or read: 10 for small filings, one more

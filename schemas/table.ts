@@ -13,25 +13,33 @@ export interface ColumnSpec {
   description?: string;
 }
 
+/** A table's columns by name. Tables keep the literal map (see defineTable), which is what RowOf reads. */
+export type ColumnMap = Record<string, ColumnSpec>;
+
 export type WriteMode =
   /** A run replaces every partition it writes, wholesale (snapshots, quarterly data sets). */
   | 'replace'
   /** A run merges its rows into the partitions it touches; rows with the same primary key are replaced. */
   | 'merge';
 
-export interface TableSpec {
+/**
+ * One lake table. Generic over its column map so the row type can be derived (`RowOf`); plain `TableSpec` (any
+ * columns) is what storage and the API take. The key lists are typed `string` here so that every table stays
+ * assignable to `TableSpec` (`keyof C` would make the type invariant); defineTable checks them against the columns.
+ */
+export interface TableSpec<C extends ColumnMap = ColumnMap> {
   /** Lake folder and SQL view name, snake_case. */
   name: string;
   description: string;
-  columns: Record<string, ColumnSpec>;
+  columns: C;
   /** Column whose value names the Hive partition (`<name>=<value>`); must be in `columns`, non-null. */
   partitionBy: string;
   /**
    * Sort order inside each partition file. Choose the columns of the selective filters and of the page
-   * order: row-group min/max statistics then prune almost everything (shared/notes/duckdb-lake.md).
+   * order: row-group min/max statistics then prune almost everything (docs/engine-notes.md §1).
    */
   sortBy: string[];
-  /** Unique per row within the table; the merge key and the keyset tie-breaker. */
+  /** Unique per row within a partition; the merge key and the keyset tie-breaker. */
   primaryKey: string[];
   writeMode?: WriteMode;
   /**
@@ -41,8 +49,46 @@ export interface TableSpec {
   rowGroupSize?: number;
 }
 
-export function defineTable(spec: TableSpec): TableSpec {
+/** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */
+export type JsonValue = string | number | boolean | object;
+
+/** What a row holds for a column of type `T`. */
+export type ValueOf<T extends ColType> =
+  T extends 'VARCHAR' | 'DATE' | 'TIMESTAMP' ? string
+  : T extends 'JSON' ? JsonValue
+  : T extends 'BIGINT' ? number | bigint
+  : T extends 'INTEGER' | 'DOUBLE' ? number
+  : T extends 'BOOLEAN' ? boolean
+  : never;
+
+type RequiredKeys<C extends ColumnMap> = { [K in keyof C]: C[K] extends { nullable: false } ? K : never }[keyof C];
+type OptionalKeys<C extends ColumnMap> = Exclude<keyof C, RequiredKeys<C>>;
+
+/** The row of a column map: non-null columns required, the others optional and nullable. */
+export type RowOfColumns<C extends ColumnMap> =
+  { -readonly [K in RequiredKeys<C>]: ValueOf<C[K]['type']> } & { -readonly [K in OptionalKeys<C>]?: ValueOf<C[K]['type']> | null };
+
+/**
+ * The row type of a table, inferred from its columns: `RowOf<typeof holdings13f>`. The intersection is flattened
+ * so editor hovers and error messages show plain column names.
+ */
+export type RowOf<T extends { columns: ColumnMap }> = { [K in keyof RowOfColumns<T['columns']>]: RowOfColumns<T['columns']>[K] };
+
+/** The key lists of a table, each name checked against its columns at compile time. */
+export interface TableKeys<C extends ColumnMap> {
+  partitionBy: keyof C & string;
+  sortBy: (keyof C & string)[];
+  primaryKey: (keyof C & string)[];
+}
+
+/**
+ * Defines a table. `const C` keeps the literal column map (types and `nullable: false` as written), so RowOf is
+ * exact and a key column missing from the columns is a compile error as well as a start-up error.
+ */
+export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & TableKeys<C>): TableSpec<C> & TableKeys<C> {
   if (!spec.columns[spec.partitionBy]) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} not in columns`);
+  // The writer names a folder after each value; a row with no value would have no partition to go to.
+  if (spec.columns[spec.partitionBy].nullable !== false) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} must be nullable: false`);
   for (const c of [...spec.sortBy, ...spec.primaryKey]) {
     if (!spec.columns[c]) throw new Error(`table ${spec.name}: key column ${c} not in columns`);
   }
@@ -64,7 +110,8 @@ function zodFor(col: ColumnSpec): z.ZodType {
   let t: z.ZodType;
   switch (col.type) {
     case 'VARCHAR': t = z.string(); break;
-    case 'JSON': t = z.any(); break;
+    // z.any() would let null through a non-null JSON column (and NOT NULL would then fail the whole staging load).
+    case 'JSON': t = col.nullable === false ? z.custom<JsonValue>((v) => v !== null && v !== undefined, 'expected a JSON value') : z.any(); break;
     case 'BIGINT': t = z.number().int().or(z.bigint()); break;
     case 'INTEGER': t = z.number().int(); break;
     case 'DOUBLE': t = z.number(); break;
@@ -75,16 +122,19 @@ function zodFor(col: ColumnSpec): z.ZodType {
   return col.nullable === false ? t : t.nullable().optional();
 }
 
-/** The row validator of a table, generated from its column list (one source of truth). */
+/**
+ * The row validator of a table, generated from its column list (one source of truth). Strict: a key the table
+ * does not have is an error, not silently dropped, so a misspelt column cannot turn into a null one.
+ */
 export function rowSchema(spec: TableSpec): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, col] of Object.entries(spec.columns)) shape[name] = zodFor(col);
-  return z.object(shape);
+  return z.strictObject(shape);
 }
 
-/** DuckDB column definitions, e.g. for an empty view or a staging table. */
+/** DuckDB column definitions of a staging table: non-null columns carry NOT NULL, so SQL-path loads are held to them too. */
 export function ddlColumns(spec: TableSpec): string {
   return Object.entries(allColumns(spec))
-    .map(([name, col]) => `"${name}" ${col.type === 'JSON' ? 'VARCHAR' : col.type}`)
+    .map(([name, col]) => `"${name}" ${col.type === 'JSON' ? 'VARCHAR' : col.type}${col.nullable === false ? ' NOT NULL' : ''}`)
     .join(', ');
 }

@@ -1,60 +1,10 @@
-import { z } from 'zod';
 import { defineList, f, likeEscape, type SqlBuilder } from '../core/endpoint.ts';
 import type { Services } from '../core/services.ts';
-import { p } from '../core/params.ts';
+import { boolDefaultFalse, p } from '../core/params.ts';
+import { isoDate, num, str } from '../core/records.ts';
+import { HoldingRecord, ManagerRecord } from '../../schemas/records/13f.ts';
 import { holdings13f, holdings13fByManager, managers13f } from '../../schemas/tables/13f.ts';
-import { boolDefaultFalse, day, enriched, num, str } from './records.ts';
-
-const SOURCE = 'sec_form_13f';
-
-const ManagerRecord = z.object({
-  cik: z.string().describe('Manager CIK, 10 digits.'),
-  name: z.string().nullable(),
-  address: z.object({
-    street1: z.string().nullable(), street2: z.string().nullable(), city: z.string().nullable(),
-    state_or_country: z.string().nullable(), postal_code: z.string().nullable(),
-  }),
-  period: z.string().describe('Reporting quarter, e.g. 2024Q4.'),
-  period_of_report: z.string().describe('Quarter end date.'),
-  filing_date: z.string().nullable().describe('First filing for the period.'),
-  last_filing_date: z.string().nullable().describe('Latest filing (amendments) for the period.'),
-  report_type: z.string().nullable().describe('13F HOLDINGS REPORT, 13F COMBINATION REPORT or 13F NOTICE.'),
-  holdings_count: z.number().int().describe('Lines of the combined current report (original + amendments).'),
-  total_value_usd: z.number().int().describe('Sum of the current lines, USD.'),
-  value_unit: z.string().nullable().describe('Unit VALUE was filed in: thousands, dollars, or mixed across the filings.'),
-  accession_number: z.string().describe('Latest filing of the current report.'),
-  accessions: z.array(z.string()).describe('Every filing of the current report, oldest first.'),
-  amendment_count: z.number().int(),
-  source: z.string(),
-  source_url: z.string(),
-});
-
-const HoldingRecord = z.object({
-  issuer: z.string().nullable().describe('NAMEOFISSUER as filed.'),
-  class: z.string().nullable().describe('TITLEOFCLASS as filed.'),
-  cusip: z.string().describe('Normalized CUSIP.'),
-  cusip_valid: z.boolean().describe('Check digit agrees.'),
-  figi: z.string().nullable(),
-  value_usd: z.number().int().nullable().describe('Market value in USD, whatever unit the filing used.'),
-  shares: z.number().nullable().describe('Shares, or principal amount when shares_type is PRN.'),
-  shares_type: z.string().nullable().describe('SH or PRN.'),
-  put_call: z.string().nullable(),
-  investment_discretion: z.string().nullable().describe('SOLE, DFND or OTR.'),
-  other_manager: z.string().nullable().describe('Sequence numbers of the other included managers.'),
-  voting_authority: z.object({ sole: z.number().nullable(), shared: z.number().nullable(), none: z.number().nullable() }),
-  period: z.string(),
-  period_of_report: z.string(),
-  manager_cik: z.string(),
-  manager_name: z.string().nullable(),
-  accession_number: z.string(),
-  filing_date: z.string().nullable(),
-  amendment_effect: z.string().describe('original, restatement or new_holdings: how the filing entered the report.'),
-  is_current: z.boolean().describe('False only for lines replaced by a later restatement (include_superseded=true).'),
-  value_unit: z.object({ decision: z.string(), reason: z.string() }).describe('Unit VALUE was filed in and why it was decided so.'),
-  issuer_entity: enriched(z.object({ cik: z.string(), ticker: z.string().nullable() })).describe('Issuer resolved from the entity directory; null when unmapped.'),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 /**
  * `?manager=<name substring>`: holdings files cannot prune on a name, so the name is first resolved to manager CIKs
@@ -88,7 +38,7 @@ const managers = defineList({
   summary: '13F managers: one row per manager and reporting quarter',
   description: 'The combined current report of each manager and quarter (original plus amendments; restatements replace, new-holdings amendments add). Newest quarter first, then largest portfolio.',
   tag: '13F',
-  source: SOURCE,
+  source: SOURCE.sec_form_13f,
   table: managers13f,
   params: {
     q: p.str({ description: 'Substring of the manager name (case-insensitive).', maxLength: 200 }),
@@ -105,9 +55,9 @@ const managers = defineList({
     name: str(r.manager_name),
     address: { street1: str(r.street1), street2: str(r.street2), city: str(r.city), state_or_country: str(r.state_or_country), postal_code: str(r.zip_code) },
     period: String(r.period),
-    period_of_report: day(r.period_of_report)!,
-    filing_date: day(r.filing_date),
-    last_filing_date: day(r.last_filing_date),
+    period_of_report: isoDate(r.period_of_report)!,
+    filing_date: isoDate(r.filing_date),
+    last_filing_date: isoDate(r.last_filing_date),
     report_type: str(r.report_type),
     holdings_count: Number(r.holdings_count),
     total_value_usd: Number(r.total_value_usd),
@@ -115,7 +65,7 @@ const managers = defineList({
     accession_number: String(r.accession_number),
     accessions: typeof r.accessions === 'string' ? JSON.parse(r.accessions) : [],
     amendment_count: Number(r.amendment_count),
-    source: SOURCE,
+    source: SOURCE.sec_form_13f,
     source_url: String(r.source_url),
   }),
 });
@@ -125,7 +75,7 @@ const holdings = defineList({
   summary: '13F holdings (information table lines)',
   description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
   tag: '13F',
-  source: SOURCE,
+  source: SOURCE.sec_form_13f,
   table: holdings13f,
   params: {
     manager: p.str({ description: 'Substring of the manager name, or a manager CIK (digits).', maxLength: 200 }),
@@ -137,7 +87,7 @@ const holdings = defineList({
   },
   resolve: resolveManagerName,
   filters: {
-    manager: f.sql<string>((v, b, all) => {
+    manager: f.sql(['manager_cik'], (v: string, b, all) => {
       if (/^\d{1,10}$/.test(v)) return `"manager_cik" = ${b.param(v.padStart(10, '0'))}`;
       const ciks = (all as Record<symbol, unknown>)[MANAGER_CIKS] as string[] | undefined;
       if (ciks === undefined) return managerNameSubquery(v, b);
@@ -148,15 +98,20 @@ const holdings = defineList({
     issuer: f.contains('issuer_name'),
     min_value: f.gte('value_usd'),
     period: f.eq('period'),
-    include_superseded: f.sql<boolean>((v) => (v ? null : '"is_current" = true')),
+    include_superseded: f.sql(['is_current'], (v: boolean) => (v ? null : '"is_current" = true')),
   },
   // Newest quarter first: a page is then read from the one quarter file it comes from (api/core/page-query.ts),
   // and inside it the file's own sort order (CUSIP, manager) prunes row groups.
   orderBy: [{ column: 'period', dir: 'desc' }, { column: 'cusip', dir: 'asc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }],
   // A manager filter without a CUSIP reads the manager-sorted copy, in manager order, where row groups prune.
-  variant: (v) => (v.manager !== undefined && v.cusip === undefined
-    ? { table: holdings13fByManager, orderBy: [{ column: 'period', dir: 'desc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }] }
-    : null),
+  variant: {
+    when: (v) => v.manager !== undefined && v.cusip === undefined,
+    table: holdings13fByManager,
+    orderBy: [
+      { column: 'period', dir: 'desc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' },
+      { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' },
+    ],
+  },
   record: HoldingRecord,
   toRecord: (r) => ({
     issuer: str(r.issuer_name),
@@ -172,20 +127,20 @@ const holdings = defineList({
     other_manager: str(r.other_manager),
     voting_authority: { sole: num(r.voting_sole), shared: num(r.voting_shared), none: num(r.voting_none) },
     period: String(r.period),
-    period_of_report: day(r.period_of_report)!,
+    period_of_report: isoDate(r.period_of_report)!,
     manager_cik: String(r.manager_cik),
     manager_name: str(r.manager_name),
     accession_number: String(r.accession_number),
-    filing_date: day(r.filing_date),
+    filing_date: isoDate(r.filing_date),
     amendment_effect: String(r.amendment_effect),
     is_current: Boolean(r.is_current),
     value_unit: { decision: String(r.value_unit_decision), reason: String(r.value_unit_reason) },
     issuer_entity: r.issuer_cik == null ? null : {
       value: { cik: String(r.issuer_cik), ticker: str(r.issuer_ticker) },
       confidence: Number(r.issuer_match_confidence),
-      as_of: day(r.issuer_match_as_of),
+      as_of: isoDate(r.issuer_match_as_of),
     },
-    source: SOURCE,
+    source: SOURCE.sec_form_13f,
     source_url: String(r.source_url),
   }),
 });

@@ -1,46 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, defineLookup, f } from '../core/endpoint.ts';
-import { p, rangeIssue } from '../core/params.ts';
+import { crdParam, p, rangeIssue, withoutLeadingZeros } from '../core/params.ts';
+import { bool, isoDate, jsonList, num, str } from '../core/records.ts';
+import { AdviserListRecord, AdviserProfile } from '../../schemas/records/advisers.ts';
 import { advisersTable } from '../../schemas/tables/advisers.ts';
-import { Address, bool, CRD_PATTERN, isoDate, jsonList, num, STATE_PATTERN, str } from '../adv-common/records.ts';
-
-const SOURCE = 'sec_form_adv';
-
-const AdviserListRecord = z.object({
-  crd: z.string().describe('Organization CRD number.'),
-  business_name: z.string(),
-  legal_name: z.string().nullable(),
-  sec_number: z.string().nullable().describe('801- (registered) or 802- (exempt reporting).'),
-  registration_type: z.enum(['registered', 'exempt_reporting']),
-  regulatory_aum_total: z.number().int().nullable().describe('Item 5.F(2)(c), USD; null for exempt-reporting advisers.'),
-  has_private_funds: z.boolean().nullable().describe('Item 7.B.'),
-  disciplinary: z.boolean().nullable().describe('Item 11 disciplinary history.'),
-  address: Address.describe('Main office.'),
-  snapshot_date: z.string().describe('As-of date of the roster the record comes from.'),
-  source: z.string(),
-  source_url: z.string().describe("The adviser's public IAPD page."),
-});
-
-const AdviserProfile = AdviserListRecord.extend({
-  sec_region: z.string().nullable(),
-  firm_type: z.string().nullable(),
-  cik: z.string().nullable().describe('10-digit CIK when the roster gives one.'),
-  sec_status: z.string().nullable().describe('SEC Current Status as published.'),
-  sec_status_date: z.string().nullable(),
-  latest_filing_date: z.string().nullable().describe('Latest Form ADV filing date.'),
-  form_version: z.string().nullable(),
-  phone: z.string().nullable(),
-  websites: z.array(z.string()),
-  employees: z.number().int().nullable().describe('Item 5.A.'),
-  raum_discretionary: z.number().int().nullable().describe('Item 5.F(2)(a), USD.'),
-  raum_non_discretionary: z.number().int().nullable().describe('Item 5.F(2)(b), USD.'),
-  regulatory_aum_total_raw: z.string().nullable().describe('Item 5.F(2)(c) exactly as published.'),
-  accounts_total: z.number().int().nullable().describe('Item 5.F(2)(f).'),
-  client_types: z.array(z.string()).describe('Item 5.D client types reported.'),
-  private_fund_count: z.number().int().nullable(),
-  private_fund_gross_assets: z.number().int().nullable().describe('USD.'),
-  source_file: z.string().describe('Published file (and zip member) the record was read from.'),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 function listRecord(r: Record<string, unknown>): z.infer<typeof AdviserListRecord> {
   return {
@@ -54,7 +18,7 @@ function listRecord(r: Record<string, unknown>): z.infer<typeof AdviserListRecor
     disciplinary: bool(r.disciplinary),
     address: { street1: str(r.street1), city: str(r.city), state: str(r.state), postal_code: str(r.postal_code), country: str(r.country) },
     snapshot_date: isoDate(r.snapshot_date)!,
-    source: SOURCE,
+    source: SOURCE.sec_form_adv,
     source_url: String(r.source_url),
   };
 }
@@ -88,7 +52,7 @@ function profileRecord(r: Record<string, unknown>): z.infer<typeof AdviserProfil
 const params = {
   aum_min: p.int({ ge: 0, description: 'Minimum total regulatory AUM (Item 5.F(2)(c)), USD.', example: 1_000_000_000 }),
   aum_max: p.int({ ge: 0, description: 'Maximum total regulatory AUM, USD; must be >= aum_min.' }),
-  state: p.str({ upper: true, pattern: STATE_PATTERN, patternText: '^[A-Za-z]{2}$', description: 'Main-office state, two letters (any case).', example: 'NY' }),
+  state: p.str({ upper: true, pattern: /^[A-Z]{2}$/, patternText: '^[A-Za-z]{2}$', description: 'Main-office state, two letters (any case).', example: 'NY' }),
   has_private_funds: p.bool({ description: 'Item 7.B: advises private funds.' }),
   disciplinary: p.bool({ description: 'Item 11: reports disciplinary history.' }),
   q: p.str({ maxLength: 200, description: 'Case-insensitive substring of the legal or business name.' }),
@@ -99,7 +63,7 @@ const list = defineList({
   summary: 'Investment advisers (latest monthly Form ADV roster)',
   description: 'Registered and exempt-reporting advisers from the newest roster snapshot, ordered by regulatory AUM (largest first; advisers reporting none last), then CRD. `as_of` is the snapshot date.',
   tag: 'Advisers',
-  source: SOURCE,
+  source: SOURCE.sec_form_adv,
   table: advisersTable,
   params,
   filters: {
@@ -115,23 +79,21 @@ const list = defineList({
   orderBy: [{ column: 'aum_rank', dir: 'desc' }, { column: 'crd_int', dir: 'asc' }],
   record: AdviserListRecord,
   toRecord: listRecord,
-  cost: 5,
 });
 
 const lookup = defineLookup({
-  path: '/v1/advisers/:crd',
+  path: '/v1/advisers/{crd}',
   summary: 'One adviser profile by CRD (latest roster snapshot)',
   description: 'The fuller profile: legal name, full address, Item 11 disciplinary flag, SEC number and status, employees, RAUM split, client types, websites, filing date. Leading zeros in the CRD are ignored.',
   tag: 'Advisers',
-  source: SOURCE,
+  source: SOURCE.sec_form_adv,
   table: advisersTable,
-  pathParams: { crd: p.str({ required: true, pattern: CRD_PATTERN, patternText: '^\\d{1,10}$', description: 'Organization CRD number.', example: '148826' }) },
-  filters: { crd: (v, b) => `"crd" = ${b.param(v.replace(/^0+(?=\d)/, ''))}` },
+  pathParams: { crd: crdParam({ required: true, description: 'Organization CRD number.', example: '148826' }) },
+  filters: { crd: f.eqNormalized('crd', withoutLeadingZeros) },
   scope: 'latest_partition',
   record: AdviserProfile,
   toRecord: profileRecord,
   notFound: (v) => `No adviser with CRD ${v.crd} in the latest roster snapshot.`,
-  cost: 5,
 });
 
 export default [list, lookup];

@@ -1,19 +1,17 @@
-import type { Filter, SqlBuilder } from '../core/endpoint.ts';
+import { f, type Filter } from '../core/endpoint.ts';
 import { p, type ParamDef } from '../core/params.ts';
 import { normalizePersonName } from '../../ingest/sources/common/index.ts';
 import { CONFIDENCE_FLOOR } from '../../ingest/sources/edgar/index.ts';
 
 /** Shared by /v1/board, /v1/proxy/officers and /v1/compensation. */
 
-export { str, int, bool, isoDate, jsonList } from '../core/records.ts';
-
 /**
  * Person-name filter over the normalized name columns: the last name must match, and the first name
  * must match or be initial-compatible ("R Woolley" ↔ "Robert Woolley"); a one-word query matches last
  * names. Case, punctuation, suffixes (Jr., III) and middle initials never matter.
  */
-export function personNameFilter(): Filter<string> {
-  return (value: string, b: SqlBuilder) => {
+export function personNameFilter(): Filter<string, 'name_last' | 'name_first' | 'name_middle'> {
+  return f.sql(['name_last', 'name_first', 'name_middle'], (value: string, b) => {
     const n = normalizePersonName(value);
     if (!n) return 'false';
     if (!n.first) return `("name_last" = ${b.param(n.last)} OR "name_first" = ${b.param(n.last)})`;
@@ -23,7 +21,7 @@ export function personNameFilter(): Filter<string> {
     const initial = b.param(n.first[0]);
     return `("name_last" = ${last} AND ("name_first" = ${first}`
       + ` OR (length("name_first") = 1 AND ("name_first" = ${initial} OR split_part(coalesce("name_middle", ''), ' ', 1) = ${first}))))`;
-  };
+  });
 }
 
 /**

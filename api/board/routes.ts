@@ -1,46 +1,10 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
+import { bool, int, isoDate, jsonList, str } from '../core/records.ts';
+import { BoardMember } from '../../schemas/records/board.ts';
 import { boardMembersTable } from '../../schemas/tables/board.ts';
-import { bool, EIN_PATTERN, int, isoDate, jsonList, minConfidenceParam, personNameFilter, str } from './common.ts';
-
-const BoardMember = z.object({
-  source_type: z.enum(['sec_proxy', 'irs_990']).describe('`sec_proxy`: a DEF 14A director table or bio; `irs_990`: Form 990 Part VII / 990-EZ / 990-PF.'),
-  sec_cik: z.string().nullable().describe('10-digit CIK of the issuer (proxies).'),
-  ein: z.string().nullable().describe('9-digit EIN (990s).'),
-  organization_name: z.string(),
-  person_name: z.string().describe('Name as printed in the source.'),
-  person_name_normalized: z.string().describe('`first last`, lower-case: equal across sources for the same person.'),
-  title: z.string().nullable(),
-  role: z.string().describe('director | officer | key_employee | highest_compensated | former | institutional_trustee | listed'),
-  roles: z.array(z.string()),
-  is_director: z.boolean().nullable(),
-  is_officer: z.boolean().nullable(),
-  is_key_employee: z.boolean().nullable(),
-  is_highest_compensated: z.boolean().nullable(),
-  is_former: z.boolean().nullable(),
-  is_institutional_trustee: z.boolean().nullable(),
-  is_independent: z.boolean().nullable().describe('Proxies only, where the statement says so.'),
-  age: z.number().int().nullable(),
-  director_since: z.number().int().nullable(),
-  average_hours_per_week: z.number().nullable(),
-  average_hours_related_orgs: z.number().nullable(),
-  reportable_comp_usd: z.number().int().nullable().describe('990: reportable compensation from the organization; 990-EZ/PF: compensation.'),
-  reportable_comp_related_usd: z.number().int().nullable(),
-  other_comp_usd: z.number().int().nullable(),
-  benefit_program_usd: z.number().int().nullable(),
-  expense_allowance_usd: z.number().int().nullable(),
-  fiscal_year: z.number().int().describe('Proxy: fiscal year covered; 990: tax year.'),
-  period_end: z.string().nullable(),
-  form_type: z.string().nullable(),
-  accession_number: z.string().nullable(),
-  object_id: z.string().nullable().describe('990 e-file OBJECT_ID.'),
-  filed_date: z.string().nullable(),
-  confidence: z.number().describe('1.0 for 990 checkbox roles; 0.9 for 990-EZ/PF roles read from titles; proxy rows: extractor confidence.'),
-  found_in: z.array(z.string()),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { EIN_PATTERN, minConfidenceParam, personNameFilter } from './common.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
@@ -48,7 +12,7 @@ export default [
     summary: 'Board members, officers and key employees from company proxies and Form 990 returns',
     description: 'One row per person per proxy statement (directors) or per 990 return (everyone listed in Part VII / the EZ and PF officer lists). `person_name` matches across sources: case, punctuation, suffixes and middle initials are ignored, a first-name initial matches the full first name.',
     tag: 'Board and compensation',
-    source: 'sec_proxy+irs_990',
+    source: SOURCE['sec_proxy+irs_990'],
     table: boardMembersTable,
     params: {
       source_type: p.enum(['sec_proxy', 'irs_990'] as const, { lower: true, description: '`sec_proxy` or `irs_990`.' }),
@@ -62,10 +26,10 @@ export default [
     filters: {
       source_type: f.eq('source_type'),
       sec_cik: f.eq('sec_cik'),
-      ein: f.sql<string>((v, b) => `"ein" = ${b.param(v.replace(/-/g, ''))}`),
+      ein: f.eqNormalized('ein', (v) => v.replace(/-/g, '')),
       organization_name: f.contains('organization_name'),
       person_name: personNameFilter(),
-      role: f.sql<string>((v, b) => `list_contains(string_split("roles", ','), ${b.param(v)})`),
+      role: f.sql(['roles'], (v: string, b) => `list_contains(string_split("roles", ','), ${b.param(v)})`),
       min_confidence: f.gte('confidence'),
     },
     orderBy: [{ column: 'name_last', dir: 'asc' }, { column: 'org_id', dir: 'asc' }, { column: 'record_id', dir: 'asc' }],

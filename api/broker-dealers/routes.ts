@@ -1,41 +1,20 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
-import { p } from '../core/params.ts';
+import { crdParam, p, withoutLeadingZeros } from '../core/params.ts';
+import { bool, isoDate, jsonList, num, str } from '../core/records.ts';
+import { BrokerDealer } from '../../schemas/records/broker-dealers.ts';
 import { brokerDealersTable } from '../../schemas/tables/broker-dealers.ts';
 import { bdSecNumber } from '../../ingest/sources/iapd/index.ts';
-import { Address, bool, CRD_PATTERN, isoDate, jsonList, num, str } from '../adv-common/records.ts';
-
-const SOURCE = 'sec_broker_dealers';
-
-const BrokerDealer = z.object({
-  bd_crd: z.string().nullable().describe('Firm CRD (from IAPD records), when known.'),
-  sec_number: z.string().nullable().describe('8-##### SEC file number.'),
-  cik: z.string().nullable(),
-  name: z.string(),
-  other_names: z.array(z.string()),
-  status: z.string().describe('ACTIVE when on the SEC active list; otherwise the IAPD broker-dealer scope (INACTIVE…).'),
-  on_sec_active_list: z.boolean(),
-  main_office: Address.extend({ street2: z.string().nullable() }),
-  phone: z.string().nullable(),
-  has_disclosure: z.boolean().nullable(),
-  branches_count: z.number().int().nullable(),
-  finra_last_approval_date: z.string().nullable(),
-  expelled_date: z.string().nullable(),
-  also_adviser_sec_number: z.string().nullable(),
-  snapshot_date: z.string(),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 const list = defineList({
   path: '/v1/broker-dealers',
   summary: 'Broker-dealers (SEC active list joined with IAPD firm records)',
   description: 'Newest snapshot, ordered by name. `sec_number` accepts 8-21897, 008-21897 or the list\'s 00821897 form.',
   tag: 'Advisers',
-  source: SOURCE,
+  source: SOURCE.sec_broker_dealers,
   table: brokerDealersTable,
   params: {
-    bd_crd: p.str({ pattern: CRD_PATTERN, patternText: '^\\d{1,10}$', description: 'Firm CRD.' }),
+    bd_crd: crdParam({ description: 'Firm CRD.' }),
     sec_number: p.str({ pattern: /^(0*8-\d{1,8}|008\d{1,8})$/, patternText: '^(0*8-\\d{1,8}|008\\d{1,8})$', description: 'Broker-dealer SEC file number.' }),
     status: p.str({ upper: true, maxLength: 30, description: 'ACTIVE, INACTIVE… (case-insensitive).' }),
     name: p.str({ maxLength: 200, description: 'Case-insensitive substring of the firm name.' }),
@@ -44,8 +23,8 @@ const list = defineList({
     main_office_city: p.str({ maxLength: 60, description: 'City, case-insensitive exact match.' }),
   },
   filters: {
-    bd_crd: (v, b) => `"bd_crd" = ${b.param(v.replace(/^0+(?=\d)/, ''))}`,
-    sec_number: (v, b) => `"sec_number" = ${b.param(bdSecNumber(v) ?? v)}`,
+    bd_crd: f.eqNormalized('bd_crd', withoutLeadingZeros),
+    sec_number: f.eqNormalized('sec_number', (v) => bdSecNumber(v) ?? v),
     status: f.eq('status'),
     name: f.contains('name'),
     main_office_state: f.eq('state'),
@@ -56,14 +35,14 @@ const list = defineList({
   orderBy: [{ column: 'name', dir: 'asc' }, { column: 'bd_key', dir: 'asc' }],
   record: BrokerDealer,
   toRecord: (r) => ({
-    bd_crd: str(r.bd_crd), sec_number: str(r.sec_number), cik: str(r.cik), name: String(r.name), other_names: jsonList(r.other_names),
+    bd_crd: str(r.bd_crd), sec_number: str(r.sec_number), cik: str(r.cik), name: String(r.name), other_names: jsonList<string>(r.other_names),
     status: String(r.status), on_sec_active_list: Boolean(r.on_sec_active_list),
     main_office: { street1: str(r.street1), street2: str(r.street2), city: str(r.city), state: str(r.state), postal_code: str(r.postal_code), country: str(r.country) },
     phone: str(r.phone), has_disclosure: bool(r.has_disclosure), branches_count: num(r.branches_count),
     finra_last_approval_date: isoDate(r.finra_last_approval_date), expelled_date: isoDate(r.expelled_date),
-    also_adviser_sec_number: str(r.also_adviser_sec_number), snapshot_date: isoDate(r.snapshot_date)!, source: SOURCE, source_url: String(r.source_url),
+    also_adviser_sec_number: str(r.also_adviser_sec_number), snapshot_date: isoDate(r.snapshot_date)!,
+    source: SOURCE.sec_broker_dealers, source_url: String(r.source_url),
   }),
-  cost: 5,
 });
 
 export default [list];

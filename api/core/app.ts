@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { DEFAULT_COST } from '../../schemas/plans.ts';
 import { createAuthenticator } from './auth.ts';
-import { checkOrder } from './compile.ts';
+import { checkEndpoint } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { errorHandler, noRoute } from './error-handler.ts';
@@ -16,13 +16,13 @@ function methodOf(ep: Endpoint): 'get' | 'post' | 'patch' | 'delete' {
 }
 
 /**
- * Refuses at start-up what would fail later: a list whose page order cannot be keyset-paged, or two endpoints on
- * the same method and path (the second would never be reached).
+ * Refuses at start-up what would fail later: an endpoint naming a column its table lacks, a list whose page order
+ * cannot be keyset-paged, or two endpoints on the same method and path (the second would never be reached).
  */
 export function checkRoutes(routes: readonly Endpoint[]): void {
   const seen = new Set<string>();
   for (const ep of routes) {
-    if (ep.kind === 'list') checkOrder(ep, ep.orderBy);
+    checkEndpoint(ep);
     const key = `${methodOf(ep)} ${ep.path}`;
     if (seen.has(key)) throw new Error(`two endpoints define ${key}`);
     seen.add(key);

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
-import type { CustomEndpoint, EnvelopeInput, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
+import type { CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
 import { ApiError, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
@@ -19,6 +19,40 @@ export function checkOrder(ep: { path: string; table: TableSpec }, order: OrderC
     if (c.nullable !== false && o.column !== ep.table.partitionBy) {
       throw new Error(`${ep.path}: order column ${o.column} must be declared nullable: false (keyset paging cannot skip NULLs)`);
     }
+  }
+}
+
+function checkFilters(path: string, table: TableSpec, filters: Record<string, unknown>): void {
+  const cols = allColumns(table);
+  for (const [param, filter] of Object.entries(filters)) {
+    const columns = (filter as Partial<Filter<unknown>> | undefined)?.columns;
+    if (typeof filter !== 'function' || !Array.isArray(columns)) {
+      throw new Error(`${path}: filter ${param} does not name the columns it reads (build it with the f helpers, or f.sql with its columns)`);
+    }
+    for (const c of columns) {
+      if (!cols[c]) throw new Error(`${path}: filter ${param} reads column ${c}, which is not in table ${table.name}`);
+    }
+  }
+}
+
+/**
+ * Start-up check of a list or lookup definition: every column its filters, page order and variant name is in its
+ * table (the variant's table for the variant), and a list's page orders can be keyset-paged. Throws naming the
+ * endpoint and the column; custom routes have nothing to check here.
+ */
+export function checkEndpoint(ep: Endpoint): void {
+  if (ep.kind === 'custom') return;
+  checkFilters(ep.path, ep.table, ep.filters);
+  if (ep.kind === 'lookup') {
+    const cols = allColumns(ep.table);
+    const missing = (ep.orderBy ?? []).find((o) => !cols[o.column]);
+    if (missing) throw new Error(`${ep.path}: order column ${missing.column} is not in table ${ep.table.name}`);
+    return;
+  }
+  checkOrder(ep, ep.orderBy);
+  if (ep.variant) {
+    checkFilters(`${ep.path} (variant ${ep.variant.table.name})`, ep.variant.table, ep.filters);
+    checkOrder({ path: `${ep.path} (variant ${ep.variant.table.name})`, table: ep.variant.table }, ep.variant.orderBy);
   }
 }
 
@@ -70,9 +104,8 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
   let values = validated(defs, req.query as Record<string, unknown>, 'query');
   crossChecks(ep.validate?.(values as never));
   if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
-  const variant = ep.variant?.(values as never);
-  if (variant) ep = { ...ep, table: variant.table, orderBy: variant.orderBy };
-  checkOrder(ep, ep.orderBy);
+  // checkEndpoint vetted the variant's table and order at start-up.
+  if (ep.variant?.when(values as never)) ep = { ...ep, table: ep.variant.table, orderBy: ep.variant.orderBy };
   const limit = values.limit as number;
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b);
@@ -115,7 +148,7 @@ export async function runLookup(ep: LookupEndpoint, services: Services, req: Req
   if (scope.sql) where.push(scope.sql);
   const order = ep.orderBy?.length ? ` ORDER BY ${orderSql(ep.orderBy)}` : '';
   const rows = await services.lake.query(`SELECT * FROM "${ep.table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}${order} LIMIT 1`, b.params);
-  if (!rows.length) throw new ApiError(404, 'not_found', ep.notFound(values as never));
+  if (!rows.length) throw new ApiError('not_found', ep.notFound(values as never));
   return {
     data: [ep.toRecord(rows[0])],
     page: { limit: 1, next_cursor: null, has_more: false },

@@ -58,7 +58,7 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
         const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
         const used = rows.length ? Number(rows[0].used) : 0;
         if (opts.metering && plan.one_time && used + credits > plan.included_credits) {
-          throw new ApiError(402, 'insufficient_credits',
+          throw new ApiError('insufficient_credits',
             `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`);
         }
         if (rows.length) {

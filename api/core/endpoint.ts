@@ -13,8 +13,21 @@ export interface SqlBuilder {
   param(value: unknown): string;
 }
 
-/** A filter turns a validated parameter value into one SQL condition (column names are ours, values bound). */
-export type Filter<T> = (value: T, b: SqlBuilder, all: Record<string, unknown>) => string | null;
+/** A filter's SQL: one condition from a validated parameter value (column names are ours, values bound), or none. */
+export type FilterSql<V> = (value: V, b: SqlBuilder, all: Record<string, unknown>) => string | null;
+
+/**
+ * A filter with the columns of the endpoint's table it reads. The columns type the filter (`C`: a list over a table
+ * without `stat` refuses `f.eq('stat')` at compile time) and are checked again at start-up (`checkEndpoint`).
+ * Columns of other tables a subquery reads are not listed: they are not the endpoint's to check.
+ */
+export type Filter<V, C extends string = string> = FilterSql<V> & { readonly columns: readonly C[] };
+
+/**
+ * The column names of a table, as literal types when the table keeps its column keys (`defineTable` with literal
+ * columns); plain `string` for a table typed only as `TableSpec`.
+ */
+export type ColumnOf<T extends TableSpec> = Extract<keyof T['columns'], string>;
 
 export interface Warning {
   code: string;
@@ -30,8 +43,8 @@ export interface EnvelopeInput<R = unknown> {
   warnings?: Warning[];
 }
 
-export interface OrderColumn {
-  column: string;
+export interface OrderColumn<C extends string = string> {
+  column: C;
   dir: 'asc' | 'desc';
 }
 
@@ -47,11 +60,25 @@ interface Common {
   source: string;
 }
 
-export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown> extends Common {
+/** Filters by parameter name: each takes that parameter's validated value and reads columns of the table (`C`). */
+export type FiltersOf<P extends ParamDefs, C extends string> = { [K in keyof P]?: Filter<NonNullable<ParamValues<P>[K]>, C> };
+
+/**
+ * Another copy of a list's table, sorted for another selective filter (a covering "index"), served when `when` holds
+ * for the validated values; its page order must follow its own sort. The filters run on it too, so it must have
+ * their columns. The cursor stays bound to the filters, hence to the variant.
+ */
+export interface Variant<P extends ParamDefs = ParamDefs, C extends string = string> {
+  when: (values: ParamValues<P>) => boolean;
+  table: TableSpec;
+  orderBy: OrderColumn<C>[];
+}
+
+export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C extends string = string> extends Common {
   kind: 'list';
   table: TableSpec;
   params: P;
-  filters: { [K in keyof P]?: Filter<NonNullable<ParamValues<P>[K]>> };
+  filters: FiltersOf<P, C>;
   /** Cross-field checks (ranges); each issue becomes a 422 detail entry. */
   validate?: (values: ParamValues<P>) => (ValidationDetail | null)[];
   /**
@@ -62,26 +89,23 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown> exte
   /** Snapshot datasets serve only their newest partition (and `as_of` is its date). */
   scope?: 'all' | 'latest_partition';
   /** Page order; the columns must be non-null and together unique (end with the primary key). */
-  orderBy: OrderColumn[];
-  /**
-   * Another copy of the table, sorted for another selective filter (a covering "index"), chosen from the validated
-   * values; its page order must follow its own sort. The cursor stays bound to the filters, hence to the variant.
-   */
-  variant?: (values: ParamValues<P>) => { table: TableSpec; orderBy: OrderColumn[] } | null;
+  orderBy: OrderColumn<C>[];
+  variant?: Variant<P, C>;
   record: z.ZodType<R>;
   toRecord(row: Record<string, unknown>): R;
+  /** Credits per call; default the spec's filterable-list class (`DEFAULT_COST`). */
   cost?: number;
   defaultLimit?: number;
 }
 
-export interface LookupEndpoint<P extends ParamDefs = ParamDefs, R = unknown> extends Common {
+export interface LookupEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C extends string = string> extends Common {
   kind: 'lookup';
   table: TableSpec;
   pathParams: P;
-  filters: { [K in keyof P]?: Filter<NonNullable<ParamValues<P>[K]>> };
+  filters: FiltersOf<P, C>;
   scope?: 'all' | 'latest_partition';
   /** When several rows match (history), the first in this order is served. */
-  orderBy?: OrderColumn[];
+  orderBy?: OrderColumn<C>[];
   record: z.ZodType<R>;
   toRecord(row: Record<string, unknown>): R;
   notFound: (values: ParamValues<P>) => string;
@@ -107,7 +131,7 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
   params?: Q;
   pathParams?: PP;
   body?: z.ZodType<B>;
-  /** Status for body validation errors: the spec asks 400 on monitor/webhook bodies; 422 elsewhere. */
+  /** Status for body validation errors: docs/api-contract.md asks 400 on monitor/webhook bodies; 422 elsewhere. */
   bodyErrorStatus?: 400 | 422;
   validate?: (values: ParamValues<Q>) => (ValidationDetail | null)[];
   record: z.ZodType<R>;
@@ -128,10 +152,21 @@ export function costRange(ep: Endpoint, fallback: number): { min: number; max: n
   return typeof c === 'number' ? { min: c, max: c } : c;
 }
 
-export function defineList<P extends ParamDefs, R>(e: Omit<ListEndpoint<P, R>, 'kind'>): ListEndpoint<P, R> {
+/**
+ * A list or lookup definition over the table `T`: its filters and orders may name only `T`'s columns (when `T` keeps
+ * literal column keys). `NoInfer` keeps the column names out of inference, so a wrong name is reported where it is
+ * written instead of widening the column type.
+ */
+type Definition<E, T extends TableSpec> = Omit<E, 'kind' | 'table'> & { table: T };
+
+export function defineList<T extends TableSpec, P extends ParamDefs, R>(
+  e: Definition<ListEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>,
+): ListEndpoint<P, R> {
   return { kind: 'list', ...e };
 }
-export function defineLookup<P extends ParamDefs, R>(e: Omit<LookupEndpoint<P, R>, 'kind'>): LookupEndpoint<P, R> {
+export function defineLookup<T extends TableSpec, P extends ParamDefs, R>(
+  e: Definition<LookupEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>,
+): LookupEndpoint<P, R> {
   return { kind: 'lookup', ...e };
 }
 export function defineRoute<Q extends ParamDefs, PP extends ParamDefs, B, R>(
@@ -145,26 +180,42 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Filter helpers: column names are ours, values always bound. */
+function filter<V, C extends string>(columns: readonly C[], sql: FilterSql<V>): Filter<V, C> {
+  // A fresh function: the caller's may be shared (one builder under several parameters) and must not be marked.
+  return Object.assign((value: V, b: SqlBuilder, all: Record<string, unknown>) => sql(value, b, all), { columns });
+}
+
+/**
+ * Filter helpers: each names the columns it reads (typed by the endpoint's table, checked at start-up); values are
+ * always bound.
+ */
 export const f = {
-  eq: <T>(col: string): Filter<T> => (v, b) => `"${col}" = ${b.param(v)}`,
+  eq: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" = ${b.param(v)}`),
+  /** Equality with the value normalized first (leading zeros of a CRD, dashes of an EIN…). */
+  eqNormalized: <C extends string>(col: C, normalize: (v: string) => string): Filter<string, C> =>
+    filter([col], (v, b) => `"${col}" = ${b.param(normalize(v))}`),
   /** Case-insensitive equality. */
-  ieq: (col: string): Filter<string> => (v, b) => `lower("${col}") = lower(${b.param(v)})`,
+  ieq: <C extends string>(col: C): Filter<string, C> => filter([col], (v, b) => `lower("${col}") = lower(${b.param(v)})`),
   /** Case-insensitive substring over one or more columns (any matches). */
-  contains: (...cols: string[]): Filter<string> => (v, b) => {
+  contains: <C extends string>(...cols: C[]): Filter<string, C> => filter(cols, (v, b) => {
     const ph = b.param(`%${likeEscape(v)}%`);
     return `(${cols.map((c) => `"${c}" ILIKE ${ph} ESCAPE '\\'`).join(' OR ')})`;
-  },
+  }),
   /** Case-insensitive prefix. */
-  startsWith: (col: string): Filter<string> => (v, b) => `"${col}" ILIKE ${b.param(`${likeEscape(v)}%`)} ESCAPE '\\'`,
-  gte: <T>(col: string): Filter<T> => (v, b) => `"${col}" >= ${b.param(v)}`,
-  lte: <T>(col: string): Filter<T> => (v, b) => `"${col}" <= ${b.param(v)}`,
-  gt: <T>(col: string): Filter<T> => (v, b) => `"${col}" > ${b.param(v)}`,
-  lt: <T>(col: string): Filter<T> => (v, b) => `"${col}" < ${b.param(v)}`,
+  startsWith: <C extends string>(col: C): Filter<string, C> => filter([col], (v, b) => `"${col}" ILIKE ${b.param(`${likeEscape(v)}%`)} ESCAPE '\\'`),
+  gte: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" >= ${b.param(v)}`),
+  lte: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" <= ${b.param(v)}`),
+  gt: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" > ${b.param(v)}`),
+  lt: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" < ${b.param(v)}`),
   /** Value is one of a list (from a comma-separated parameter). */
-  inList: (col: string): Filter<string[]> => (v, b) => (v.length ? `"${col}" IN (${v.map((x) => b.param(x)).join(', ')})` : null),
+  inList: <C extends string>(col: C): Filter<string[], C> =>
+    filter([col], (v, b) => (v.length ? `"${col}" IN (${v.map((x) => b.param(x)).join(', ')})` : null)),
   /** `true` → rows where the column is true; `false` → false or null. */
-  flag: (col: string): Filter<boolean> => (v) => (v ? `"${col}" = true` : `coalesce("${col}", false) = false`),
-  /** Free-form condition built by the dataset, e.g. a JSON array membership test. */
-  sql: <T>(build: Filter<T>): Filter<T> => build,
+  flag: <C extends string>(col: C): Filter<boolean, C> => filter([col], (v) => (v ? `"${col}" = true` : `coalesce("${col}", false) = false`)),
+  /**
+   * Free-form condition built by the dataset (a JSON array membership test…), with the table's columns it reads.
+   * Annotate the value's type (`(v: string, b) => …`): TypeScript types this call before it knows the endpoint's
+   * parameters, so an unannotated value would be `unknown`.
+   */
+  sql: <V, const C extends string>(columns: readonly C[], build: FilterSql<V>): Filter<V, C> => filter(columns, build),
 };

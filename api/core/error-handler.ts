@@ -9,7 +9,7 @@ export function noRoute(req: Request, res: Response): void {
 }
 
 /**
- * Errors as the spec's bodies: 422 `{"detail":[…]}` for validation, `{"error":{code,message}}` otherwise. Only an
+ * Errors as docs/api-contract.md words them: 422 `{"detail":[…]}` for validation, `{"error":{code,message}}` otherwise. Only an
  * unexpected error is logged (with its stack); its answer names the request id to quote.
  */
 export function errorHandler() {

@@ -1,32 +1,24 @@
+import { ERROR_STATUS, type ErrorCode } from '../../schemas/errors.ts';
 import type { ValidationDetail } from './params.ts';
 
 /**
- * The error codes of the API (spec: Errors), one place. Every non-422 error body is
- * `{"error":{"code","message"}}`; 422 bodies are `{"detail":[…]}` exactly as the spec shows.
+ * Errors a handler throws; the app's error handler turns them into answers. An `ApiError` takes one of the closed
+ * list of codes (schemas/errors.ts), which also fixes its HTTP status. 422 bodies are `{"detail":[…]}` exactly as
+ * the API contract shows (docs/api-contract.md; `ValidationError`).
  */
-export const ERROR_CODES = {
-  not_found: 404,
-  entity_unresolved: 404,
-  invalid_param: 422,
-  rate_limited: 429,
-  insufficient_credits: 402,
-  unauthorized: 401,
-  upstream_unavailable: 502,
-  upstream_timeout: 504,
-  internal_error: 500,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type { ErrorCode } from '../../schemas/errors.ts';
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    readonly extra: Record<string, unknown> = {},
-  ) {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** Members added to the error object beside `code` and `message` (`suggestion`, `param`). */
+  readonly extra: Record<string, unknown>;
+
+  constructor(readonly code: ErrorCode, message: string, opts: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
     super(message);
+    this.status = ERROR_STATUS[code];
+    this.headers = opts.headers ?? {};
+    this.extra = opts.extra ?? {};
   }
 }
 
@@ -36,9 +28,9 @@ export class ValidationError extends Error {
   }
 }
 
-export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const notFound = (message: string) => new ApiError('not_found', message);
 export const entityUnresolved = (message: string, suggestion?: string) =>
-  new ApiError(404, 'entity_unresolved', message, {}, suggestion ? { suggestion } : {});
-/** 400 with the invalid_param code: the spec's status for bad monitor and webhook bodies. */
-export const badRequest = (message: string, param?: string) => new ApiError(400, 'invalid_param', message, {}, param ? { param } : {});
-export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') => new ApiError(401, 'unauthorized', message);
+  new ApiError('entity_unresolved', message, suggestion ? { extra: { suggestion } } : {});
+/** 400 with the invalid_param code: the API contract's status for bad monitor and webhook bodies. */
+export const badRequest = (message: string, param?: string) => new ApiError('invalid_param', message, param ? { extra: { param } } : {});
+export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') => new ApiError('unauthorized', message);

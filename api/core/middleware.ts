@@ -46,7 +46,7 @@ export function authenticate(auth: Authenticator): RequestHandler {
 export function rateLimit(limiter: RateLimiter): RequestHandler {
   return (_req, res, next) => {
     const wait = limiter.take(callOf(res).account!.keyId);
-    if (wait > 0) throw new ApiError(429, 'rate_limited', `Too many requests for this key; retry in ${wait} s`, { 'Retry-After': String(wait) });
+    if (wait > 0) throw new ApiError('rate_limited', `Too many requests for this key; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
     next();
   };
 }

@@ -1,4 +1,13 @@
-import type { Migration } from './state.ts';
+/**
+ * One state-store schema step. Declared here rather than in state.ts, which imports this file: the type has
+ * no other home that both can import without a cycle.
+ */
+export interface Migration {
+  /** Applied once, in id order across all modules (`0100_keys`, `0200_monitors` …). */
+  id: string;
+  /** One or more statements separated by `;` (split by DuckDB's own parser, so `;` inside a string is safe). */
+  sql: string;
+}
 
 /** Core state: API keys (hash only) and credit usage per billing period. Other modules add theirs (0200+). */
 const migrations: Migration[] = [

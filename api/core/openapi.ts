@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
 import { DEFAULT_COST } from '../../schemas/plans.ts';
+import { ERROR_STATUS, ErrorCodeSchema, type ErrorCode } from '../../schemas/errors.ts';
+import { isSourceLabel, SOURCES } from '../../schemas/sources.ts';
 
 /** OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. */
 
@@ -12,7 +14,20 @@ const Page = z.object({
   has_more: z.boolean(),
 });
 const Warning = z.object({ code: z.string(), message: z.string() });
-const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const ErrorBody = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    suggestion: z.string().optional().describe('entity_unresolved: the closest known entity (ticker or CIK).'),
+    param: z.string().optional().describe('invalid_param: the body member at fault.'),
+  }),
+});
+
+/** `not_found` or `entity_unresolved`: the codes an error answer with this status carries. */
+function codesOf(status: number): string {
+  const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
+  return codes.map((c) => `\`${c}\``).join(' or ');
+}
 const ValidationBody = z.object({
   detail: z.array(z.object({
     loc: z.array(z.union([z.string(), z.number()])),
@@ -23,8 +38,9 @@ const ValidationBody = z.object({
   })),
 });
 
-function envelope(record: z.ZodType, monitoring: boolean) {
-  const base = { data: z.array(record), page: Page.optional(), source: z.string(), warnings: z.array(Warning).optional() };
+function envelope(record: z.ZodType, monitoring: boolean, label: string) {
+  const source = isSourceLabel(label) ? z.literal(label).describe(SOURCES[label]) : z.string();
+  const base = { data: z.array(record), page: Page.optional(), source, warnings: z.array(Warning).optional() };
   return monitoring
     ? z.object(base)
     : z.object({ ...base, as_of: z.string().nullable().describe('ISO 8601 freshness of the data'), query_echo: z.record(z.string(), z.unknown()) });
@@ -63,20 +79,20 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [String(ep.kind === 'custom' ? ep.successStatus ?? 200 : 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring) } },
+        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring, ep.source) } },
       },
       '422': { description: 'Validation error (parameter named in `loc`)', content: { 'application/json': { schema: ValidationBody } } },
     };
     if (!isPublic) {
-      responses['401'] = { description: 'Missing or invalid API key', content: { 'application/json': { schema: ErrorBody } } };
-      responses['402'] = { description: 'Credits exhausted (free plan)', content: { 'application/json': { schema: ErrorBody } } };
-      responses['429'] = { description: 'Rate limited; see Retry-After', content: { 'application/json': { schema: ErrorBody } } };
+      responses['401'] = { description: `Missing or invalid API key (${codesOf(401)})`, content: { 'application/json': { schema: ErrorBody } } };
+      responses['402'] = { description: `Credits exhausted, free plan (${codesOf(402)})`, content: { 'application/json': { schema: ErrorBody } } };
+      responses['429'] = { description: `Rate limited; see Retry-After (${codesOf(429)})`, content: { 'application/json': { schema: ErrorBody } } };
     }
     if (ep.kind === 'lookup' || Object.keys(path).length) {
-      responses['404'] = { description: 'not_found', content: { 'application/json': { schema: ErrorBody } } };
+      responses['404'] = { description: codesOf(404), content: { 'application/json': { schema: ErrorBody } } };
     }
     if (ep.kind === 'custom' && ep.body) {
-      responses['400'] = { description: 'Invalid body', content: { 'application/json': { schema: ErrorBody } } };
+      responses['400'] = { description: `Invalid body (${codesOf(400)})`, content: { 'application/json': { schema: ErrorBody } } };
     }
     registry.registerPath({
       method,

@@ -3,7 +3,7 @@ import { normalizeAccession, padCik, toIsoDate } from '../../ingest/sources/comm
 
 /**
  * Query and path parameters. Each helper is the single source of a parameter's validation, its 422 detail
- * (pydantic-style `type`/`ctx`, as the spec shows), its OpenAPI entry and its TypeScript type.
+ * (pydantic-style `type`/`ctx`, as docs/api-contract.md shows), its OpenAPI entry and its TypeScript type.
  */
 
 export interface ParamIssue {
@@ -189,6 +189,26 @@ export const p = {
   },
 };
 
+/** A CRD (firm or individual registration number), 1-10 digits; the lake stores it without leading zeros. */
+export function crdParam(o: ParamOptions & { required?: boolean } = {}) {
+  return p.str({ ...o, pattern: /^\d{1,10}$/, patternText: '^\\d{1,10}$' });
+}
+
+/** `000148826` → `148826`: how CRDs are stored (a lone `0` stays). */
+export function withoutLeadingZeros(v: string): string {
+  return v.replace(/^0+(?=\d)/, '');
+}
+
+/** A boolean parameter that is `false` when absent (so its filter always applies). */
+export function boolDefaultFalse(description: string): ParamDef<boolean> {
+  const base = p.bool({ description });
+  return {
+    ...base,
+    zod: base.zod.transform((v) => v ?? false) as unknown as ParamDef<boolean>['zod'],
+    openapi: { ...base.openapi, default: false },
+  };
+}
+
 /** Standard paging parameters (`limit` 1-100, default 25; opaque `cursor`). */
 export function pagingParams(defaultLimit = 25) {
   return {
@@ -200,7 +220,7 @@ export function pagingParams(defaultLimit = 25) {
 export type ParamDefs = Record<string, ParamDef<unknown>>;
 export type ParamValues<P extends ParamDefs> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
 
-/** A 422 detail entry, exactly the spec's shape. */
+/** A 422 detail entry, exactly the API contract's shape (docs/api-contract.md). */
 export interface ValidationDetail {
   loc: (string | number)[];
   msg: string;

@@ -1,7 +1,33 @@
 import cron from 'node-cron';
-import { loadIngesters } from '../../ingest/pipeline/index.ts';
+import { dependencyOrder, loadIngesters } from '../../ingest/pipeline/index.ts';
 import { runIngest } from '../../ingest/pipeline/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
+
+type Log = (m: string) => void;
+
+/** Every dataset's default run, each after the datasets it reads (registry dependency order). */
+export async function runNightly(settings: Settings, log: Log, run: typeof runIngest = runIngest): Promise<void> {
+  for (const d of dependencyOrder(await loadIngesters())) {
+    try {
+      const s = await run(d, {}, settings, { quiet: true });
+      log(`nightly ${d.name}: ${s.rowsWritten} rows, ${s.events.appended} events`);
+    } catch (err) {
+      log(`nightly ${d.name} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The daily lane: the filing index's daily file for `date` (YYYY-MM-DD). */
+export async function runDaily(settings: Settings, date: string, log: Log, run: typeof runIngest = runIngest): Promise<void> {
+  for (const d of (await loadIngesters()).filter((x) => x.name === 'filings')) {
+    try {
+      const s = await run(d, { date }, settings, { quiet: true });
+      log(`daily ${d.name} ${date}: ${s.rowsWritten} rows, ${s.events.appended} events`);
+    } catch (err) {
+      log(`daily ${d.name} ${date} failed: ${(err as Error).message}`);
+    }
+  }
+}
 
 /**
  * The nightly schedule inside the server (off unless SCHEDULE=true; always off in tests): every dataset's
@@ -10,8 +36,9 @@ import type { Settings } from '../../schemas/settings.ts';
  */
 export function startScheduler(
   settings: Settings,
-  log: (m: string) => void = (m) => console.log(`[schedule] ${m}`),
+  log: Log = (m) => console.log(`[schedule] ${m}`),
   run: typeof runIngest = runIngest,
+  now: () => Date = () => new Date(),
 ) {
   if (!settings.SCHEDULE) return { stop() {} };
   let busy = false;
@@ -27,28 +54,8 @@ export function startScheduler(
       busy = false;
     }
   };
-  const nightly = cron.schedule(settings.NIGHTLY_CRON, lane('nightly', async () => {
-    for (const d of await loadIngesters()) {
-      try {
-        const s = await run(d, {}, settings, { quiet: true });
-        log(`nightly ${d.name}: ${s.rowsWritten} rows, ${s.events.appended} events`);
-      } catch (err) {
-        log(`nightly ${d.name} failed: ${(err as Error).message}`);
-      }
-    }
-  }));
-  const daily = cron.schedule(settings.DAILY_CRON, lane('daily', async () => {
-    const date = new Date().toISOString().slice(0, 10);
-    const names = (await loadIngesters()).filter((d) => d.name === 'filings');
-    for (const d of names) {
-      try {
-        const s = await run(d, { date }, settings, { quiet: true });
-        log(`daily ${d.name} ${date}: ${s.rowsWritten} rows, ${s.events.appended} events`);
-      } catch (err) {
-        log(`daily ${d.name} ${date} failed: ${(err as Error).message}`);
-      }
-    }
-  }));
+  const nightly = cron.schedule(settings.NIGHTLY_CRON, lane('nightly', () => runNightly(settings, log, run)));
+  const daily = cron.schedule(settings.DAILY_CRON, lane('daily', () => runDaily(settings, now().toISOString().slice(0, 10), log, run)));
   return {
     stop() {
       nightly.stop();

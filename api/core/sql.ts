@@ -21,7 +21,7 @@ export function duckType(spec: TableSpec, column: string): string {
 
 /**
  * Keyset predicate in the expanded form (`a >= $1 AND (a > $1 OR b > $2)`): DuckDB prunes row groups on plain
- * comparisons of sort columns but not on row-value comparisons (20× slower, shared/notes/duckdb-lake.md).
+ * comparisons of sort columns but not on row-value comparisons (20× slower, docs/engine-notes.md §1).
  */
 export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlBuilder, spec: TableSpec): string {
   const build = (i: number): string => {

@@ -5,13 +5,7 @@ import { discoverModules } from '../../ingest/pipeline/index.ts';
 import PQueue from 'p-queue';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows } from '../../ingest/lake/index.ts';
-import coreMigrations from './migrations.ts';
-
-export interface Migration {
-  /** Applied once, in id order across all modules (`0100_keys`, `0200_monitors` …). */
-  id: string;
-  sql: string;
-}
+import coreMigrations, { type Migration } from './migrations.ts';
 
 export interface StateTx {
   all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -36,6 +30,22 @@ async function discoverMigrations(): Promise<Migration[]> {
     ids.add(m.id);
   }
   return all.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * Runs every statement of a multi-statement script in order. DuckDB's own parser finds the statement
+ * boundaries, so a `;` inside a string literal or comment never splits a statement.
+ */
+async function runScript(conn: DuckDBConnection, sql: string): Promise<void> {
+  const statements = await conn.extractStatements(sql);
+  for (let i = 0; i < statements.count; i++) {
+    const prepared = await statements.prepare(i);
+    try {
+      await prepared.run();
+    } finally {
+      prepared.destroySync();
+    }
+  }
 }
 
 /**
@@ -71,7 +81,7 @@ export async function openStateStore(path: string): Promise<StateStore> {
     if (applied.has(m.id)) continue;
     await conn.run('BEGIN TRANSACTION');
     try {
-      for (const stmt of m.sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean)) await conn.run(stmt);
+      await runScript(conn, m.sql);
       await tx.run('INSERT INTO schema_migrations VALUES ($1, now())', [m.id]);
       await conn.run('COMMIT');
     } catch (err) {

@@ -1,28 +1,10 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { isoDate, json, str } from '../core/records.ts';
+import { ACTION_KINDS, EnforcementRecord } from '../../schemas/records/enforcement.ts';
 import { enforcementTable } from '../../schemas/tables/enforcement.ts';
-import { Amount, DocumentLink, amount, dateParams, day, json, str } from './shared.ts';
-
-const ACTION_KINDS = ['administrative_proceeding', 'litigation_release', 'aaer'] as const;
-
-const EnforcementRecord = z.object({
-  id: z.string().describe('`<agency>:<release_number>`.'),
-  agency: z.string().describe('Publishing agency (SEC).'),
-  action_kind: z.enum(ACTION_KINDS),
-  release_number: z.string().describe('e.g. `34-100512`, `LR-26040`.'),
-  other_release_numbers: z.array(z.string()).describe('The same order under other Acts, AAER numbers.'),
-  case_number: z.string().nullable().describe('Administrative file number `3-NNNNN` or the court civil action number.'),
-  date: z.string().describe('Release date, YYYY-MM-DD.'),
-  title: z.string().nullable().describe('Respondents line as published.'),
-  respondents: z.array(z.string()),
-  summary: z.string().nullable(),
-  penalty: Amount.describe('Civil penalties stated in the text (sum of distinct amounts); null when none stated.'),
-  disgorgement: Amount.describe('Disgorgement stated in the text; null when none stated.'),
-  documents: z.array(DocumentLink),
-  source: z.string(),
-  source_url: z.string().nullable().describe('The release page (else the listing page it was read from).'),
-});
+import { amount, dateParams } from './shared.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
@@ -30,7 +12,7 @@ export default [
     summary: 'Enforcement actions (administrative proceedings and litigation releases)',
     description: 'One record per release; newest first. Penalty and disgorgement amounts are parsed from the release text, with the phrase kept.',
     tag: 'Enforcement',
-    source: 'sec_enforcement',
+    source: SOURCE.sec_enforcement,
     table: enforcementTable,
     params: {
       agency: p.str({ description: 'Publishing agency, case-insensitive (SEC).', maxLength: 20, example: 'SEC' }),
@@ -59,14 +41,14 @@ export default [
       release_number: String(r.release_number),
       other_release_numbers: json<string[]>(r.other_release_numbers, []),
       case_number: str(r.case_number),
-      date: day(r.action_date)!,
+      date: isoDate(r.action_date)!,
       title: str(r.title),
       respondents: json<string[]>(r.respondents, []),
       summary: str(r.summary),
       penalty: amount(r.penalty_usd, r.penalty_text),
       disgorgement: amount(r.disgorgement_usd, r.disgorgement_text),
       documents: json<{ title: string; url: string }[]>(r.documents, []),
-      source: 'sec_enforcement',
+      source: SOURCE.sec_enforcement,
       source_url: str(r.detail_url) ?? str(r.source_url),
     }),
   }),

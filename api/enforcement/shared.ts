@@ -1,19 +1,9 @@
-import { z } from 'zod';
 import { f, type Filter } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 
-/** Record helpers and parameters shared by the enforcement-family and patent routes. */
-export { str, int, isoDate as day, json } from '../core/records.ts';
+/** Record converters and parameters shared by the enforcement-family routes. */
 
-export const DocumentLink = z.object({ title: z.string(), url: z.string() });
-
-export const Amount = z
-  .object({
-    amount_usd: z.number().int().describe('Integer USD.'),
-    text: z.string().describe('The phrase of the release the amount was parsed from (e.g. "$1.2 million").'),
-  })
-  .nullable();
-
+/** The `Amount` record (schemas/records/shared.ts) of a parsed amount column and its phrase. */
 export function amount(usd: unknown, text: unknown) {
   return usd == null ? null : { amount_usd: Number(usd), text: String(text ?? '') };
 }
@@ -27,10 +17,9 @@ export function releaseNumberParam(prefix: 'LR' | '34', description: string) {
   return p.str({ pattern, patternText: prefix === 'LR' ? '^(LR-?)?\\d{3,6}$' : '^(34-)?\\d{4,7}$', upper: true, maxLength: 20, description, example: prefix === 'LR' ? 'LR-26040' : '34-100512' });
 }
 
-export function releaseNumberFilter(column: string, prefix: 'LR' | '34'): Filter<string> {
+export function releaseNumberFilter<C extends string>(column: C, prefix: 'LR' | '34'): Filter<string, C> {
   // The parameter pattern already admitted only `<prefix>-N`, `<prefix>N` (LR) or the bare number.
-  const canonical = (v: string) => `${prefix}-${prefix === 'LR' ? v.replace(/^LR[-\s]?/, '') : v.replace(/^34-/, '')}`;
-  return f.sql((v, b) => `"${column}" = ${b.param(canonical(v))}`);
+  return f.eqNormalized(column, (v) => `${prefix}-${prefix === 'LR' ? v.replace(/^LR[-\s]?/, '') : v.replace(/^34-/, '')}`);
 }
 
 export const dateParams = (what: string) => ({

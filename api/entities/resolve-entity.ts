@@ -1,12 +1,13 @@
-import { resolutionFields } from '../../schemas/records/entity-resolution.ts';
+import { ResolvedEntityRecord } from '../../schemas/records/entity-resolution.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 import { defineRoute } from '../core/endpoint.ts';
 import { entityUnresolved } from '../core/errors.ts';
 import { p } from '../core/params.ts';
-import { bool, str } from './records.ts';
+import { bool, str } from '../core/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from './resolve.ts';
-import { EntityRecord, SOURCE, toRecord } from './routes.ts';
+import { toRecord } from './routes.ts';
 
-const ResolvedRecord = EntityRecord.extend(resolutionFields);
+const SOURCE = LABEL.sec_submissions;
 
 export default defineRoute({
   method: 'get',
@@ -17,7 +18,7 @@ export default defineRoute({
   source: SOURCE,
   pathParams: { identifier: p.str({ required: true, maxLength: 200 }) },
   params: { date: p.date({ description: 'Resolve as of this day (YYYY-MM-DD): which company held the ticker then.' }) },
-  record: ResolvedRecord,
+  record: ResolvedEntityRecord,
   cost: 2,
   async handler({ path, query, services }) {
     const id = String(path.identifier);

@@ -1,41 +1,15 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
+import { json, str } from '../core/records.ts';
+import { EntityRecord } from '../../schemas/records/entities.ts';
 import { entitiesTable } from '../../schemas/tables/entities.ts';
-import { json, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from './records.ts';
+import { SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from './filters.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
-export const SOURCE = 'sec_submissions';
+const SOURCE = LABEL.sec_submissions;
 
-const Address = z.object({
-  street1: z.string().nullable(), street2: z.string().nullable(), city: z.string().nullable(),
-  state_or_country: z.string().nullable(), postal_code: z.string().nullable(), state_or_country_description: z.string().nullable(),
-}).nullable();
-
-export const EntityRecord = z.object({
-  cik: z.string().describe('CIK zero-padded to 10 digits.'),
-  name: z.string().describe('Current conformed name.'),
-  ticker: z.string().nullable().describe('Primary current ticker.'),
-  tickers: z.array(z.string()),
-  exchanges: z.array(z.string().nullable()).describe('Exchange of each ticker, same order.'),
-  sic: z.string().nullable(),
-  sic_description: z.string().nullable(),
-  state_of_incorp: z.string().nullable(),
-  state_of_incorp_description: z.string().nullable(),
-  fiscal_year_end: z.string().nullable().describe('MMDD.'),
-  entity_type: z.string().nullable().describe('operating, other, investment, individual, …'),
-  category: z.string().nullable().describe('Filer status(es), `; `-separated.'),
-  ein: z.string().nullable(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  business_address: Address,
-  mailing_address: Address,
-  former_names: z.array(z.object({ name: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
-  detail_source: z.string().describe('`submissions` (full record) or `company_tickers` (ticker file only).'),
-  updated_date: z.string(),
-  source: z.string(),
-  source_url: z.string(),
-});
-
+/** A directory row as the API's entity record (also the base of `/v1/entities/{identifier}`). */
 export function toRecord(r: Record<string, unknown>): z.infer<typeof EntityRecord> {
   return {
     cik: String(r.cik),
@@ -81,19 +55,19 @@ export default [
     },
     filters: {
       cik: f.eq('cik'),
-      ticker: f.sql((v, b) => `cik IN ${tickerCiks(v, b)}`),
-      q: f.sql((v, b) => {
+      ticker: tickerFilter(),
+      // Former names are in entity_names (through the CIK).
+      q: f.sql(['name', 'cik'], (v: string, b) => {
         const like = `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         const ph = b.param(like);
         return `("name" ILIKE ${ph} ESCAPE '\\' OR cik IN (SELECT cik FROM entity_names WHERE name ILIKE ${ph} ESCAPE '\\'))`;
       }),
-      sic: f.sql((v, b) => `sic = ${b.param(v.padStart(4, '0'))}`),
+      sic: f.sql(['sic'], (v: string, b) => `sic = ${b.param(v.padStart(4, '0'))}`),
       entity_type: f.ieq('entity_type'),
       state_of_incorp: f.eq('state_of_incorp'),
     },
     orderBy: [{ column: 'cik', dir: 'asc' }],
     record: EntityRecord,
     toRecord,
-    cost: 5,
   }),
 ];

@@ -1,37 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, defineLookup, f, likeEscape } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { json } from '../core/records.ts';
+import { type Evidence, EventRecord } from '../../schemas/records/events.ts';
+import { IMPORTANCE_RANK, type Importance } from '../../schemas/events.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
-import { EVENT_TYPES } from '../../schemas/events.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
-const Evidence = z.object({
-  source_type: z.string(),
-  url: z.string(),
-  retrieved_at: z.string(),
-  excerpt: z.string().nullable().describe('The text the event rests on'),
-  section: z.string().nullable().describe('Where in the source the excerpt stands (item, table…)'),
-  excerpt_sha256: z.string().nullable().describe('SHA-256 of the excerpt, hex'),
-});
-
-export const EventRecord = z.object({
-  id: z.string().describe('UUID'),
-  event_type: z.enum(EVENT_TYPES),
-  importance: z.enum(['low', 'medium', 'high']),
-  confidence: z.number().min(0).max(1),
-  entity_cik: z.string().nullable().describe('10-digit CIK'),
-  entity_ticker: z.string().nullable(),
-  entity_name: z.string().nullable(),
-  accession: z.string().nullable(),
-  summary: z.string(),
-  details: z.record(z.string(), z.unknown()),
-  evidence: z.array(Evidence),
-  dedup_key: z.string(),
-  occurred_at: z.string().nullable(),
-  detected_at: z.string(),
-});
-
-export function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventRecord> {
+function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventRecord> {
   return {
     id: String(r.id),
     event_type: r.event_type as never,
@@ -50,8 +26,6 @@ export function toEventRecord(r: Record<string, unknown>): z.infer<typeof EventR
   };
 }
 
-const RANK = { low: 1, medium: 2, high: 3 } as const;
-
 const list = defineList({
   path: '/v1/events',
   summary: 'Normalized business-change events, newest first',
@@ -59,7 +33,7 @@ const list = defineList({
     '`event_type` takes an exact type or a namespace prefix ending in `.*` (`sec.8k.*`). `since`/`until` bound the detection time ' +
     '(inclusive, `YYYY-MM-DD` or an ISO timestamp). `importance_min` keeps events at or above a level.',
   tag: 'Events',
-  source: 'svc_events',
+  source: SOURCE.svc_events,
   table: eventsTable,
   params: {
     event_type: p.str({ pattern: /^sec(\.[a-z0-9_]+)*(\.\*)?$/, patternText: '^sec(\\.[a-z0-9_]+)*(\\.\\*)?$', description: 'Exact type or namespace prefix such as `sec.8k.*`', example: 'sec.8k.*' }),
@@ -71,13 +45,15 @@ const list = defineList({
     accession: p.accession(),
   },
   filters: {
-    event_type: f.sql<string>((v, b) =>
+    event_type: f.sql(['event_type'], (v: string, b) =>
       v.endsWith('.*') ? `"event_type" LIKE ${b.param(`${likeEscape(v.slice(0, -1))}%`)} ESCAPE '\\'` : `"event_type" = ${b.param(v)}`),
     cik: f.eq('entity_cik'),
     ticker: f.eq('entity_ticker'),
-    importance_min: f.sql<'low' | 'medium' | 'high'>((v, b) => `"importance_rank" >= ${b.param(RANK[v])}`),
-    since: f.sql<string>((v, b) => `"detected_at" >= ${b.param(v.replace('Z', ''))}::TIMESTAMP`),
-    until: f.sql<string>((v, b) => (v.length === 10 ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY` : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`)),
+    importance_min: f.sql(['importance_rank'], (v: Importance, b) => `"importance_rank" >= ${b.param(IMPORTANCE_RANK[v])}`),
+    since: f.sql(['detected_at'], (v: string, b) => `"detected_at" >= ${b.param(v.replace('Z', ''))}::TIMESTAMP`),
+    until: f.sql(['detected_at'], (v: string, b) => (v.length === 10
+      ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY`
+      : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`)),
     accession: f.eq('accession'),
   },
   validate: (v) => [rangeIssue(v as Record<string, unknown>, 'since', 'until')],
@@ -90,10 +66,10 @@ const one = defineLookup({
   path: '/v1/events/{event_id}',
   summary: 'One event with its full evidence',
   tag: 'Events',
-  source: 'svc_events',
+  source: SOURCE.svc_events,
   table: eventsTable,
   pathParams: { event_id: p.str({ required: true, pattern: /^[0-9a-fA-F-]{36}$/, patternText: 'UUID' }) },
-  filters: { event_id: f.sql<string>((v, b) => `"id" = ${b.param(v.toLowerCase())}`) },
+  filters: { event_id: f.eqNormalized('id', (v) => v.toLowerCase()) },
   record: EventRecord,
   toRecord: toEventRecord,
   notFound: (v) => `No event with id ${v.event_id}`,

@@ -1,38 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { bool, num, str } from '../core/records.ts';
+import { FilingRecord } from '../../schemas/records/filings.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
-import { bool, dateFrom, dateTo, num, SIC_PATTERN, STATE_PATTERN, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
-
-const SOURCE = 'sec_edgar_index';
-
+import { dateFrom, dateTo, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 const FORM_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
-
-const FilingRecord = z.object({
-  accession: z.string(),
-  cik: z.string().describe('Filer CIK (10 digits) this listing is under; a filing with several filers is listed once per filer.'),
-  company: z.string().describe('Conformed name at filing time.'),
-  form: z.string(),
-  base_form: z.string().describe('Form without /A.'),
-  is_amendment: z.boolean(),
-  filed_date: z.string(),
-  report_date: z.string().nullable(),
-  acceptance_datetime: z.string().nullable().describe('As published in the submissions data; its zone is unreliable (often US Eastern marked Z).'),
-  items: z.array(z.string()).describe('8-K item numbers (2.02, 9.01); empty when none or not yet known.'),
-  primary_document: z.string().nullable(),
-  primary_doc_description: z.string().nullable(),
-  size: z.number().int().nullable().describe('Bytes of the full submission.'),
-  is_xbrl: z.boolean().nullable(),
-  is_inline_xbrl: z.boolean().nullable(),
-  act: z.string().nullable(),
-  file_number: z.string().nullable(),
-  film_number: z.string().nullable(),
-  urls: z.object({ filing: z.string(), index: z.string(), primary_document: z.string().nullable() }),
-  detail_source: z.string().describe('index, submissions or index+submissions.'),
-  source: z.string(),
-  source_url: z.string(),
-});
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof FilingRecord> {
   return {
@@ -56,7 +31,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof FilingRecord> {
     film_number: str(r.film_number),
     urls: { filing: String(r.filing_url), index: String(r.index_url), primary_document: str(r.primary_document_url) },
     detail_source: String(r.detail_source),
-    source: SOURCE,
+    source: SOURCE.sec_edgar_index,
     source_url: String(r.index_url),
   };
 }
@@ -67,7 +42,7 @@ export default [
     summary: 'Filing index',
     description: 'Every filing of the EDGAR index, newest first, with 8-K items, acceptance time, primary document, size and XBRL flags from the submissions data.',
     tag: 'Filings',
-    source: SOURCE,
+    source: SOURCE.sec_edgar_index,
     table: filingsTable,
     params: {
       cik: p.cik({ description: 'Filer CIK, with or without leading zeros.' }),
@@ -85,21 +60,22 @@ export default [
     },
     filters: {
       cik: f.eq('cik'),
-      ticker: f.sql((v, b) => `cik IN ${tickerCiks(v, b)}`),
-      form_type: f.sql((v, b, all) => (all.include_amendments ? `base_form = ${b.param(v.replace(/\/A$/, ''))}` : `form = ${b.param(v)}`)),
+      ticker: tickerFilter(),
+      form_type: f.sql(['base_form', 'form'], (v: string, b, all) =>
+        (all.include_amendments ? `base_form = ${b.param(v.replace(/\/A$/, ''))}` : `form = ${b.param(v)}`)),
       q: f.contains('company'),
       accession: f.eq('accession'),
-      filed_from: f.sql(dateFrom('filed_date', 'filed_quarter')),
-      filed_to: f.sql(dateTo('filed_date', 'filed_quarter')),
-      items: f.sql((v, b) => `list_contains(string_split(coalesce(items, ''), ','), ${b.param(v)})`),
-      sic: f.sql((v, b) => `cik IN (SELECT cik FROM entities WHERE sic = ${b.param(v.padStart(4, '0'))})`),
-      state_of_incorp: f.sql((v, b) => `cik IN (SELECT cik FROM entities WHERE state_of_incorp = ${b.param(v)})`),
+      filed_from: dateFrom('filed_date', 'filed_quarter'),
+      filed_to: dateTo('filed_date', 'filed_quarter'),
+      items: f.sql(['items'], (v: string, b) => `list_contains(string_split(coalesce(items, ''), ','), ${b.param(v)})`),
+      // SIC and state of incorporation come from the entity directory, through the filer's CIK.
+      sic: f.sql(['cik'], (v: string, b) => `cik IN (SELECT cik FROM entities WHERE sic = ${b.param(v.padStart(4, '0'))})`),
+      state_of_incorp: f.sql(['cik'], (v: string, b) => `cik IN (SELECT cik FROM entities WHERE state_of_incorp = ${b.param(v)})`),
       is_xbrl: f.flag('is_xbrl'),
     },
     validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],
     orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'cik', dir: 'asc' }],
     record: FilingRecord,
     toRecord,
-    cost: 5,
   }),
 ];

@@ -1,40 +1,10 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { bool, num, str } from '../core/records.ts';
+import { StatementFact } from '../../schemas/records/financial-statements.ts';
 import { financialStatementsTable } from '../../schemas/tables/financial-statements.ts';
-import { bool, num, SIC_PATTERN, str } from '../entities/records.ts';
-
-const SOURCE = 'sec_fsds';
-
-const StatementFact = z.object({
-  adsh: z.string().describe('Accession number of the filing.'),
-  cik: z.string().describe('10-digit CIK.'),
-  company_name: z.string(),
-  sic: z.string().nullable(),
-  form: z.string().nullable(),
-  fiscal_year: z.number().int().nullable(),
-  fiscal_period: z.string().nullable(),
-  period: z.string().nullable().describe('Balance sheet date (month-end rounded).'),
-  filed: z.string().nullable(),
-  prevrpt: z.boolean().nullable().describe('Superseded by a later amendment.'),
-  tag: z.string(),
-  version: z.string().describe('us-gaap/2024, or the adsh for a custom tag.'),
-  is_custom: z.boolean().nullable(),
-  tag_label: z.string().nullable(),
-  datatype: z.string().nullable(),
-  iord: z.string().nullable(),
-  crdr: z.string().nullable(),
-  ddate: z.string().describe('End date of the value (month-end rounded).'),
-  qtrs: z.number().int().describe('0 instant, 1 quarter, 4 year.'),
-  uom: z.string(),
-  segments: z.string().nullable().describe('Axis=Member; pairs; null = no dimensions.'),
-  coreg: z.string().nullable().describe('Co-registrant; null = the consolidated entity.'),
-  value: z.number().nullable(),
-  footnote: z.string().nullable(),
-  dataset_quarter: z.string(),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SIC_PATTERN } from '../entities/filters.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
@@ -42,7 +12,7 @@ export default [
     summary: 'Financial Statement Data Sets facts',
     description: 'Numeric facts of the face financial statements per filing from the quarterly Financial Statement Data Sets (num ⋈ sub ⋈ tag).',
     tag: 'Financials',
-    source: SOURCE,
+    source: SOURCE.sec_fsds,
     table: financialStatementsTable,
     params: {
       cik: p.int({ ge: 1, le: 9_999_999_999, description: 'Filer CIK as an integer (leading zeros optional).' }),
@@ -57,28 +27,27 @@ export default [
       max_value: p.float({ description: 'Value <= this.' }),
     },
     filters: {
-      cik: f.sql((v, b) => `cik = ${b.param(String(v).padStart(10, '0'))}`),
+      cik: f.sql(['cik'], (v: number, b) => `cik = ${b.param(String(v).padStart(10, '0'))}`),
       tag: f.eq('tag'),
       adsh: f.eq('adsh'),
       fiscal_period: f.eq('fiscal_period'),
-      sic: f.sql((v, b) => `sic = ${b.param(v.padStart(4, '0'))}`),
+      sic: f.sql(['sic'], (v: string, b) => `sic = ${b.param(v.padStart(4, '0'))}`),
       uom: f.ieq('uom'),
-      ddate_from: f.sql((v, b) => `ddate >= ${b.param(v)}::DATE`),
-      ddate_to: f.sql((v, b) => `ddate <= ${b.param(v)}::DATE`),
+      ddate_from: f.sql(['ddate'], (v: string, b) => `ddate >= ${b.param(v)}::DATE`),
+      ddate_to: f.sql(['ddate'], (v: string, b) => `ddate <= ${b.param(v)}::DATE`),
       min_value: f.gte('value'),
       max_value: f.lte('value'),
     },
     validate: (v) => [rangeIssue(v, 'ddate_from', 'ddate_to'), rangeIssue(v, 'min_value', 'max_value')],
-    orderBy: ['cik', 'adsh', 'tag', 'version', 'ddate', 'qtrs', 'uom', 'segments', 'coreg'].map((column) => ({ column, dir: 'asc' as const })),
+    orderBy: (['cik', 'adsh', 'tag', 'version', 'ddate', 'qtrs', 'uom', 'segments', 'coreg'] as const).map((column) => ({ column, dir: 'asc' as const })),
     record: StatementFact,
     toRecord: (r) => ({
       adsh: String(r.adsh), cik: String(r.cik), company_name: String(r.company_name), sic: str(r.sic), form: str(r.form),
       fiscal_year: num(r.fiscal_year), fiscal_period: str(r.fiscal_period), period: str(r.period), filed: str(r.filed), prevrpt: bool(r.prevrpt),
       tag: String(r.tag), version: String(r.version), is_custom: bool(r.is_custom), tag_label: str(r.tag_label), datatype: str(r.datatype),
       iord: str(r.iord), crdr: str(r.crdr), ddate: String(r.ddate), qtrs: Number(r.qtrs), uom: String(r.uom), segments: str(r.segments),
-      coreg: str(r.coreg), value: num(r.value), footnote: str(r.footnote), dataset_quarter: String(r.dataset_quarter), source: SOURCE,
+      coreg: str(r.coreg), value: num(r.value), footnote: str(r.footnote), dataset_quarter: String(r.dataset_quarter), source: SOURCE.sec_fsds,
       source_url: `https://www.sec.gov/Archives/edgar/data/${Number(r.cik)}/${String(r.adsh).replace(/-/g, '')}/${r.adsh}-index.htm`,
     }),
-    cost: 5,
   }),
 ];

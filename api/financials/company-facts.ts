@@ -4,7 +4,7 @@ import { CompanyFactsRecord, type ConceptFacts } from '../../schemas/records/com
 import { defineRoute, type SqlBuilder } from '../core/endpoint.ts';
 import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
-import { num, str } from '../entities/records.ts';
+import { num, str } from '../core/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
 import { conceptParam, listParams, rangeChecks, sharedFilters, SOURCE } from './routes.ts';
 

@@ -1,11 +1,15 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f, type SqlBuilder } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { num, str } from '../core/records.ts';
+import { FactRecord } from '../../schemas/records/financials.ts';
 import { financialFactsTable } from '../../schemas/tables/financials.ts';
 import { cikBucket } from '../../ingest/sources/edgar/index.ts';
-import { num, str, TICKER_PATTERN, tickerCiks } from '../entities/records.ts';
+import { TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
-export const SOURCE = 'sec_xbrl_companyfacts';
+export const SOURCE = LABEL.sec_xbrl_companyfacts;
+
 const CONCEPT = /^([A-Za-z][A-Za-z0-9-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$/;
 const UNIT = /^[A-Za-z0-9_\-/.*]{1,40}$/;
 const FORM = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
@@ -20,28 +24,6 @@ function conceptFilter(v: string, b: SqlBuilder): string {
 
 export const conceptParam = () =>
   p.str({ pattern: CONCEPT, patternText: CONCEPT.source, description: 'XBRL concept in namespaced form (us-gaap:Revenues); a bare tag matches it in us-gaap, ifrs-full, dei or srt.' });
-
-const FactRecord = z.object({
-  cik: z.string(),
-  entity_name: z.string(),
-  concept: z.string().describe('Namespaced concept, us-gaap:Revenues.'),
-  taxonomy: z.string(),
-  label: z.string().nullable(),
-  unit: z.string(),
-  period_start: z.string().nullable().describe('Null for an instant.'),
-  period_end: z.string(),
-  period_days: z.number().int().describe('0 for an instant.'),
-  value: z.number(),
-  fiscal_year: z.number().int().nullable().describe('Fiscal year of the reporting filing.'),
-  fiscal_period: z.string().nullable(),
-  form: z.string().nullable(),
-  accession: z.string(),
-  filed: z.string(),
-  frame: z.string().nullable(),
-  is_latest: z.boolean().describe('The latest-filed report of this concept/unit/period: the value to use.'),
-  source: z.string(),
-  source_url: z.string(),
-});
 
 function factRecord(r: Record<string, unknown>): z.infer<typeof FactRecord> {
   const cik = String(r.cik);
@@ -88,14 +70,14 @@ type Q = { [K in keyof typeof listParams]?: unknown };
 export const rangeChecks = (v: Q) => [rangeIssue(v, 'filed_from', 'filed_to'), rangeIssue(v, 'period_end_from', 'period_end_to')];
 
 export const sharedFilters = {
-  concept: f.sql(conceptFilter),
-  form: f.eq<string>('form'),
-  fiscal_year: f.eq<number>('fiscal_year'),
+  concept: f.sql(['concept'], conceptFilter),
+  form: f.eq('form'),
+  fiscal_year: f.eq('fiscal_year'),
   concept_q: f.contains('concept', 'label'),
-  filed_from: f.sql<string>((v, b) => `filed >= ${b.param(v)}::DATE`),
-  filed_to: f.sql<string>((v, b) => `filed <= ${b.param(v)}::DATE`),
-  period_end_from: f.sql<string>((v, b) => `period_end >= ${b.param(v)}::DATE`),
-  period_end_to: f.sql<string>((v, b) => `period_end <= ${b.param(v)}::DATE`),
+  filed_from: f.sql(['filed'], (v: string, b) => `filed >= ${b.param(v)}::DATE`),
+  filed_to: f.sql(['filed'], (v: string, b) => `filed <= ${b.param(v)}::DATE`),
+  period_end_from: f.sql(['period_end'], (v: string, b) => `period_end >= ${b.param(v)}::DATE`),
+  period_end_to: f.sql(['period_end'], (v: string, b) => `period_end <= ${b.param(v)}::DATE`),
   unit: f.ieq('unit'),
   latest: f.flag('is_latest'),
 };
@@ -111,8 +93,8 @@ export default [
     params: listParams,
     filters: {
       ...sharedFilters,
-      cik: f.sql<string>((v, b) => `cik_bucket = ${b.param(cikBucket(v))} AND cik = ${b.param(v)}`),
-      ticker: f.sql<string>((v, b) => `cik IN ${tickerCiks(v, b)}`),
+      cik: f.sql(['cik_bucket', 'cik'], (v: string, b) => `cik_bucket = ${b.param(cikBucket(v))} AND cik = ${b.param(v)}`),
+      ticker: tickerFilter(),
       q: f.contains('entity_name'),
     },
     validate: rangeChecks,
@@ -122,6 +104,5 @@ export default [
     ],
     record: FactRecord,
     toRecord: factRecord,
-    cost: 5,
   }),
 ];

@@ -1,47 +1,22 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { isoDate, jsonList, num, str } from '../core/records.ts';
+import { Form144Record } from '../../schemas/records/form144.ts';
 import { form144Table } from '../../schemas/tables/form144.ts';
 import { normalizeBrokerName } from '../../ingest/sources/edgar/index.ts';
-import { isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
-
-const SOURCE = 'sec_form_144';
-
-const Form144Record = z.object({
-  accession: z.string(),
-  row_seq: z.number().int(),
-  submission_type: z.string().nullable().describe('144 or 144/A.'),
-  filed_date: z.string(),
-  issuer: z.object({ cik: z.string(), name: z.string().nullable(), sec_file_number: z.string().nullable() }),
-  person_name: z.string().nullable().describe('Person for whose account the securities are to be sold.'),
-  relationships: z.array(z.string()),
-  class_of_securities: z.string().nullable(),
-  broker_name: z.string().nullable(),
-  broker_normalized_name: z.string().nullable(),
-  units_to_be_sold: z.number().nullable().describe('Proposed quantity, not an executed sale.'),
-  aggregate_market_value: z.number().nullable().describe('USD.'),
-  units_outstanding: z.number().nullable(),
-  approx_sale_date: z.string().nullable(),
-  exchange: z.string().nullable(),
-  notice_date: z.string().nullable(),
-  plan_adoption_dates: z.array(z.string()).describe('Rule 10b5-1 plan adoption dates.'),
-  securities_to_be_sold: z.array(z.record(z.string(), z.unknown())),
-  sold_past_3_months: z.array(z.record(z.string(), z.unknown())),
-  remarks: z.string().nullable(),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof Form144Record> {
   return {
     accession: String(r.accession), row_seq: Number(r.row_seq), submission_type: str(r.submission_type), filed_date: isoDate(r.filed_date)!,
     issuer: { cik: String(r.issuer_cik), name: str(r.issuer_name), sec_file_number: str(r.sec_file_number) },
-    person_name: str(r.person_name), relationships: jsonArray<string>(r.relationships), class_of_securities: str(r.class_of_securities),
+    person_name: str(r.person_name), relationships: jsonList<string>(r.relationships), class_of_securities: str(r.class_of_securities),
     broker_name: str(r.broker_name), broker_normalized_name: str(r.broker_normalized_name), units_to_be_sold: num(r.units_to_be_sold),
     aggregate_market_value: num(r.aggregate_market_value), units_outstanding: num(r.units_outstanding), approx_sale_date: isoDate(r.approx_sale_date),
-    exchange: str(r.exchange), notice_date: isoDate(r.notice_date), plan_adoption_dates: jsonArray<string>(r.plan_adoption_dates),
-    securities_to_be_sold: jsonArray(r.securities_to_be_sold), sold_past_3_months: jsonArray(r.sold_past_3_months), remarks: str(r.remarks),
-    source: SOURCE, source_url: str(r.source_url),
+    exchange: str(r.exchange), notice_date: isoDate(r.notice_date), plan_adoption_dates: jsonList<string>(r.plan_adoption_dates),
+    securities_to_be_sold: jsonList(r.securities_to_be_sold), sold_past_3_months: jsonList(r.sold_past_3_months), remarks: str(r.remarks),
+    source: SOURCE.sec_form_144, source_url: str(r.source_url),
   };
 }
 
@@ -50,7 +25,7 @@ const list = defineList({
   summary: 'Form 144 notices of proposed sales',
   description: 'One record per securities line (class and broker) of a Form 144 notice, newest filing first.',
   tag: 'Insider transactions',
-  source: SOURCE,
+  source: SOURCE.sec_form_144,
   table: form144Table,
   params: {
     issuer_cik: p.cik({ description: 'Issuer CIK.' }),
@@ -63,7 +38,8 @@ const list = defineList({
   },
   filters: {
     issuer_cik: f.eq('issuer_cik'),
-    broker_normalized_name: f.sql((v, b) => `contains("broker_normalized_name", ${b.param(normalizeBrokerName(v) ?? v.toLowerCase())})`),
+    broker_normalized_name: f.sql(['broker_normalized_name'], (v: string, b) =>
+      `contains("broker_normalized_name", ${b.param(normalizeBrokerName(v) ?? v.toLowerCase())})`),
     class_of_securities: f.contains('class_of_securities'),
     sale_date_from: f.gte('approx_sale_date'),
     sale_date_to: f.lte('approx_sale_date'),
@@ -74,7 +50,6 @@ const list = defineList({
   orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
   record: Form144Record,
   toRecord,
-  cost: 5,
 });
 
 export default [list];

@@ -1,50 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { bool, isoDate, jsonList, num, str } from '../core/records.ts';
+import { type FootnoteRecord, InsiderTransaction, type OwnerRecord } from '../../schemas/records/insider.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
-import { bool, FootnoteRecord, isoDate, jsonArray, num, OwnerRecord, str } from '../insider-ownership-common/records.ts';
-
-const SOURCE = 'sec_insider_transactions';
-
-const Owner = OwnerRecord;
-
-const InsiderTransaction = z.object({
-  accession: z.string(),
-  row_seq: z.number().int().describe('Position among the filing\'s transactions (Table I first, then Table II).'),
-  form_type: z.string().nullable().describe('3, 4, 5 or an amendment 3/A, 4/A, 5/A.'),
-  is_amendment: z.boolean(),
-  filed_date: z.string(),
-  period_of_report: z.string().nullable(),
-  issuer: z.object({ cik: z.string(), name: z.string().nullable(), ticker: z.string().nullable() }),
-  owners: z.array(Owner).describe('Every reporting owner; a joint filing\'s transactions belong to all of them.'),
-  relationship: z.string().nullable().describe('Union of the owners\' relationships, comma-separated.'),
-  officer_title: z.string().nullable(),
-  derivative: z.boolean().describe('True for Table II (options, RSUs, convertibles).'),
-  security_title: z.string().nullable(),
-  transaction_date: z.string().nullable(),
-  deemed_execution_date: z.string().nullable(),
-  trans_code: z.string().nullable().describe('P purchase, S sale, M exercise/settlement, A grant, F tax withholding, G gift, C conversion, …'),
-  equity_swap_involved: z.boolean().nullable(),
-  shares: z.number().nullable(),
-  price_per_share: z.number().nullable().describe('USD; null when the filer gave the price only in a footnote.'),
-  price_footnote: z.string().nullable().describe('Text of the footnotes on the price (weighted-average ranges, price given only in a footnote).'),
-  acquired_disposed: z.string().nullable().describe('A acquired, D disposed.'),
-  value_usd: z.number().nullable().describe('shares × price_per_share.'),
-  shares_owned_after: z.number().nullable(),
-  value_owned_after: z.number().nullable(),
-  direct_indirect: z.string().nullable().describe('D direct, I indirect.'),
-  nature_of_ownership: z.string().nullable(),
-  conversion_or_exercise_price: z.number().nullable(),
-  exercise_date: z.string().nullable(),
-  expiration_date: z.string().nullable(),
-  underlying_security_title: z.string().nullable(),
-  underlying_security_shares: z.number().nullable(),
-  aff10b5one: z.boolean().nullable().describe('Rule 10b5-1 checkbox of the filing (forms since 2023); null on older forms.'),
-  footnotes: z.array(FootnoteRecord).describe('Every footnote reference of the row, resolved to its text.'),
-  source: z.string(),
-  source_kind: z.string().describe('data_set or xml.'),
-  source_url: z.string().nullable(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction> {
   return {
@@ -55,7 +15,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction
     filed_date: isoDate(r.filed_date)!,
     period_of_report: isoDate(r.period_of_report),
     issuer: { cik: String(r.issuer_cik), name: str(r.issuer_name), ticker: str(r.ticker) },
-    owners: jsonArray<z.infer<typeof Owner>>(r.owners),
+    owners: jsonList<z.infer<typeof OwnerRecord>>(r.owners),
     relationship: str(r.relationship),
     officer_title: str(r.officer_title),
     derivative: Boolean(r.is_derivative),
@@ -79,8 +39,8 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction
     underlying_security_title: str(r.underlying_security_title),
     underlying_security_shares: num(r.underlying_security_shares),
     aff10b5one: bool(r.aff10b5one),
-    footnotes: jsonArray<z.infer<typeof FootnoteRecord>>(r.footnotes),
-    source: SOURCE,
+    footnotes: jsonList<z.infer<typeof FootnoteRecord>>(r.footnotes),
+    source: SOURCE.sec_insider_transactions,
     source_kind: String(r.source_kind),
     source_url: str(r.source_url),
   };
@@ -107,13 +67,13 @@ const list = defineList({
   summary: 'Insider transactions (Forms 3/4/5)',
   description: 'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, with issuer, every reporting owner and relationship, shares, price (or its footnote), acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported without a transaction are in the lake table insider_holdings.',
   tag: 'Insider transactions',
-  source: SOURCE,
+  source: SOURCE.sec_insider_transactions,
   table: insiderTransactionsTable,
   params,
   filters: {
     issuer_cik: f.eq('issuer_cik'),
     // owner_ciks holds fixed-width 10-digit CIKs separated by commas, so a substring match is an exact match.
-    owner_cik: f.sql((v, b) => `contains(coalesce("owner_ciks", ''), ${b.param(v)})`),
+    owner_cik: f.sql(['owner_ciks'], (v: string, b) => `contains(coalesce("owner_ciks", ''), ${b.param(v)})`),
     ticker: f.eq('ticker'),
     issuer: f.contains('issuer_name'),
     owner: f.contains('owner_names'),
@@ -128,7 +88,6 @@ const list = defineList({
   orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
   record: InsiderTransaction,
   toRecord,
-  cost: 5,
 });
 
 export default [list];

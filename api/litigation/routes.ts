@@ -1,33 +1,18 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { isoDate, json, str } from '../core/records.ts';
+import { LitigationRecord } from '../../schemas/records/litigation.ts';
 import { litigationTable } from '../../schemas/tables/litigation.ts';
 import { ACTION_TYPES } from '../../ingest/sources/sec-web/index.ts';
-import { Amount, DocumentLink, amount, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
-
-const LitigationRecord = z.object({
-  release_number: z.string().describe('`LR-26040`.'),
-  date: z.string(),
-  title: z.string().nullable().describe('Defendants line as published.'),
-  defendants: z.array(z.string()),
-  more_defendants: z.boolean().describe('The title ends with "et al.".'),
-  action_type: z.string().nullable().describe(`One of ${ACTION_TYPES.join(', ')}; derived from the text, null when not stated.`),
-  summary: z.string().nullable(),
-  court_case_number: z.string().nullable(),
-  other_release_numbers: z.array(z.string()),
-  penalty: Amount,
-  disgorgement: Amount,
-  documents: z.array(DocumentLink),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { amount, dateParams, releaseNumberFilter, releaseNumberParam } from '../enforcement/shared.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
     path: '/v1/litigation',
     summary: 'Litigation releases (civil actions in federal court)',
     tag: 'Enforcement',
-    source: 'sec_litigation_releases',
+    source: SOURCE.sec_litigation_releases,
     table: litigationTable,
     params: {
       defendant: p.str({ description: 'Substring of a defendant name (case-insensitive).', maxLength: 200 }),
@@ -49,7 +34,7 @@ export default [
     record: LitigationRecord,
     toRecord: (r) => ({
       release_number: String(r.release_number),
-      date: day(r.release_date)!,
+      date: isoDate(r.release_date)!,
       title: str(r.title),
       defendants: json<string[]>(r.defendants, []),
       more_defendants: r.more_defendants === true,
@@ -60,7 +45,7 @@ export default [
       penalty: amount(r.penalty_usd, r.penalty_text),
       disgorgement: amount(r.disgorgement_usd, r.disgorgement_text),
       documents: json<{ title: string; url: string }[]>(r.documents, []),
-      source: 'sec_litigation_releases',
+      source: SOURCE.sec_litigation_releases,
       source_url: str(r.detail_url) ?? str(r.source_url),
     }),
   }),

@@ -61,7 +61,7 @@ function passesSignalAndMateriality(m: MonitorRule, e: MatchableEvent): boolean 
   return importanceRank(e.importance) >= importanceRank(m.materiality);
 }
 
-/** The spec's three rules for one monitor and one event; a paused monitor matches nothing. */
+/** The three matching rules of docs/api-contract.md for one monitor and one event; a paused monitor matches nothing. */
 export function monitorMatches(m: MonitorRule, e: MatchableEvent): boolean {
   if (m.status !== 'active') return false;
   if (!eventKeys(e).includes(`${m.target_type}\u0000${m.target_value}`)) return false;

@@ -1,37 +1,19 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
+import { bool, isoDate, str } from '../core/records.ts';
+import { ProviderRecord } from '../../schemas/records/ncen.ts';
 import { fundProviders } from '../../schemas/tables/ncen.ts';
 import { PROVIDER_ROLES } from '../../ingest/sources/edgar/index.ts';
-import { bool, day, str } from '../13f/records.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
-const SOURCE = 'sec_form_ncen';
 const ROLES = [...new Set(Object.values(PROVIDER_ROLES))] as [string, ...string[]];
-
-const ProviderRecord = z.object({
-  accession_number: z.string(),
-  filer_cik: z.string(),
-  registrant_name: z.string().nullable(),
-  series_id: z.string().nullable().describe('Null for registrant-level roles (auditor, underwriter).'),
-  fund_name: z.string().nullable(),
-  role: z.string().describe(`One of: ${ROLES.join(', ')}.`),
-  provider: z.object({
-    name: z.string(), cik: z.string().nullable(), lei: z.string().nullable(), file_number: z.string().nullable(), crd: z.string().nullable(),
-    state: z.string().nullable(), country: z.string().nullable(),
-  }),
-  is_affiliated: z.boolean().nullable(),
-  report_period_end: z.string(),
-  filing_date: z.string().nullable(),
-  source: z.string(),
-  source_url: z.string(),
-});
 
 export default [
   defineList({
     path: '/v1/funds/providers',
     summary: 'Fund service providers (Form N-CEN)',
     tag: 'Funds',
-    source: SOURCE,
+    source: SOURCE.sec_form_ncen,
     table: fundProviders,
     params: {
       filer_cik: p.cik({ description: 'Registrant CIK.' }),
@@ -63,9 +45,9 @@ export default [
         crd: str(r.provider_crd), state: str(r.state), country: str(r.country),
       },
       is_affiliated: bool(r.is_affiliated),
-      report_period_end: day(r.report_period_end)!,
-      filing_date: day(r.filing_date),
-      source: SOURCE,
+      report_period_end: isoDate(r.report_period_end)!,
+      filing_date: isoDate(r.filing_date),
+      source: SOURCE.sec_form_ncen,
       source_url: String(r.source_url),
     }),
   }),

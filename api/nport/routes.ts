@@ -1,40 +1,9 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
-import { p, rangeIssue } from '../core/params.ts';
+import { boolDefaultFalse, p, rangeIssue } from '../core/params.ts';
+import { bool, isoDate, num, str } from '../core/records.ts';
+import { FundHoldingRecord } from '../../schemas/records/nport.ts';
 import { fundHoldings } from '../../schemas/tables/nport.ts';
-import { bool, boolDefaultFalse, day, num, str } from '../13f/records.ts';
-
-const SOURCE = 'sec_form_nport';
-
-const FundHoldingRecord = z.object({
-  accession_number: z.string(),
-  registrant_cik: z.string().nullable(),
-  registrant_name: z.string().nullable(),
-  series_id: z.string().nullable(),
-  fund_name: z.string().nullable(),
-  report_date: z.string().describe('Portfolio as-of date.'),
-  report_period_end: z.string().nullable(),
-  filing_date: z.string().nullable(),
-  form: z.string().nullable(),
-  security: z.object({
-    issuer_name: z.string().nullable(), issuer_lei: z.string().nullable(), title: z.string().nullable(),
-    cusip: z.string().nullable(), isin: z.string().nullable(), ticker: z.string().nullable(),
-  }),
-  balance: z.number().nullable(),
-  units: z.string().nullable().describe('NS shares, PA principal, NC contracts, OU other.'),
-  currency: z.string().nullable(),
-  exchange_rate: z.number().nullable(),
-  value_usd: z.number().nullable(),
-  pct_of_net_assets: z.number().nullable().describe('Percentage points.'),
-  payoff_profile: z.string().nullable(),
-  asset_category: z.string().nullable(),
-  issuer_category: z.string().nullable(),
-  inv_country: z.string().nullable(),
-  is_restricted: z.boolean().nullable(),
-  fair_value_level: z.string().nullable(),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
@@ -42,7 +11,7 @@ export default [
     summary: 'Fund portfolio holdings (Form N-PORT)',
     description: 'Positions of the current N-PORT reports (an NPORT-P/A replaces the report it amends). Newest portfolio quarter first.',
     tag: 'Funds',
-    source: SOURCE,
+    source: SOURCE.sec_form_nport,
     table: fundHoldings,
     params: {
       registrant_cik: p.cik({ description: 'Registrant (trust) CIK.' }),
@@ -79,8 +48,8 @@ export default [
       filed_date_from: f.gte('filing_date'),
       filed_date_to: f.lte('filing_date'),
       min_value_usd: f.gte('value_usd'),
-      restricted_only: f.sql<boolean>((v) => (v ? '"is_restricted" = true' : null)),
-      include_superseded: f.sql<boolean>((v) => (v ? null : '"is_current" = true')),
+      restricted_only: f.sql(['is_restricted'], (v: boolean) => (v ? '"is_restricted" = true' : null)),
+      include_superseded: f.sql(['is_current'], (v: boolean) => (v ? null : '"is_current" = true')),
     },
     validate: (v) => [rangeIssue(v, 'report_date_from', 'report_date_to'), rangeIssue(v, 'filed_date_from', 'filed_date_to')],
     orderBy: [{ column: 'report_quarter', dir: 'desc' }, { column: 'accession_number', dir: 'asc' }, { column: 'holding_id', dir: 'asc' }],
@@ -91,9 +60,9 @@ export default [
       registrant_name: str(r.registrant_name),
       series_id: str(r.series_id),
       fund_name: str(r.fund_name),
-      report_date: day(r.report_date)!,
-      report_period_end: day(r.report_period_end),
-      filing_date: day(r.filing_date),
+      report_date: isoDate(r.report_date)!,
+      report_period_end: isoDate(r.report_period_end),
+      filing_date: isoDate(r.filing_date),
       form: str(r.submission_type),
       security: {
         issuer_name: str(r.issuer_name), issuer_lei: str(r.issuer_lei), title: str(r.security_title),
@@ -111,7 +80,7 @@ export default [
       inv_country: str(r.inv_country),
       is_restricted: bool(r.is_restricted),
       fair_value_level: str(r.fair_value_level),
-      source: SOURCE,
+      source: SOURCE.sec_form_nport,
       source_url: String(r.source_url),
     }),
   }),

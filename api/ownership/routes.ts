@@ -1,38 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { int, isoDate, jsonList, num, str } from '../core/records.ts';
+import { OwnershipRecord } from '../../schemas/records/ownership.ts';
 import { beneficialOwnershipTable } from '../../schemas/tables/ownership.ts';
-import { int, isoDate, jsonArray, num, str } from '../insider-ownership-common/records.ts';
-
-const SOURCE = 'sec_schedule_13dg';
-
-const OwnershipRecord = z.object({
-  accession: z.string(),
-  row_seq: z.number().int(),
-  form_type: z.string().nullable().describe('As filed: SCHEDULE 13D/A, SC 13G, …'),
-  form_class: z.string().nullable().describe('13D, 13D/A, 13G or 13G/A.'),
-  is_amendment: z.boolean(),
-  amendment_no: z.number().int().nullable(),
-  structured: z.boolean().describe('False when the values were read from a legacy text/HTML cover page (best-effort).'),
-  filed_date: z.string(),
-  event_date: z.string().nullable(),
-  filer: z.object({ cik: z.string().nullable(), name: z.string().nullable() }),
-  subject: z.object({ cik: z.string().nullable(), name: z.string().nullable(), cusip: z.string().nullable(), class_title: z.string().nullable() }),
-  person: z.object({
-    cik: z.string().nullable(), name: z.string().nullable(), citizenship: z.string().nullable(),
-    type_of_reporting_person: z.string().nullable(), member_of_group: z.string().nullable(), fund_type: z.string().nullable(),
-  }),
-  sole_voting_power: z.number().nullable(),
-  shared_voting_power: z.number().nullable(),
-  sole_dispositive_power: z.number().nullable(),
-  shared_dispositive_power: z.number().nullable(),
-  aggregate_amount: z.number().nullable().describe('Shares beneficially owned; joint filers repeat shared positions, do not sum.'),
-  percent_of_class: z.number().nullable().describe('Percentage points.'),
-  rule_designations: z.array(z.string()),
-  group_members: z.array(z.string()),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof OwnershipRecord> {
   return {
@@ -45,8 +17,8 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof OwnershipRecord> {
     sole_voting_power: num(r.sole_voting_power), shared_voting_power: num(r.shared_voting_power),
     sole_dispositive_power: num(r.sole_dispositive_power), shared_dispositive_power: num(r.shared_dispositive_power),
     aggregate_amount: num(r.aggregate_amount), percent_of_class: num(r.percent_of_class),
-    rule_designations: jsonArray<string>(r.rule_designations), group_members: jsonArray<string>(r.group_members),
-    source: SOURCE, source_url: str(r.source_url),
+    rule_designations: jsonList<string>(r.rule_designations), group_members: jsonList<string>(r.group_members),
+    source: SOURCE.sec_schedule_13dg, source_url: str(r.source_url),
   };
 }
 
@@ -55,7 +27,7 @@ const list = defineList({
   summary: 'Beneficial ownership (Schedules 13D and 13G)',
   description: 'One record per reporting person per Schedule 13D/13G filing, newest first: shares, voting and dispositive power, percent of class, event date. Structured XML since 2024-12-18; older SC 13D/G values are read from the cover page text (best-effort, `structured: false`).',
   tag: 'Beneficial ownership',
-  source: SOURCE,
+  source: SOURCE.sec_schedule_13dg,
   table: beneficialOwnershipTable,
   params: {
     cik_filer: p.cik({ description: 'CIK of the filer or of any reporting person.' }),
@@ -69,12 +41,15 @@ const list = defineList({
     filed_to: p.date({ description: 'Latest filing date.' }),
   },
   filters: {
-    cik_filer: f.sql((v, b) => { const ph = b.param(v); return `("filer_cik" = ${ph} OR "person_cik" = ${ph})`; }),
+    cik_filer: f.sql(['filer_cik', 'person_cik'], (v: string, b) => {
+      const ph = b.param(v);
+      return `("filer_cik" = ${ph} OR "person_cik" = ${ph})`;
+    }),
     cik_subject: f.eq('subject_cik'),
     issuer: f.contains('issuer_name'),
     person: f.contains('person_name'),
-    role: f.sql((v, b) => `list_contains(string_split(coalesce("type_of_reporting_person", ''), ','), ${b.param(v)})`),
-    form_type: f.sql((v, b) => `upper("form_type") = ${b.param(v.replace(/\s+/g, ' '))}`),
+    role: f.sql(['type_of_reporting_person'], (v: string, b) => `list_contains(string_split(coalesce("type_of_reporting_person", ''), ','), ${b.param(v)})`),
+    form_type: f.sql(['form_type'], (v: string, b) => `upper("form_type") = ${b.param(v.replace(/\s+/g, ' '))}`),
     form_class: f.eq('form_class'),
     filed_from: f.gte('filed_date'),
     filed_to: f.lte('filed_date'),
@@ -83,7 +58,6 @@ const list = defineList({
   orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
   record: OwnershipRecord,
   toRecord,
-  cost: 5,
 });
 
 export default [list];

@@ -1,46 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { int, isoDate, json, str } from '../core/records.ts';
+import { type Party, PatentRecord } from '../../schemas/records/patents.ts';
 import { patentGrantsTable } from '../../schemas/tables/patents.ts';
-import { day, int, json, str } from '../enforcement/shared.ts';
-
-const Party = z.object({
-  name: z.string(),
-  orgname: z.string().nullable(),
-  last_name: z.string().nullable(),
-  first_name: z.string().nullable(),
-  role: z.string().nullable().describe('USPTO role code (02 US company, 03 foreign company, 04/05 individuals…).'),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  country: z.string().nullable(),
-});
-
-const PatentRecord = z.object({
-  patent_number: z.string().describe('PatentsView form: `11540449`, `D656308`, `RE49876`.'),
-  kind_code: z.string().nullable(),
-  patent_type: z.string().nullable().describe('utility, design, plant, reissue…'),
-  title: z.string().nullable(),
-  grant_date: z.string(),
-  application_number: z.string().nullable(),
-  application_date: z.string().nullable(),
-  claims_count: z.number().int().nullable(),
-  figures_count: z.number().int().nullable(),
-  citations_count: z.number().int().nullable(),
-  cpc_main: z.string().nullable(),
-  ipc_main: z.string().nullable(),
-  assignee: z.string().nullable().describe('First assignee; null when inventor-owned.'),
-  assignee_state: z.string().nullable(),
-  assignee_country: z.string().nullable(),
-  assignee_cik: z.string().nullable().describe('Company CIK of the first assignee when its name resolves to exactly one company in the entity directory.'),
-  assignees: z.array(Party),
-  inventors: z.array(Party),
-  abstract: z.string().nullable(),
-  source: z.string(),
-  source_url: z.string().describe('The weekly grant file the record was read from.'),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 /** `US 11,540,449 B2`, `D0656308`, `re49876` → the stored PatentsView form. */
-export function canonicalPatentNumber(raw: string): string | null {
+function canonicalPatentNumber(raw: string): string | null {
   const m = raw.toUpperCase().replace(/[\s,.-]/g, '').match(/^(?:US)?([A-Z]{0,2}?)0*(\d{1,8})(?:[ABSPEH]\d?)?$/);
   return m ? `${m[1]}${m[2]}` : null;
 }
@@ -53,7 +20,7 @@ export default [
     summary: 'USPTO patent grants (weekly full-text grant files)',
     description: 'Newest grants first. `assignee*` filters apply to the first assignee, except `assignee`, which matches any assignee name.',
     tag: 'Patents',
-    source: 'uspto_patent_grants',
+    source: SOURCE.uspto_patent_grants,
     table: patentGrantsTable,
     params: {
       patent_number: p.str({ pattern: PATENT_NUMBER, patternText: '^(US)?[A-Z]{0,2}[0-9,]{1,11}([A-Z][0-9]?)?$', maxLength: 30, description: 'Patent number; `11540449`, `US 11,540,449 B2`, `D656308` and `D0656308` are the same.', example: '11540449' }),
@@ -69,13 +36,13 @@ export default [
       claims_count_min: p.int({ ge: 0, description: 'Minimum number of claims.' }),
     },
     filters: {
-      patent_number: f.sql((v, b) => `"patent_number" = ${b.param(canonicalPatentNumber(v) ?? v)}`),
+      patent_number: f.eqNormalized('patent_number', (v) => canonicalPatentNumber(v) ?? v),
       title: f.contains('title'),
       assignee: f.contains('assignee_names'),
       assignee_state: f.eq('assignee_state'),
       assignee_country: f.eq('assignee_country'),
       kind_code: f.eq('kind_code'),
-      application_number: f.sql((v, b) => `"application_number" = ${b.param(v.replace(/\D/g, ''))}`),
+      application_number: f.eqNormalized('application_number', (v) => v.replace(/\D/g, '')),
       grant_year: f.eq('grant_year'),
       grant_date_from: f.gte('grant_date'),
       grant_date_to: f.lte('grant_date'),
@@ -89,9 +56,9 @@ export default [
       kind_code: str(r.kind_code),
       patent_type: str(r.patent_type),
       title: str(r.title),
-      grant_date: day(r.grant_date)!,
+      grant_date: isoDate(r.grant_date)!,
       application_number: str(r.application_number),
-      application_date: day(r.application_date),
+      application_date: isoDate(r.application_date),
       claims_count: int(r.claims_count),
       figures_count: int(r.figures_count),
       citations_count: int(r.citations_count),
@@ -104,7 +71,7 @@ export default [
       assignees: json<z.infer<typeof Party>[]>(r.assignees, []),
       inventors: json<z.infer<typeof Party>[]>(r.inventors, []),
       abstract: str(r.abstract),
-      source: 'uspto_patent_grants',
+      source: SOURCE.uspto_patent_grants,
       // Local imports (`--from`) have no URL: the weekly file's canonical bulk-data address is the provenance.
       source_url: str(r.source_url)
         ?? `https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/${String(r.grant_date).slice(0, 4)}/${String(r.source_file).replace(/\.xml$/i, '.zip')}`,

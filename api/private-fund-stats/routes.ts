@@ -1,29 +1,16 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { isoDate, num, str } from '../core/records.ts';
+import { StatRecord } from '../../schemas/records/private-fund-stats.ts';
 import { privateFundStatsTable } from '../../schemas/tables/private-fund-stats.ts';
-import { isoDate, num, str } from '../adv-common/records.ts';
-
-const SOURCE = 'sec_private_fund_stats';
-
-const StatRecord = z.object({
-  quarter_end_date: z.string(),
-  tab_name: z.string(),
-  table_title: z.string().nullable(),
-  row_key: z.string(),
-  metric_key: z.string(),
-  value: z.number().nullable().describe('Null when masked or not numeric; see value_raw.'),
-  value_raw: z.string().nullable(),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 const list = defineList({
   path: '/v1/private-fund-stats',
   summary: 'SEC Private Funds Statistics, long format (one cell per record)',
   description: 'Newest quarter first, then in table order (tab, row, column). Labels are matched case-insensitively and exactly.',
   tag: 'Advisers',
-  source: SOURCE,
+  source: SOURCE.sec_private_fund_stats,
   table: privateFundStatsTable,
   params: {
     quarter_end_date: p.date({ description: 'Quarter end, YYYY-MM-DD (e.g. 2025-12-31).' }),
@@ -34,7 +21,7 @@ const list = defineList({
     max_value: p.float({ description: 'Maximum numeric value; must be >= min_value.' }),
   },
   filters: {
-    quarter_end_date: (v, b) => `"quarter_end_date" = ${b.param(v)}::DATE`,
+    quarter_end_date: f.sql(['quarter_end_date'], (v: string, b) => `"quarter_end_date" = ${b.param(v)}::DATE`),
     tab_name: f.ieq('tab_name'),
     row_key: f.ieq('row_key'),
     metric_key: f.ieq('metric_key'),
@@ -47,9 +34,8 @@ const list = defineList({
   record: StatRecord,
   toRecord: (r) => ({
     quarter_end_date: isoDate(r.quarter_end_date)!, tab_name: String(r.tab_name), table_title: str(r.table_title), row_key: String(r.row_key),
-    metric_key: String(r.metric_key), value: num(r.value), value_raw: str(r.value_raw), source: SOURCE, source_url: String(r.source_url),
+    metric_key: String(r.metric_key), value: num(r.value), value_raw: str(r.value_raw), source: SOURCE.sec_private_fund_stats, source_url: String(r.source_url),
   }),
-  cost: 5,
 });
 
 export default [list];

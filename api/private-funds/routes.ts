@@ -1,54 +1,19 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
-import { p } from '../core/params.ts';
+import { crdParam, p, withoutLeadingZeros } from '../core/params.ts';
+import { bool, isoDate, num, str } from '../core/records.ts';
+import { PrivateFund } from '../../schemas/records/private-funds.ts';
 import { privateFundsTable } from '../../schemas/tables/private-funds.ts';
-import { bool, CRD_PATTERN, isoDate, num, str } from '../adv-common/records.ts';
-
-const SOURCE = 'sec_form_adv_schedule_d';
-
-const PrivateFund = z.object({
-  crd: z.string().describe('Adviser CRD.'),
-  sec_number: z.string().nullable(),
-  firm_name: z.string().nullable(),
-  firm_legal_name: z.string().nullable(),
-  filer_type: z.enum(['IA', 'ERA']),
-  control_person: z.number().int().nullable().describe("Adviser's Item 10.A: 1 = controlled by a person not named in Item 1.A/Schedules A-C."),
-  fund_id: z.string().nullable().describe('805-########## private fund ID.'),
-  full_name: z.string().describe('Fund name.'),
-  fund_type: z.string().nullable(),
-  fund_type_other: z.string().nullable(),
-  gross_asset_value: z.number().int().nullable().describe('USD.'),
-  minimum_investment: z.number().int().nullable().describe('USD.'),
-  beneficial_owners: z.number().int().nullable(),
-  organized_state: z.string().nullable(),
-  organized_country: z.string().nullable(),
-  exclusion_3c1: z.boolean().nullable(),
-  exclusion_3c7: z.boolean().nullable(),
-  is_master: z.boolean().nullable(),
-  is_feeder: z.boolean().nullable(),
-  master_fund_name: z.string().nullable(),
-  master_fund_id: z.string().nullable(),
-  is_fund_of_funds: z.boolean().nullable(),
-  pct_owned_related: z.number().nullable(),
-  pct_owned_funds_of_funds: z.number().nullable(),
-  pct_owned_non_us: z.number().nullable(),
-  is_subadviser: z.boolean().nullable(),
-  filing_id: z.number().int(),
-  date_submitted: z.string().nullable(),
-  as_of_date: z.string(),
-  source: z.string(),
-  source_url: z.string(),
-});
+import { SOURCE } from '../../schemas/sources.ts';
 
 const list = defineList({
   path: '/v1/private-funds',
   summary: 'Private funds (Form ADV Schedule D 7.B.(1)), latest filing per adviser',
   description: 'One record per private fund as reported in its adviser\'s most recent Form ADV, ordered by adviser CRD then fund ID. `as_of` is the end of the newest filing-data month ingested.',
   tag: 'Advisers',
-  source: SOURCE,
+  source: SOURCE.sec_form_adv_schedule_d,
   table: privateFundsTable,
   params: {
-    crd: p.str({ pattern: CRD_PATTERN, patternText: '^\\d{1,10}$', description: 'Adviser CRD (leading zeros ignored).' }),
+    crd: crdParam({ description: 'Adviser CRD (leading zeros ignored).' }),
     sec_number: p.str({ maxLength: 20, description: 'Adviser SEC file number, e.g. 801-70860.' }),
     firm_name: p.str({ maxLength: 200, description: 'Substring of the adviser business or legal name (case-insensitive).' }),
     full_name: p.str({ maxLength: 200, description: 'Substring of the fund name (case-insensitive).' }),
@@ -57,7 +22,7 @@ const list = defineList({
     fund_type: p.str({ maxLength: 60, description: 'Fund type, exact and case-insensitive (e.g. hedge fund).' }),
   },
   filters: {
-    crd: (v, b) => `"crd" = ${b.param(v.replace(/^0+(?=\d)/, ''))}`,
+    crd: f.eqNormalized('crd', withoutLeadingZeros),
     sec_number: f.eq('sec_number'),
     firm_name: f.contains('firm_name', 'firm_legal_name'),
     full_name: f.contains('full_name'),
@@ -77,9 +42,8 @@ const list = defineList({
     is_master: bool(r.is_master), is_feeder: bool(r.is_feeder), master_fund_name: str(r.master_fund_name), master_fund_id: str(r.master_fund_id),
     is_fund_of_funds: bool(r.is_fund_of_funds), pct_owned_related: num(r.pct_owned_related), pct_owned_funds_of_funds: num(r.pct_owned_funds_of_funds),
     pct_owned_non_us: num(r.pct_owned_non_us), is_subadviser: bool(r.is_subadviser), filing_id: Number(r.filing_id),
-    date_submitted: str(r.date_submitted), as_of_date: isoDate(r.as_of_date)!, source: SOURCE, source_url: String(r.source_url),
+    date_submitted: str(r.date_submitted), as_of_date: isoDate(r.as_of_date)!, source: SOURCE.sec_form_adv_schedule_d, source_url: String(r.source_url),
   }),
-  cost: 5,
 });
 
 export default [list];

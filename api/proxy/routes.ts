@@ -1,30 +1,10 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
+import { bool, int, isoDate, jsonList, str } from '../core/records.ts';
+import { ProxyOfficer } from '../../schemas/records/proxy.ts';
 import { proxyOfficersTable } from '../../schemas/tables/proxy.ts';
-import { bool, int, isoDate, jsonList, minConfidenceParam, personNameFilter, str } from '../board/common.ts';
-
-const ProxyOfficer = z.object({
-  cik: z.string().describe('10-digit issuer CIK.'),
-  issuer: z.string().nullable(),
-  accession_number: z.string().nullable().describe('Null only for a local document ingested without one.'),
-  filed_date: z.string().nullable(),
-  form_type: z.string().nullable(),
-  fiscal_year: z.number().int().describe('Fiscal year the proxy statement covers.'),
-  name: z.string().describe('As printed (footnote markers removed).'),
-  name_normalized: z.string().describe('`first last`, lower-case; stable across proxies and sources.'),
-  title: z.string().nullable(),
-  is_director: z.boolean(),
-  is_officer: z.boolean(),
-  is_independent: z.boolean().nullable().describe('Where the statement says (independent/interested sections, "Independent" labels); null otherwise.'),
-  age: z.number().int().nullable(),
-  director_since: z.number().int().nullable(),
-  officer_since: z.number().int().nullable(),
-  confidence: z.number().describe('0-1, from how the row was found (docs/proxy-board.md).'),
-  found_in: z.array(z.string()).describe('Tables/layouts the person was read from, e.g. `people_table#6`, `bio_card`, `summary_compensation#303`.'),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { minConfidenceParam, personNameFilter } from '../board/common.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
@@ -32,7 +12,7 @@ export default [
     summary: 'Directors and executive officers named in DEF 14A proxy statements',
     description: 'One row per person per proxy statement, merged across the director table, director bios, the summary compensation table and the director/fund compensation tables.',
     tag: 'Board and compensation',
-    source: 'sec_proxy',
+    source: SOURCE.sec_proxy,
     table: proxyOfficersTable,
     params: {
       cik: p.cik({ description: 'Issuer CIK.' }),
@@ -50,7 +30,7 @@ export default [
       issuer: f.contains('issuer'),
       name: personNameFilter(),
       title: f.contains('title'),
-      is_independent: f.sql<boolean>((v) => (v ? '"is_independent" = true' : '"is_independent" = false')),
+      is_independent: f.sql(['is_independent'], (v: boolean) => (v ? '"is_independent" = true' : '"is_independent" = false')),
       min_age: f.gte('age'),
       min_confidence: f.gte('confidence'),
     },
@@ -73,8 +53,8 @@ export default [
       director_since: int(r.director_since),
       officer_since: int(r.officer_since),
       confidence: Number(r.confidence),
-      found_in: jsonList(r.found_in),
-      source: 'sec_proxy',
+      found_in: jsonList<string>(r.found_in),
+      source: SOURCE.sec_proxy,
       source_url: str(r.source_url),
     }),
   }),

@@ -1,29 +1,17 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { isoDate, json, str } from '../core/records.ts';
+import { SuspensionRecord } from '../../schemas/records/trading-suspensions.ts';
 import { tradingSuspensionsTable } from '../../schemas/tables/trading-suspensions.ts';
-import { DocumentLink, dateParams, day, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
-
-const SuspensionRecord = z.object({
-  release_number: z.string().describe('Exchange Act release `34-NNNNNN`.'),
-  date: z.string().describe('Date of the suspension order.'),
-  company: z.string().nullable().describe('Company line as published.'),
-  companies: z.array(z.string()),
-  tickers: z.array(z.string()).describe('Symbols named in the order text, when stated.'),
-  file_number: z.string().nullable(),
-  other_release_numbers: z.array(z.string()),
-  summary: z.string().nullable(),
-  documents: z.array(DocumentLink),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { dateParams, releaseNumberFilter, releaseNumberParam } from '../enforcement/shared.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
     path: '/v1/trading-suspensions',
     summary: 'Trading suspension orders',
     tag: 'Enforcement',
-    source: 'sec_trading_suspensions',
+    source: SOURCE.sec_trading_suspensions,
     table: tradingSuspensionsTable,
     params: {
       company: p.str({ description: 'Substring of the company name (case-insensitive).', maxLength: 200 }),
@@ -41,7 +29,7 @@ export default [
     record: SuspensionRecord,
     toRecord: (r) => ({
       release_number: String(r.release_number),
-      date: day(r.suspension_date)!,
+      date: isoDate(r.suspension_date)!,
       company: str(r.company),
       companies: json<string[]>(r.companies, []),
       tickers: json<string[]>(r.tickers, []),
@@ -49,7 +37,7 @@ export default [
       other_release_numbers: json<string[]>(r.other_release_numbers, []),
       summary: str(r.summary),
       documents: json<{ title: string; url: string }[]>(r.documents, []),
-      source: 'sec_trading_suspensions',
+      source: SOURCE.sec_trading_suspensions,
       source_url: str(r.detail_url) ?? str(r.source_url),
     }),
   }),

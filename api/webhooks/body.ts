@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { invalid } from './errors.ts';
 
 /**
- * A zod failure as the 400 the spec asks for on monitor and webhook bodies, naming the first offending member.
+ * A zod failure as the 400 the API contract asks for on monitor and webhook bodies, naming the first offending member.
  * Shared by the monitor and webhook services (monitors import it from here; webhooks import nothing of monitors).
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {

@@ -7,7 +7,7 @@ import { signatureHeader } from './signer.ts';
 import { jsonRows, rowsOf, type StateDb } from './state-port.ts';
 import type { StateTx } from '../core/state.ts';
 
-/** Waits before the retries after a failed attempt (spec): 1 min, 5 min, 30 min, 2 h; then `failed`. */
+/** Waits before the retries after a failed attempt (docs/api-contract.md): 1 min, 5 min, 30 min, 2 h; then `failed`. */
 export const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const;
 
 export interface DeliveryWorkerOptions {

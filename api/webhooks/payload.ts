@@ -1,6 +1,6 @@
 import type { EventDraft } from '../../schemas/events.ts';
 
-/** The event as stored with an alert or delivery (the spec's Event record, details and evidence parsed). */
+/** The event as stored with an alert or delivery (docs/api-contract.md Event record, details and evidence parsed). */
 export interface EventSnapshot
   extends Pick<EventDraft, 'event_type' | 'entity_cik' | 'entity_ticker' | 'entity_name' | 'accession' | 'summary' | 'details' | 'evidence'> {
   id: string;
@@ -20,7 +20,7 @@ export const MAX_PAYLOAD_BYTES = 256 * 1024;
 /** Test deliveries carry this type and a synthetic event, so receivers can tell them apart. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** The request body of the spec (type, monitor_id, delivery_id, event{…}) as the exact bytes to sign and send. */
+/** The contract's request body (type, monitor_id, delivery_id, event{…}) as the exact bytes to sign and send. */
 export function buildBody(args: { type: string; monitorId: string | null; deliveryId: string; event: EventSnapshot }): Buffer {
   const e = args.event;
   const make = (evidence: unknown[], truncated: boolean) =>

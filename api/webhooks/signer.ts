@@ -7,7 +7,7 @@ export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64url');
 }
 
-/** Hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed by the secret (spec, Authentication item 7). */
+/** Hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed by the secret (docs/api-contract.md: Webhooks). */
 export function signatureHex(secret: string, timestamp: string, rawBody: Buffer | string): string {
   const h = createHmac('sha256', secret);
   h.update(`${timestamp}.`, 'utf8');

@@ -1,30 +1,17 @@
-import { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
+import { int, isoDate, json, str } from '../core/records.ts';
+import { WhistleblowerRecord } from '../../schemas/records/whistleblower.ts';
 import { whistleblowerTable } from '../../schemas/tables/whistleblower.ts';
-import { DocumentLink, day, int, json, releaseNumberFilter, releaseNumberParam, str } from '../enforcement/shared.ts';
-
-const WhistleblowerRecord = z.object({
-  award_order_no: z.string().describe('Exchange Act release number of the final order.'),
-  date: z.string(),
-  fiscal_year: z.number().int().describe('U.S. federal fiscal year (Oct 1 – Sep 30) of the order date.'),
-  title: z.string().nullable(),
-  decision: z.string().nullable().describe('award | denial | null when the text says neither.'),
-  award_amount_usd: z.number().int().nullable().describe('Null when the order states only a percentage or no amount.'),
-  award_amount_text: z.string().nullable().describe('The phrase the amount was parsed from.'),
-  public_summary: z.string().nullable(),
-  other_release_numbers: z.array(z.string()),
-  documents: z.array(DocumentLink),
-  source: z.string(),
-  source_url: z.string().nullable(),
-});
+import { releaseNumberFilter, releaseNumberParam } from '../enforcement/shared.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default [
   defineList({
     path: '/v1/whistleblower',
     summary: 'Whistleblower award final orders',
     tag: 'Enforcement',
-    source: 'sec_whistleblower',
+    source: SOURCE.sec_whistleblower,
     table: whistleblowerTable,
     params: {
       fiscal_year: p.int({ ge: 2011, le: 2100, description: 'U.S. federal fiscal year (FY2024 = 2023-10-01..2024-09-30); the program began in FY2011.' }),
@@ -45,7 +32,7 @@ export default [
     record: WhistleblowerRecord,
     toRecord: (r) => ({
       award_order_no: String(r.award_order_no),
-      date: day(r.order_date)!,
+      date: isoDate(r.order_date)!,
       fiscal_year: Number(r.fiscal_year),
       title: str(r.title),
       decision: str(r.decision),
@@ -54,7 +41,7 @@ export default [
       public_summary: str(r.public_summary),
       other_release_numbers: json<string[]>(r.other_release_numbers, []),
       documents: json<{ title: string; url: string }[]>(r.documents, []),
-      source: 'sec_whistleblower',
+      source: SOURCE.sec_whistleblower,
       source_url: str(r.detail_url) ?? str(r.source_url),
     }),
   }),

@@ -1,5 +1,7 @@
 import { readCatalogEntry } from '../lake/catalog.ts';
-import { loadDiffHandlers, runDiffStage, type ChangedTable, type DiffSummary } from './diff-stage.ts';
+import { diffHandlers } from './diff.ts';
+import { runDiffStage, type DiffSummary } from './diff-stage.ts';
+import type { ChangedTable } from './handler.ts';
 import { quarterBounds } from '../sources/common/normalize.ts';
 import type { Settings } from '../../schemas/settings.ts';
 
@@ -21,7 +23,7 @@ export function partitionSpan(value: string): { start: string; end: string } | n
  * makes it safe to run any number of times: only events missing from the feed are appended.
  */
 export async function backfillEvents(settings: Settings, from: string, to: string, opts: { only?: string[]; quiet?: boolean } = {}): Promise<DiffSummary & { partitions: ChangedTable[] }> {
-  const handlers = (await loadDiffHandlers()).filter((h) => !opts.only || opts.only.includes(h.name));
+  const handlers = diffHandlers.filter((h) => !opts.only || opts.only.includes(h.name));
   const tables = [...new Set(handlers.flatMap((h) => h.tables))];
   const changed: ChangedTable[] = [];
   for (const table of tables) {

@@ -1,55 +1,23 @@
-import { openLakeReader, type LakeReader } from '../lake/reader.ts';
+import { openLakeReader } from '../lake/reader.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import { appendEvents, type SqlDrafts } from './writer.ts';
+import { diffHandlers } from './diff.ts';
 import type { EventDraft } from '../../schemas/events.ts';
+import type { ChangedTable } from './handler.ts';
 
 /**
  * The diff stage: after an ingest writes partitions, each handler interested in one of the changed tables
  * reads the lake and drafts events; the events writer appends those whose dedup_key is new.
  * Handlers live in `ingest/events/handlers/`, listed in `ingest/events/diff.ts`.
  */
-export interface DiffContext {
-  lake: LakeReader;
-  settings: Settings;
-  log(message: string): void;
-}
-
-export interface ChangedTable {
-  table: string;
-  partitions: string[];
-}
-
-/** Drafts in JS for small diffs, or SELECTs the writer runs inside DuckDB for large ones. */
-export interface DiffOutput {
-  drafts?: EventDraft[];
-  sql?: SqlDrafts[];
-}
-
-export interface DiffHandler {
-  name: string;
-  /** Tables whose change triggers the handler. */
-  tables: string[];
-  run(ctx: DiffContext, changed: ChangedTable[]): Promise<DiffOutput>;
-}
-
 export interface DiffSummary {
   handlers: number;
   drafted: number;
   appended: number;
 }
 
-let handlersCache: Promise<DiffHandler[]> | null = null;
-
-export function loadDiffHandlers(): Promise<DiffHandler[]> {
-  handlersCache ??= (async () => {
-    // The handler list imports this module's types; a dynamic import keeps the two from loading in a circle.
-    return (await import('./diff.ts')).default;
-  })();
-  return handlersCache;
-}
-
 export async function runDiffStage(settings: Settings, changed: ChangedTable[], opts: { quiet?: boolean; only?: string[] } = {}): Promise<DiffSummary> {
-  const handlers = (await loadDiffHandlers()).filter(
+  const handlers = diffHandlers.filter(
     (h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)),
   );
   const summary: DiffSummary = { handlers: handlers.length, drafted: 0, appended: 0 };

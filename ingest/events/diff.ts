@@ -1,4 +1,4 @@
-import type { DiffHandler } from './diff-stage.ts';
+import type { DiffHandler } from './handler.ts';
 import { filingsHandler } from './handlers/filings.ts';
 import { form4Handler } from './handlers/form4.ts';
 import { formDHandler } from './handlers/formd.ts';
@@ -7,5 +7,4 @@ import { textChangesHandler } from './handlers/text-changes.ts';
 import { thirteenFHandler } from './handlers/thirteenf.ts';
 
 /** Every events diff handler; the diff stage runs those whose input tables an ingest changed. */
-const handlers: DiffHandler[] = [filingsHandler, form4Handler, thirteenFHandler, formDHandler, proxyHandler, textChangesHandler];
-export default handlers;
+export const diffHandlers: readonly DiffHandler[] = [filingsHandler, form4Handler, thirteenFHandler, formDHandler, proxyHandler, textChangesHandler];

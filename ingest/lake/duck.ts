@@ -1,14 +1,11 @@
 import { DuckDBInstance, type DuckDBConnection, DuckDBTypeId } from '@duckdb/node-api';
 
-/** SQL string literal for values that are ours (file paths, partition values), never user input. */
-export function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-/** SQL identifier quoting for names that are ours. */
-export function sqlIdent(s: string): string {
-  return `"${s.replace(/"/g, '""')}"`;
-}
+/**
+ * SQL literal and identifier quoting for values that are ours (file paths, partition values, table and column
+ * names), never user input: user input is always a bound parameter. The quoting itself is the DuckDB client's;
+ * the names stay ours, so the ~60 call sites across the layers need no change.
+ */
+export { quotedString as sqlString, quotedIdentifier as sqlIdent } from '@duckdb/node-api';
 
 const NUMERIC_BIG = new Set([DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.DECIMAL]);
 
@@ -25,7 +22,8 @@ export async function queryRows(conn: DuckDBConnection, sql: string, params: unk
   names.forEach((name, i) => {
     const id = types[i].typeId;
     if (NUMERIC_BIG.has(id)) fix.push({ name, kind: 'num' });
-    else if (id === DuckDBTypeId.TIMESTAMP || id === DuckDBTypeId.TIMESTAMP_TZ || id === DuckDBTypeId.TIMESTAMP_MS || id === DuckDBTypeId.TIMESTAMP_S) fix.push({ name, kind: 'ts' });
+    else if (id === DuckDBTypeId.TIMESTAMP || id === DuckDBTypeId.TIMESTAMP_TZ || id === DuckDBTypeId.TIMESTAMP_MS || id === DuckDBTypeId.TIMESTAMP_S)
+      fix.push({ name, kind: 'ts' });
   });
   if (fix.length) {
     for (const row of rows) {

@@ -63,7 +63,7 @@ async function uniformSchema(lakeDir: string, table: string): Promise<boolean> {
 export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] = []): Promise<LakeReader> {
   const tables = [...ALL_TABLES, ...extraTables];
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
-  // Parquet footers cached across queries: the measured p50 drops by a third (shared/notes/duckdb-lake.md).
+  // Parquet footers cached across queries: the measured p50 drops by a third (docs/engine-notes.md §1).
   await conn.run('SET GLOBAL parquet_metadata_cache = true');
   // DuckDB's late materialization re-reads a sorted `SELECT * … LIMIT` page from a second scan that loses the
   // selective filter; on 2×5M-row holdings it costs a third of the page time (measured p50 30 → 20 ms).

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
-import { sqlIdent, sqlString } from './duck.ts';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { allColumns, ddlColumns, rowSchema, type TableSpec } from '../../schemas/table.ts';
 
 
@@ -33,12 +33,12 @@ export class StagingTable {
     this.jsonCols = Object.entries(spec.columns).filter(([, c]) => c.type === 'JSON').map(([n]) => n);
   }
 
-  async append(row: Record<string, unknown>, where: { file?: string; line?: number } = {}): Promise<void> {
+  /** Validates and stages one row; false when it was reported as a bad row instead. */
+  async append(row: Record<string, unknown>, where: { file?: string; line?: number } = {}): Promise<boolean> {
     const r = this.schema.safeParse(row);
     if (!r.success) {
-      const first = r.error.issues[0];
-      this.onBad({ file: where.file ?? this.spec.name, line: where.line ?? null, reason: `${first.path.join('.') || 'row'}: ${first.message}` });
-      return;
+      this.onBad({ file: where.file ?? this.spec.name, line: where.line ?? null, reason: this.reasonOf(r.error.issues[0]) });
+      return false;
     }
     const out = r.data as Record<string, unknown>;
     for (const c of this.jsonCols) {
@@ -49,6 +49,15 @@ export class StagingTable {
     const line = JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
     this.count++;
     if (!this.stream.write(`${line}\n`)) await once(this.stream, 'drain');
+    return true;
+  }
+
+  private reasonOf(issue: z.core.$ZodIssue): string {
+    // A key the table lacks is almost always a misspelt column: name it and the table, not zod's generic wording.
+    if (issue.code === 'unrecognized_keys') {
+      return `unknown column${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} (not in table ${this.spec.name})`;
+    }
+    return `${issue.path.join('.') || 'row'}: ${issue.message}`;
   }
 
   async close(): Promise<void> {
@@ -75,4 +84,36 @@ export class StagingTable {
  */
 export async function createStagingTable(conn: DuckDBConnection, spec: TableSpec): Promise<void> {
   await conn.run(`CREATE TEMP TABLE ${sqlIdent(`staging_${spec.name}`)} (${ddlColumns(spec)})`);
+}
+
+/** Rows an `INSERT` statement added, from the one-row result DuckDB returns for it (for SQL-path progress counts). */
+export function insertedRows(result: Record<string, unknown>[]): number {
+  return Number(result[0]?.Count ?? 0);
+}
+
+/** A staged table whose primary key is null or repeated: the run stops before anything is written. */
+export class StagedKeyError extends Error {}
+
+/**
+ * Checks the primary key of `staging_<table>` before any partition is written: no key column null, and no key
+ * twice within a partition (the writer merges and replaces rows by that key, per partition). Appended rows were
+ * validated one at a time, which cannot see duplicates, and rows a loader inserts with SQL were not validated at
+ * all; either would otherwise reach the lake as rows no request can tell apart. The message names the table, the
+ * key columns and one offending key (the smallest, so the same input always reports the same key).
+ */
+export async function assertStagedKeys(conn: DuckDBConnection, spec: TableSpec): Promise<void> {
+  const staging = sqlIdent(`staging_${spec.name}`);
+  const key = spec.primaryKey;
+  const scope = key.includes(spec.partitionBy) ? key : [spec.partitionBy, ...key];
+  const cols = scope.map(sqlIdent).join(', ');
+  const keyText = `primary key (${key.join(', ')})`;
+  const describe = (r: Record<string, unknown>) => scope.map((c) => `${c}=${r[c] === null ? 'null' : JSON.stringify(r[c])}`).join(', ');
+
+  const nulls = await queryRows(conn, `SELECT ${cols} FROM ${staging} WHERE ${key.map((c) => `${sqlIdent(c)} IS NULL`).join(' OR ')} ORDER BY ${cols} LIMIT 1`);
+  if (nulls.length) throw new StagedKeyError(`${spec.name}: a staged row has a null in its ${keyText}: ${describe(nulls[0])}`);
+
+  const dups = await queryRows(conn, `SELECT ${cols}, count(*) AS copies FROM ${staging} GROUP BY ${cols} HAVING count(*) > 1 ORDER BY ${cols} LIMIT 1`);
+  if (dups.length) {
+    throw new StagedKeyError(`${spec.name}: ${keyText} is not unique in this run: ${describe(dups[0])} is staged ${Number(dups[0].copies)} times`);
+  }
 }

@@ -1,4 +1,4 @@
-import type { TableSpec } from '../../schemas/table.ts';
+import type { RowOf, TableSpec } from '../../schemas/table.ts';
 import type { BadRow } from '../lake/staging.ts';
 import type { HttpClient } from '../sources/common/http.ts';
 
@@ -23,8 +23,13 @@ export interface RawInput {
 }
 
 export interface Progress {
-  /** Count rows and bytes read; the runner prints periodic progress lines from these. */
+  /**
+   * Count rows staged, for the periodic progress lines. One rule, so no row is counted twice: the runner counts
+   * every row `ctx.append` accepts, and a dataset never reports those; a loader that inserts rows into
+   * `staging_<table>` with `ctx.sql` reports them here once inserted (the runner cannot see them until the end).
+   */
   rows(n?: number): void;
+  /** Count bytes read (any dataset may report these). */
   bytes(n: number): void;
   note(message: string): void;
   /** What the run is doing now ("writing holdings_13f"): SQL-side work moves no row counter, so the line names it. */
@@ -40,15 +45,20 @@ export interface IngestContext {
 
 export interface LoadContext extends IngestContext {
   /**
-   * Hand one row of `table` to the writer. It is validated against the table's columns (zod): a row that
-   * fails is counted as a bad row with `line` and never aborts the run.
+   * Hand one row of `table` (one of the dataset's `tables`) to the writer. The row is typed by the table's
+   * columns, so a misspelt or missing column is a compile error; at run time it is validated against the same
+   * columns (zod, strict): a row that fails, or carries a key the table lacks, is counted as a bad row with
+   * `line` and never aborts the run. The runner counts every appended row for progress.
    */
-  append(table: string, row: Record<string, unknown>, where?: { file?: string; line?: number }): Promise<void>;
+  append<T extends TableSpec>(table: T, row: RowOf<T>, where?: { file?: string; line?: number }): Promise<void>;
   /** Report a source line that could not be parsed (wrong column count, unparsable number…). */
   badRow(row: BadRow): void;
   /**
    * SQL on the run's work database, for bulk files DuckDB reads 10× faster than JS (read_csv).
-   * Insert into `staging_<table>`, whose columns are the table's columns plus `parser_version`.
+   * Insert into `staging_<table>`, whose columns are the table's columns plus `parser_version`; non-null columns
+   * are NOT NULL there. Rows inserted this way skip row validation, so after `load` the runner checks every staged
+   * table's primary key (non-null, unique within a partition) and fails the run before writing anything otherwise.
+   * Report the rows inserted with `progress.rows` (see Progress.rows).
    * Paths are ours (never user input); quote them with `sqlString`.
    */
   sql(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -72,6 +82,11 @@ export interface DatasetIngester {
   description: string;
   /** The lake tables this ingester writes (one folder and SQL view each). */
   tables: TableSpec[];
+  /**
+   * Datasets whose lake tables this one reads while it runs (in `inputs`, `load` or its events), by name: the demo
+   * and the nightly schedule run them first (registry `dependencyOrder`). An unknown name or a cycle fails the load.
+   */
+  dependsOn: string[];
   /** Bump when the parser's output changes: the next run re-derives affected partitions from the raw cache. */
   parserVersion: number;
   /** Source label used in the API envelope, e.g. `sec_form_adv`. */

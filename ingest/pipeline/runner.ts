@@ -12,13 +12,15 @@ import { withLock } from '../lake/lock.ts';
 import { createProgress } from './progress.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
-import { createStagingTable, StagingTable } from '../lake/staging.ts';
+import { assertStagedKeys, createStagingTable, StagingTable } from '../lake/staging.ts';
 import { runDiffStage, type DiffSummary } from '../events/diff-stage.ts';
 
 export interface IngestSummary {
   dataset: string;
   tables: { table: string; partitions: WrittenPartition[] }[];
   rowsWritten: number;
+  /** What the progress lines counted: rows appended and accepted, plus rows a loader reported staging with SQL. */
+  rowsCounted: number;
   badRows: number;
   badRowSamples: BadRow[];
   rederived: string[];
@@ -72,7 +74,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
     if (rederived.length) log(`re-deriving ${rederived.length} partition(s) written by an older parser: ${rederived.join(', ')}`);
 
     const summary: IngestSummary = {
-      dataset: def.name, tables: [], rowsWritten: 0, badRows: 0, badRowSamples: [], rederived,
+      dataset: def.name, tables: [], rowsWritten: 0, rowsCounted: 0, badRows: 0, badRowSamples: [], rederived,
       elapsedMs: 0, rowsPerSecond: 0, events: { handlers: 0, drafted: 0, appended: 0 },
     };
     const onBad = (b: BadRow) => {
@@ -101,10 +103,10 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           parserVersion: def.parserVersion,
           badRow: onBad,
           async append(table, row, where) {
-            const s = staging.get(table);
-            if (!s) throw new Error(`${def.name}: append to unknown table ${table}`);
-            await s.append(row, where);
-            progress.rows(1);
+            const s = staging.get(table.name);
+            if (!s) throw new Error(`${def.name}: append to table ${table.name}, which is not in the dataset's tables`);
+            // The one counter of appended rows (see Progress.rows): a rejected row is a bad row, not progress.
+            if (await s.append(row, where)) progress.rows(1);
           },
           sql: (sqlText, params) => queryRows(conn, sqlText, params ?? []),
         };
@@ -115,6 +117,9 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           await s.close();
           await s.load(conn);
         }
+        // Before anything is written: SQL-path loads skip row validation, and no validation sees a repeated key.
+        progress.phase('checking primary keys');
+        for (const t of def.tables) await assertStagedKeys(conn, t);
         if (opts.failBeforeCommit) throw new Error('simulated crash before commit');
         for (const t of def.tables) {
           progress.phase(`writing ${t.name}`);
@@ -137,6 +142,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
     for (const t of def.tables) await recordLastRun(settings, t.name, summary);
     progress.stop();
     summary.elapsedMs = progress.elapsedMs();
+    summary.rowsCounted = progress.rowsSoFar();
     summary.rowsPerSecond = Math.round(summary.rowsWritten / Math.max(0.001, summary.elapsedMs / 1000));
     if (!opts.skipDiff && changed.length) summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
     return summary;

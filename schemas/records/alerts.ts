@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One alert: a monitor matched an event (spec: Alert). */
+/** One alert: a monitor matched an event (docs/api-contract.md: Monitors). */
 export const alertRecord = z.object({
   id: z.string().describe('UUID'),
   monitor_id: z.string(),

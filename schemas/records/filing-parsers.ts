@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OwnerRecord } from './reporting-owner.ts';
+import { OwnerRecord } from './insider.ts';
 
 /** Records of the per-filing parsers (`/v1/filings/{accession}/…`). */
 

@@ -8,7 +8,7 @@ const MONITOR_STATUSES = ['active', 'paused'] as const;
 
 const IMPORTANCE = ['low', 'medium', 'high'] as const;
 
-/** The API's Monitor record (spec: Monitor). */
+/** The API's Monitor record (docs/api-contract.md: Monitors). */
 export const monitorRecord = z.object({
   id: z.string().describe('UUID'),
   name: z.string(),

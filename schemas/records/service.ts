@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Service and account records (spec: Service and account). */
+/** Service and account records (docs/api-contract.md: Service endpoints). */
 
 export const healthRecord = z.object({
   status: z.enum(['ok', 'degraded']),

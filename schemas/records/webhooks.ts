@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Webhook endpoints and deliveries (spec: Webhooks). */
+/** Webhook endpoints and deliveries (docs/api-contract.md: Webhooks). */
 
 export const endpointRecord = z.object({
   id: z.string().describe('UUID'),

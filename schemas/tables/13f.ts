@@ -6,7 +6,7 @@ import { defineTable, type ColumnSpec } from '../table.ts';
  * rows they supersede (merge mode keyed on the primary key), so `is_current` is always the combined report.
  */
 
-const period: ColumnSpec = { type: 'VARCHAR', nullable: false, description: 'Reporting quarter, e.g. 2024Q4 (partition).' };
+const period = { type: 'VARCHAR', nullable: false, description: 'Reporting quarter, e.g. 2024Q4 (partition).' } as const satisfies ColumnSpec;
 
 export const filings13f = defineTable({
   name: 'filings_13f',

@@ -1,7 +1,7 @@
 import { defineTable } from '../table.ts';
 
 /**
- * The append-only events table (spec: Event record). Written only by the diff stage, which anti-joins on
+ * The append-only events table (docs/api-contract.md: Events). Written only by the diff stage, which anti-joins on
  * `dedup_key` before appending, so re-running an ingest or a backfill never adds a second event for a key.
  * Partitioned by detection day; each append is a new file renamed into place (never a rewrite).
  */

@@ -1,4 +1,4 @@
-import { defineTable, type ColumnSpec } from '../table.ts';
+import { defineTable, type ColumnMap } from '../table.ts';
 
 /**
  * Two lake tables from the same Form 3/4/5 rows: transactions (Tables I and II, with a date and a code) and
@@ -6,7 +6,7 @@ import { defineTable, type ColumnSpec } from '../table.ts';
  * because a joint filing's rows belong to every owner (the data set does not tie a row to one owner).
  */
 
-const filingColumns: Record<string, ColumnSpec> = {
+const filingColumns = {
   accession: { type: 'VARCHAR', nullable: false, description: 'Accession number, dashed.' },
   row_seq: { type: 'INTEGER', nullable: false, description: 'Position of the row among the filing\'s rows of this table (Table I first, then Table II, each in document order).' },
   is_derivative: { type: 'BOOLEAN', nullable: false, description: 'True for Table II (derivative securities).' },
@@ -32,9 +32,9 @@ const filingColumns: Record<string, ColumnSpec> = {
   other_text: { type: 'VARCHAR' },
   owners: { type: 'JSON', description: 'Array of {cik, name, relationships[], officer_title, other_text}.' },
   aff10b5one: { type: 'BOOLEAN', description: 'Rule 10b5-1 checkbox of the filing (2023+); null when the form predates it.' },
-};
+} as const satisfies ColumnMap;
 
-const positionColumns: Record<string, ColumnSpec> = {
+const positionColumns = {
   security_title: { type: 'VARCHAR' },
   shares_owned_after: { type: 'DOUBLE', description: 'Shares owned following the transaction (or held).' },
   value_owned_after: { type: 'DOUBLE', description: 'Value owned following, for fractional-interest securities.' },
@@ -49,9 +49,9 @@ const positionColumns: Record<string, ColumnSpec> = {
   footnotes: { type: 'JSON', description: 'Array of {field, id, text}: every footnote reference of the row, resolved to its text.' },
   source_kind: { type: 'VARCHAR', nullable: false, description: 'data_set (quarterly Insider Transactions data set) or xml (ownership XML).' },
   source_url: { type: 'VARCHAR' },
-};
+} as const satisfies ColumnMap;
 
-const transactionColumns: Record<string, ColumnSpec> = {
+const transactionColumns = {
   transaction_date: { type: 'DATE' },
   deemed_execution_date: { type: 'DATE' },
   trans_form_type: { type: 'VARCHAR' },
@@ -64,7 +64,7 @@ const transactionColumns: Record<string, ColumnSpec> = {
   price_footnote: { type: 'VARCHAR', description: 'Text of the footnotes on the price (weighted-average ranges, price given only in a footnote).' },
   acquired_disposed: { type: 'VARCHAR', description: 'A acquired, D disposed.' },
   value_usd: { type: 'DOUBLE', description: 'shares × price_per_share when both are known.' },
-};
+} as const satisfies ColumnMap;
 
 export const insiderTransactionsTable = defineTable({
   name: 'insider_transactions',

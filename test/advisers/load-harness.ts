@@ -23,14 +23,14 @@ export async function runLoad(ing: DatasetIngester, inputs: RawInput[], args: In
     log() {},
     parserVersion: ing.parserVersion,
     async append(table, row, where) {
-      const schema = schemas[table];
-      if (!schema) throw new Error(`unknown table ${table}`);
+      const schema = schemas[table.name];
+      if (!schema) throw new Error(`unknown table ${table.name}`);
       const r = schema.safeParse(row);
       if (!r.success) {
-        out.invalid.push({ table, line: where?.line, issues: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        out.invalid.push({ table: table.name, line: where?.line, issues: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
         return;
       }
-      (out.rows[table] ??= []).push(row);
+      (out.rows[table.name] ??= []).push(row);
     },
     badRow(b) {
       out.bad.push(b);

@@ -6,7 +6,6 @@ import { checkRoutes } from '../../api/core/app.ts';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import { ROUTES } from '../../api/routes.ts';
 import { discoveryErrors } from '../../ingest/pipeline/discover.ts';
-import { loadDiffHandlers } from '../../ingest/events/diff-stage.ts';
 import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 
@@ -28,9 +27,8 @@ function routeModules(): string[] {
 
 /** Every module loads, and the declarative pieces agree with each other. */
 describe('dataset and route registry', () => {
-  it('loads every dataset and diff handler module without error', async () => {
+  it('loads every dataset module without error', async () => {
     await loadIngesters();
-    await loadDiffHandlers();
     expect(discoveryErrors).toEqual([]);
   });
 

@@ -1,40 +1,50 @@
-import { describe, expect, it, vi } from 'vitest';
-import { startScheduler } from '../../api/core/scheduler.ts';
-import { loadIngesters } from '../../ingest/pipeline/registry.ts';
+import { describe, expect, it } from 'vitest';
+import { runDaily, runNightly, startScheduler } from '../../api/core/scheduler.ts';
+import { dependencyOrder, loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { loadSettings } from '../../schemas/settings.ts';
 
+/** The jobs are called directly (no cron tick is awaited), so nothing here depends on the wall clock. */
 describe('in-server schedule', () => {
+  const settings = loadSettings({ DATA_DIR: '/tmp/none' });
+
+  function fakeRun(fail: string[] = []) {
+    const calls: { name: string; args: Record<string, unknown> }[] = [];
+    const run = async (d: { name: string }, args: Record<string, unknown>) => {
+      calls.push({ name: d.name, args });
+      if (fail.includes(d.name)) throw new Error('upstream down');
+      return { rowsWritten: 0, events: { appended: 0 } };
+    };
+    return { calls, run: run as never };
+  }
+
   it('is off unless SCHEDULE=true', () => {
-    const calls: unknown[] = [];
-    const s = startScheduler(loadSettings({ DATA_DIR: '/tmp/none' }), () => {}, (async (...a: unknown[]) => { calls.push(a); }) as never);
+    const { calls, run } = fakeRun();
+    const s = startScheduler(settings, () => {}, run);
     s.stop();
     expect(calls).toEqual([]);
   });
 
-  it('runs every dataset nightly and the filing index daily lane for the day', async () => {
-    const names = (await loadIngesters()).map((d) => d.name);
-    const calls: { name: string; args: Record<string, unknown> }[] = [];
-    const fake = async (d: { name: string }, args: Record<string, unknown>) => {
-      calls.push({ name: d.name, args });
-      return { rowsWritten: 0, events: { appended: 0 } };
-    };
-    // Fake timers and clock: the every-second schedules fire three times in 3.2 s of fake time, on a known day.
-    vi.useFakeTimers({ now: new Date('2026-03-02T10:00:00.500Z') });
-    try {
-      const s = startScheduler(
-        loadSettings({ DATA_DIR: '/tmp/none', SCHEDULE: 'true', NIGHTLY_CRON: '* * * * * *', DAILY_CRON: '* * * * * *' }),
-        () => {},
-        fake as never,
-      );
-      await vi.advanceTimersByTimeAsync(3200);
-      s.stop();
-    } finally {
-      vi.useRealTimers();
-    }
-    const nightly = calls.filter((c) => !c.args.date).map((c) => c.name);
-    for (const n of names) expect(nightly).toContain(n);
-    const daily = calls.filter((c) => c.args.date);
-    expect(daily.length).toBeGreaterThan(0);
-    expect(daily[0]).toEqual({ name: 'filings', args: { date: '2026-03-02' } });
+  it('the nightly job runs every dataset once, in dependency order (13F after the entity directory)', async () => {
+    const { calls, run } = fakeRun();
+    await runNightly(settings, () => {}, run);
+    const expected = dependencyOrder(await loadIngesters()).map((d) => d.name);
+    expect(calls.map((c) => c.name)).toEqual(expected);
+    expect(calls.every((c) => Object.keys(c.args).length === 0)).toBe(true);
+    const names = calls.map((c) => c.name);
+    expect(names.indexOf('entities')).toBeLessThan(names.indexOf('13f'));
+  });
+
+  it('a failing dataset is logged and the night goes on', async () => {
+    const { calls, run } = fakeRun(['entities']);
+    const log: string[] = [];
+    await runNightly(settings, (m) => log.push(m), run);
+    expect(calls).toHaveLength((await loadIngesters()).length);
+    expect(log).toContain('nightly entities failed: upstream down');
+  });
+
+  it('the daily lane runs the filing index for the given day', async () => {
+    const { calls, run } = fakeRun();
+    await runDaily(settings, '2026-03-04', () => {}, run);
+    expect(calls).toEqual([{ name: 'filings', args: { date: '2026-03-04' } }]);
   });
 });

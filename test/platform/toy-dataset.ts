@@ -33,6 +33,7 @@ export function toyIngester(parserVersion = 1) {
     name: 'toy_firms',
     description: 'toy',
     tables: [firmsTable],
+    dependsOn: [],
     parserVersion,
     source: 'toy_source',
     sourceUrls: ['https://example.invalid/firms'],
@@ -49,7 +50,7 @@ export function toyIngester(parserVersion = 1) {
             ctx.badRow({ file: input.path, line, reason: `aum not a number: '${rec.aum}'` });
             continue;
           }
-          await ctx.append('toy_firms', {
+          await ctx.append(firmsTable, {
             snapshot_date: date, id: rec.id, name: `${rec.name}${parserVersion > 1 ? ' v2' : ''}`, state: rec.state || null,
             aum, active: toBool(rec.active), source_url: `https://example.invalid/firms/${rec.id}`,
           }, { file: input.path, line });

@@ -4,12 +4,13 @@ import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/
 import { localInputs } from '../../sources/common/local-inputs.ts';
 import { downloadListedZip, forEachDataSet } from '../../sources/edgar/funds/inputs.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';
-import { addParsedFilings, createRaw13f, finish13f } from './pipeline.ts';
+import { addParsedFilings, createRaw13f, finish13f, stage } from './pipeline.ts';
 import type { RawFiling, RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
 import { write13fSample } from './sample.ts';
 import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/tables/13f.ts';
 import { pickZipForPeriod } from './windows.ts';
 import { parse13fFiling } from '../../sources/edgar/funds/13f-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const PAGE = '/data-research/sec-markets-data/form-13f-data-sets';
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
@@ -38,7 +39,6 @@ async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<voi
     }
     filings.push(filing);
     for (const l of lines) rows.push({ ...l, accession_number: filing.accession_number });
-    ctx.progress.rows(lines.length);
   }
   await addParsedFilings(ctx, filings, rows);
 }
@@ -47,8 +47,10 @@ export default defineIngester({
   name: '13f',
   description: 'Form 13F managers and holdings: quarterly Form 13F data sets (bulk, DuckDB read_csv) and single 13F-HR XML filings.',
   tables: TABLES_13F,
+  // Issuers are resolved against the entity directory (entities, entity_names).
+  dependsOn: ['entities'],
   parserVersion: 1,
-  source: 'sec_form_13f',
+  source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp: '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
   async inputs(ctx, args) {
@@ -66,7 +68,7 @@ export default defineIngester({
     const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
     if (singles.length) await loadFilingFiles(ctx, singles);
     await finish13f(ctx);
-    await ctx.sql(`INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
+    await stage(ctx, `INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);
   },
   sample: write13fSample,
 });

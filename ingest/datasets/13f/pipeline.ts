@@ -1,5 +1,6 @@
 import { quarterOf } from '../../sources/common/normalize.ts';
 import type { LoadContext } from '../../pipeline/contract.ts';
+import { insertedRows } from '../../lake/staging.ts';
 import { lakeScan, tableFromRows, withScratch } from '../../sources/edgar/funds/work.ts';
 import { resolveAmendments, amendmentEffect, type FilingOrderKey, type FilingState } from './amendments.ts';
 import { isValidCusip, normalizeCusip } from '../../sources/common/cusip.ts';
@@ -12,6 +13,11 @@ import { decideValueUnit } from './value-unit.ts';
  * database; `finish13f` then decides each filing's VALUE unit, resolves amendments together with the filings
  * already in the lake for the same managers and periods, maps issuers, and stages the four tables.
  */
+
+/** Runs an INSERT into a staging table and counts its rows for progress (the runner sees only appended rows). */
+export async function stage(ctx: LoadContext, insertSql: string): Promise<void> {
+  ctx.progress.rows(insertedRows(await ctx.sql(insertSql)));
+}
 
 export async function createRaw13f(ctx: LoadContext): Promise<void> {
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE raw13f_filing (${RAW_FILING_DDL})`);
@@ -134,7 +140,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   });
 
   const pv = ctx.parserVersion;
-  await ctx.sql(`
+  await stage(ctx, `
     INSERT INTO staging_filings_13f BY NAME
     SELECT f.accession_number, f.cik, f.manager_name, f.street1, f.street2, f.city, f.state_or_country, f.zip_code, f.period_of_report,
            d.period, f.filing_date, f.accepted_at, f.submission_type, f.is_amendment, f.amendment_no, f.amendment_type,
@@ -148,7 +154,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
                FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`);
 
-  await ctx.sql(`
+  await stage(ctx, `
     INSERT INTO staging_holdings_13f BY NAME
     SELECT i.accession_number, i.line_no, f.cik AS manager_cik, f.manager_name, d.period, f.period_of_report, f.filing_date,
            i.issuer_name, i.title_of_class, coalesce(c.cusip, '') AS cusip, coalesce(c.cusip_valid, false) AS cusip_valid, i.figi,
@@ -164,11 +170,11 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     LEFT JOIN issuer13f m ON m.cusip = c.cusip`);
 
   if (priorFilings && priorHoldings) {
-    await ctx.sql(`
+    await stage(ctx, `
       INSERT INTO staging_filings_13f BY NAME
       SELECT p.* REPLACE (x.is_current AS is_current, x.superseded_by AS superseded_by)
       FROM ${priorFilings} p JOIN flip13f x USING (accession_number)`);
-    await ctx.sql(`
+    await stage(ctx, `
       INSERT INTO staging_holdings_13f BY NAME
       SELECT h.* REPLACE (x.is_current AS is_current)
       FROM ${priorHoldings} h JOIN flip13f x USING (accession_number)
@@ -203,7 +209,7 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
     WHERE h.period IN (SELECT DISTINCT period FROM staging_filings_13f)
       AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)` : ''}`);
 
-  await ctx.sql(`
+  await stage(ctx, `
     INSERT INTO staging_managers_13f BY NAME
     WITH cur AS (SELECT * FROM all13f_filing WHERE is_current),
     latest AS (
@@ -224,13 +230,12 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
            l.source_url, ${ctx.parserVersion} AS parser_version
     FROM latest l JOIN acc USING (cik, period) JOIN dates dt USING (cik, period) LEFT JOIN agg USING (cik, period)`);
 
-  await ctx.sql(`
+  // Reasons exist only for CUSIPs seen by this run; older ones get a generic reason here (reason is NOT NULL in staging).
+  await stage(ctx, `
     INSERT INTO staging_unmapped_cusips_13f BY NAME
     SELECT period, cusip, mode(issuer_name) AS issuer_name, bool_or(cusip_valid) AS cusip_valid, count(*)::INTEGER AS holders,
-           CAST(sum(value_usd) AS BIGINT) AS total_value_usd, any_value(r.reason) AS reason, ${ctx.parserVersion} AS parser_version
+           CAST(sum(value_usd) AS BIGINT) AS total_value_usd, coalesce(any_value(r.reason), 'no_name_match') AS reason, ${ctx.parserVersion} AS parser_version
     FROM eff13f e LEFT JOIN unmapped13f_reason r USING (cusip)
     WHERE is_current AND issuer_cik IS NULL AND cusip <> ''
     GROUP BY period, cusip`);
-  // Reasons exist only for CUSIPs seen by this run; older ones keep a generic reason.
-  await ctx.sql(`UPDATE staging_unmapped_cusips_13f SET reason = 'no_name_match' WHERE reason IS NULL`);
 }

@@ -10,6 +10,7 @@ import { searchAdvisers } from '../../sources/iapd/search-json.ts';
 import { parseRoster } from '../../sources/iapd/roster.ts';
 import { writeAdvisersSample } from './sample.ts';
 import { advisersTable } from '../../../schemas/tables/advisers.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export const ROSTER_PAGE_PATH = '/data-research/sec-markets-data/information-about-registered-investment-advisers-exempt-reporting-advisers';
 const ROSTER_LINK = /ia\d{6,8}(-exempt)?\.zip$/i;
@@ -44,15 +45,14 @@ async function appendAdviser(
     ctx.badRow({ file: at.file, line: at.line, reason: r.reason });
     return;
   }
-  const crd = r.row.crd as string;
+  const crd = r.row.crd;
   const prior = dedup.firstSeen(at.snapshotDate, crd, `${at.file}:${at.line}`);
   if (prior) {
     ctx.badRow({ file: at.file, line: at.line, reason: `duplicate CRD ${crd} in snapshot ${at.snapshotDate} (kept ${prior})` });
     return;
   }
   for (const p of r.problems) ctx.badRow({ file: at.file, line: at.line, reason: `${p} (row kept, value null)` });
-  await ctx.append(advisersTable.name, r.row, { file: at.file, line: at.line });
-  ctx.progress.rows(1);
+  await ctx.append(advisersTable, r.row, { file: at.file, line: at.line });
 }
 
 function snapshotOf(input: RawInput, partName: string, argsDate: string | undefined): string {
@@ -65,8 +65,9 @@ export default defineIngester({
   name: 'advisers',
   description: 'Investment advisers (registered and exempt-reporting) from the SEC monthly Form ADV roster, or the IAPD firm compilation feed.',
   tables: [advisersTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_adv',
+  source: SOURCE.sec_form_adv,
   sourceUrls: [
     `https://www.sec.gov${ROSTER_PAGE_PATH}`,
     'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json',

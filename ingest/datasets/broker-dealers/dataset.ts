@@ -8,13 +8,16 @@ import { dateFromFileName } from '../../sources/common/links.ts';
 import { countryOfCode, parseBdList, type BdListRow } from '../../sources/iapd/bd-list.ts';
 import { writeBrokerDealersSample } from './sample.ts';
 import { brokerDealersTable } from '../../../schemas/tables/broker-dealers.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
+import type { RowOf } from '../../../schemas/table.ts';
 
 export const BD_PAGE_PATH = '/help/foiadocsbdfoiahtm.html';
 const BD_PAGE = `https://www.sec.gov${BD_PAGE_PATH}`;
 const BROKERCHECK_FIRM = 'https://brokercheck.finra.org/firm/summary/';
 const isSearchJson = (name: string) => /\.json$/i.test(name);
 
-type Rec = Record<string, unknown> & { sources: string[] };
+/** A row being assembled from the files: no snapshot date yet, and the file list kept as an array to push to. */
+type Rec = Omit<RowOf<typeof brokerDealersTable>, 'snapshot_date' | 'sources'> & { sources: string[] };
 
 function fromList(r: BdListRow, file: string, url: string | null): Rec {
   return {
@@ -57,8 +60,9 @@ export default defineIngester({
   name: 'broker-dealers',
   description: 'Broker-dealers from the SEC active broker-dealer list (bd*.txt), joined by SEC file number with IAPD firm records (CRD, status).',
   tables: [brokerDealersTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_broker_dealers',
+  source: SOURCE.sec_broker_dealers,
   sourceUrls: [BD_PAGE, 'https://api.adviserinfo.sec.gov/search/firm'],
   argsHelp: '--date YYYY-MM-DD (snapshot date when file names carry none) | --from <bd*.txt | IAPD firm-search .json | folder>',
 
@@ -92,19 +96,18 @@ export default defineIngester({
       for await (const part of inputParts(input.path, /\.txt$/i)) {
         for await (const row of parseBdList(await part.open(), (line, reason) => ctx.badRow({ file: part.name, line, reason }))) {
           const rec = fromList(row, part.name, input.url);
-          const prior = recs.get(rec.bd_key as string);
+          const prior = recs.get(rec.bd_key);
           if (prior) {
             ctx.badRow({ file: part.name, line: row.line, reason: `duplicate ${rec.bd_key} (kept line ${prior.source_line})` });
             continue;
           }
-          recs.set(rec.bd_key as string, rec);
+          recs.set(rec.bd_key, rec);
         }
       }
     }
     if (adviserOnly) ctx.log(`${adviserOnly} IAPD firms without a broker-dealer file number skipped (advisers only)`);
     for (const rec of recs.values()) {
-      await ctx.append(brokerDealersTable.name, { ...rec, snapshot_date: snapshot }, { file: rec.source_file as string, line: rec.source_line as number });
-      ctx.progress.rows(1);
+      await ctx.append(brokerDealersTable, { ...rec, snapshot_date: snapshot }, { file: rec.source_file, line: rec.source_line ?? undefined });
     }
   },
 

@@ -4,6 +4,7 @@ import { releaseText, sanctionColumns, yearOf } from '../../sources/sec-web/reco
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeEnforcementSample } from './sample.ts';
 import { enforcementTable } from '../../../schemas/tables/enforcement.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const AP_SOURCE: ListingSource = {
   listingPath: '/enforcement-litigation/administrative-proceedings',
@@ -25,8 +26,9 @@ export default defineIngester({
   name: 'enforcement',
   description: 'SEC administrative proceedings and litigation releases as enforcement actions, with penalties/disgorgement parsed from the release text.',
   tables: [enforcementTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_enforcement',
+  source: SOURCE.sec_enforcement,
   sourceUrls: [
     'https://www.sec.gov/enforcement-litigation/administrative-proceedings',
     'https://www.sec.gov/enforcement-litigation/litigation-releases',
@@ -41,7 +43,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) !== null);
     for (const r of releases) {
       const kind = kindOf(r.releaseNumber);
-      await ctx.append(enforcementTable.name, {
+      await ctx.append(enforcementTable, {
         action_id: `${AGENCY}:${r.releaseNumber}`,
         agency: AGENCY,
         action_kind: kind,

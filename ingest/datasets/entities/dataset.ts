@@ -6,6 +6,11 @@ import { foldSnapshot, type Observation, type TickerRange } from '../../sources/
 import { coreName, entitiesTable, entityNamesTable, entityTickersTable, normalizeName } from '../../../schemas/tables/entities.ts';
 import { mergeListings, parseTickerFile, type TickerListing } from '../../sources/edgar/bulk/tickers.ts';
 import { writeEntitiesSample } from '../../samples/entity-files.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+
+type EntityRow = RowOf<typeof entitiesTable>;
+type EntityNameRow = RowOf<typeof entityNamesTable>;
 
 const TICKER_FILES = /^company_tickers(_exchange)?\.json$/i;
 const isTickerFile = (n: string) => TICKER_FILES.test(n);
@@ -18,7 +23,7 @@ function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function entityRow(e: SubmissionEntity, listings: TickerListing[], date: string) {
+function entityRow(e: SubmissionEntity, listings: TickerListing[], date: string): EntityRow {
   // Submissions list the current tickers; the ticker files may list more (preferred series, classes): union both.
   const tickers = [...e.tickers];
   const exchanges = [...e.exchanges];
@@ -52,7 +57,7 @@ function entityRow(e: SubmissionEntity, listings: TickerListing[], date: string)
 }
 
 /** Current and former names, one row per distinct name (a name used twice keeps the widest range). */
-export function nameRows(e: SubmissionEntity) {
+export function nameRows(e: SubmissionEntity): EntityNameRow[] {
   const byName = new Map<string, { name: string; valid_from: string | null; valid_to: string | null; is_current: boolean }>();
   const lastChange = e.former_names.map((f) => f.to).filter((d): d is string => !!d).sort().at(-1) ?? null;
   byName.set(e.name, { name: e.name, valid_from: lastChange, valid_to: null, is_current: true });
@@ -68,8 +73,8 @@ export function nameRows(e: SubmissionEntity) {
 const JSON_COLS = ['tickers', 'exchanges', 'business_address', 'mailing_address', 'former_names'];
 
 /** Existing entity rows for CIKs that only the ticker files mention this run (so their details are kept). */
-async function existingEntities(ctx: LoadContext, ciks: string[]): Promise<Map<string, Record<string, unknown>>> {
-  const out = new Map<string, Record<string, unknown>>();
+async function existingEntities(ctx: LoadContext, ciks: string[]): Promise<Map<string, EntityRow>> {
+  const out = new Map<string, EntityRow>();
   const glob = lakeGlob(ctx.settings.lakeDir, entitiesTable.name);
   if (!glob || !ciks.length) return out;
   const cols = Object.entries(entitiesTable.columns)
@@ -83,7 +88,9 @@ async function existingEntities(ctx: LoadContext, ciks: string[]): Promise<Map<s
     );
     for (const r of rows) {
       for (const c of JSON_COLS) if (typeof r[c] === 'string') r[c] = JSON.parse(r[c] as string);
-      out.set(String(r.cik), r);
+      // Read back from the entities table itself with exactly its columns (dates as text, JSON parsed above),
+      // so the row has the table's shape; the stager validates it again when it is appended.
+      out.set(String(r.cik), r as EntityRow);
     }
   }
   return out;
@@ -103,8 +110,9 @@ export default defineIngester({
   name: 'entities',
   description: 'Entity directory (one row per CIK), name history and ticker history from the ticker files and the submissions data.',
   tables: [entitiesTable, entityNamesTable, entityTickersTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_submissions',
+  source: SOURCE.sec_submissions,
   sourceUrls: [
     'https://www.sec.gov/files/company_tickers.json',
     'https://www.sec.gov/files/company_tickers_exchange.json',
@@ -160,11 +168,10 @@ export default defineIngester({
       if (!doc || typeof doc !== 'object' || !('filings' in doc || 'tickers' in doc)) continue; // not a submissions document
       const e = parseSubmissionEntity(doc, kind.cik);
       if (!e) { ctx.badRow({ file: d.file, line: null, reason: 'submissions document without cik or name' }); continue; }
-      await ctx.append(entitiesTable.name, entityRow(e, listingsByCik.get(e.cik) ?? [], date), { file: d.file });
-      for (const n of nameRows(e)) await ctx.append(entityNamesTable.name, n, { file: d.file });
+      await ctx.append(entitiesTable, entityRow(e, listingsByCik.get(e.cik) ?? [], date), { file: d.file });
+      for (const n of nameRows(e)) await ctx.append(entityNamesTable, n, { file: d.file });
       e.tickers.forEach((t, i) => fromSubmissions.push({ ticker: t.toUpperCase(), cik: e.cik, exchange: e.exchanges[i] ?? null, name: e.name }));
       written.add(e.cik);
-      ctx.progress.rows(1);
     }
 
     // 3. CIKs only the ticker files know this run: keep their stored details, refresh their tickers.
@@ -173,25 +180,24 @@ export default defineIngester({
     for (const cik of tickerOnly) {
       const listings = listingsByCik.get(cik)!;
       const prev = existing.get(cik);
-      const base = prev ?? {
+      const base: Omit<EntityRow, 'ticker' | 'tickers' | 'exchanges' | 'updated_date'> = prev ?? {
         cik, cik_bucket: cikBucket(cik), name: listings.find((l) => l.name)?.name ?? cik,
         sic: null, sic_description: null, state_of_incorp: null, state_of_incorp_description: null, fiscal_year_end: null,
         entity_type: null, category: null, ein: null, phone: null, website: null, business_address: null, mailing_address: null,
         former_names: [], detail_source: 'company_tickers', source_url: TICKERS_URL,
       };
-      const row = {
+      const row: EntityRow = {
         ...base,
         ticker: listings[0].ticker,
         tickers: listings.map((l) => l.ticker),
         exchanges: listings.map((l) => l.exchange),
         updated_date: date,
       };
-      await ctx.append(entitiesTable.name, row, { file: TICKERS_URL });
+      await ctx.append(entitiesTable, row, { file: TICKERS_URL });
       if (!prev) {
-        const name = String(base.name);
-        await ctx.append(entityNamesTable.name, { cik, cik_bucket: cikBucket(cik), name, name_norm: normalizeName(name), name_core: coreName(name), valid_from: null, valid_to: null, is_current: true });
+        const name = base.name;
+        await ctx.append(entityNamesTable, { cik, cik_bucket: cikBucket(cik), name, name_norm: normalizeName(name), name_core: coreName(name), valid_from: null, valid_to: null, is_current: true });
       }
-      ctx.progress.rows(1);
     }
 
     // 4. Ticker history: previous ranges + submissions tickers (confirm only) + the complete snapshot (closes).
@@ -200,7 +206,7 @@ export default defineIngester({
       if (fromSubmissions.length) ranges = foldSnapshot(ranges, fromSubmissions, date, false);
       if (snapshot.size) ranges = foldSnapshot(ranges, [...snapshot.values()], date, true);
       for (const r of ranges) {
-        await ctx.append(entityTickersTable.name, { ...r, ticker_initial: r.ticker.slice(0, 1) });
+        await ctx.append(entityTickersTable, { ...r, ticker_initial: r.ticker.slice(0, 1) });
       }
     }
   },

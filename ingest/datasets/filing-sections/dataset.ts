@@ -7,6 +7,7 @@ import { extractItem } from '../../sources/edgar/archive/extract.ts';
 import { parseSubmission } from '../../sources/edgar/sgml.ts';
 import { filingSectionsTable, SECTIONS } from '../../../schemas/tables/filing-sections.ts';
 import { writeFilingSectionsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 function baseForm(form: string | null): '10-K' | '10-Q' | null {
   const f = (form ?? '').toUpperCase().replace(/\/A$/, '');
@@ -37,8 +38,10 @@ export default defineIngester({
   name: 'filing-sections',
   description: 'Risk factors (10-K Item 1A) and MD&A (10-K Item 7, 10-Q Part I Item 2) text, for the text-change events.',
   tables: [filingSectionsTable],
+  // Without --from, the reports to fetch come from the filing index.
+  dependsOn: ['filings'],
   parserVersion: 1,
-  source: 'sec_edgar_archive',
+  source: SOURCE.sec_edgar_archive,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/{cik}/{accession}.txt'],
   argsHelp: '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched from the archive) | --from <full submission .txt/.nc files>',
   async inputs(ctx, args) {
@@ -56,7 +59,7 @@ export default defineIngester({
       const h = sub.header;
       const form = baseForm(h.form);
       const filer = h.parties.find((p) => p.role === 'FILER') ?? h.parties[0];
-      if (!form || !h.accession || !h.filed || !filer?.cik) {
+      if (!form || !h.form || !h.accession || !h.filed || !filer?.cik) {
         ctx.badRow({ file: input.path, line: null, reason: `not a 10-K/10-Q full submission with accession, date and filer (${h.form ?? 'no form'})` });
         continue;
       }
@@ -66,7 +69,7 @@ export default defineIngester({
         const found = extractItem(primary.body, form, item);
         if (!found || found.text.trim().length < 40) continue;
         const paragraphs = found.text.split('\n').filter((l) => l.trim()).length;
-        await ctx.append(filingSectionsTable.name, {
+        await ctx.append(filingSectionsTable, {
           accession: h.accession, cik: filer.cik, company: filer.name, form: h.form, base_form: form,
           filed_date: h.filed, filed_year: h.filed.slice(0, 4), period: h.period, section, item, heading: found.heading,
           text: found.text, paragraphs, words: found.text.split(/\s+/).filter(Boolean).length,

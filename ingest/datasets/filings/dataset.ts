@@ -8,6 +8,7 @@ import { ntLateTable, ntRow } from '../../../schemas/tables/nt-late.ts';
 import { buildFilingRow, filingKey } from './rows.ts';
 import { filingsTable } from '../../../schemas/tables/filings.ts';
 import { writeFilingsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const isIndexFile = (n: string) => /\.idx$/i.test(n) && /(master|form|company)/i.test(n);
 const isSubmissionFile = (n: string) => !!classifySubmissionFile(n) && !/companyfacts|companyconcept|frames/i.test(n);
@@ -54,10 +55,9 @@ function chunkedWriter(ctx: LoadContext) {
     for (const b of batch) {
       const key = filingKey((b.idx?.accession ?? b.sub?.accession)!, (b.idx?.cik ?? b.sub?.cik)!);
       const row = buildFilingRow(b.idx, b.sub, prev.get(key) ?? null);
-      await ctx.append(filingsTable.name, row, { file: b.file, line: b.line });
+      await ctx.append(filingsTable, row, { file: b.file, line: b.line });
       const nt = ntRow(row);
-      if (nt) await ctx.append(ntLateTable.name, nt, { file: b.file, line: b.line });
-      ctx.progress.rows(1);
+      if (nt) await ctx.append(ntLateTable, nt, { file: b.file, line: b.line });
     }
   };
   return {
@@ -78,8 +78,10 @@ export default defineIngester({
   name: 'filings',
   description: 'Filing index from EDGAR full-index/daily-index master.idx, enriched with submissions data; also writes the late-filing notices (nt_late).',
   tables: [filingsTable, ntLateTable],
+  // Its events carry the filer's ticker and name from the entity directory.
+  dependsOn: ['entities'],
   parserVersion: 1,
-  source: 'sec_edgar_index',
+  source: SOURCE.sec_edgar_index,
   sourceUrls: [
     'https://www.sec.gov/Archives/edgar/full-index/',
     'https://www.sec.gov/Archives/edgar/daily-index/',

@@ -8,6 +8,7 @@ import { listLocal, sqlPath } from '../../sources/edgar/bulk/local-files.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { financialStatementsTable } from '../../../schemas/tables/financial-statements.ts';
 import { writeFinancialStatementsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const MEMBERS = ['sub.txt', 'num.txt', 'tag.txt'];
 
@@ -85,8 +86,9 @@ export default defineIngester({
   name: 'financial-statements',
   description: 'Financial Statement Data Sets (sub/num/tag), one quarter per run, loaded with DuckDB read_csv.',
   tables: [financialStatementsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_fsds',
+  source: SOURCE.sec_fsds,
   sourceUrls: ['https://www.sec.gov/dera/data/financial-statement-data-sets.html', 'https://www.sec.gov/files/dera/data/financial-statement-data-sets/{YYYY}q{Q}.zip'],
   argsHelp: '--period 2024Q3 (downloads 2024q3.zip) | --from PATH (the quarter zip, or a folder holding sub.txt, num.txt, tag.txt; quarter from the name or --period)',
 

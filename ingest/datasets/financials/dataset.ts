@@ -4,6 +4,7 @@ import { TsvStager } from '../../sources/edgar/bulk/tsv-stage.ts';
 import { companyFacts } from '../../sources/edgar/xbrl/companyfacts.ts';
 import { financialFactsTable } from '../../../schemas/tables/financials.ts';
 import { writeFinancialsSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const isFactsFile = (n: string) => /^(companyfacts_)?CIK\d{10}.*\.json$/i.test(n) || /companyfacts.*\.json$/i.test(n);
 
@@ -11,8 +12,9 @@ export default defineIngester({
   name: 'financials',
   description: 'XBRL financial facts (every non-dimensional fact of every filing) from the company facts data.',
   tables: [financialFactsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_xbrl_companyfacts',
+  source: SOURCE.sec_xbrl_companyfacts,
   sourceUrls: [
     'https://www.sec.gov/Archives/edgar/daily-index/xbrl/companyfacts.zip',
     'https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json',
@@ -35,7 +37,7 @@ export default defineIngester({
         if (!doc || typeof doc !== 'object' || !('facts' in doc)) continue; // submissions or other JSON in the folder
         for (const r of companyFacts(doc)) {
           if ('error' in r) ctx.badRow({ file: d.file, line: null, reason: r.error });
-          else await stage.write(r.row as unknown as Record<string, unknown>);
+          else await stage.write(r.row);
         }
       }
     } finally {

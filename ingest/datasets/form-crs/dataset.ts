@@ -4,6 +4,7 @@ import { fetchMetadata, IAPD_METADATA_PATH, metadataFiles } from '../../sources/
 import { parseCrsData } from '../../sources/iapd/crs-data.ts';
 import { writeFormCrsSample } from './sample.ts';
 import { formCrsTable } from '../../../schemas/tables/form-crs.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const CRS_PAGE = 'https://adviserinfo.sec.gov/';
 
@@ -11,8 +12,9 @@ export default defineIngester({
   name: 'form-crs',
   description: 'Form CRS relationship-summary filings (IAPD Form CRS data file).',
   tables: [formCrsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'iapd_form_crs',
+  source: SOURCE.iapd_form_crs,
   sourceUrls: [`https://reports.adviserinfo.sec.gov${IAPD_METADATA_PATH}`],
   argsHelp: '--from <Form CRS .csv | .zip | folder> (default: the newest advFirmCRS file in the IAPD metadata)',
 
@@ -32,9 +34,8 @@ export default defineIngester({
     for (const input of inputs) {
       for await (const part of inputParts(input.path, /\.csv$/i)) {
         for await (const { line, row } of parseCrsData(await part.open(), (l, reason) => ctx.badRow({ file: part.name, line: l, reason }))) {
-          const url = (row.document_url as string | null) ?? (row.firm_crd ? `https://adviserinfo.sec.gov/firm/summary/${row.firm_crd}` : input.url ?? CRS_PAGE);
-          await ctx.append(formCrsTable.name, { ...row, source_file: part.name, source_line: line, source_url: url }, { file: part.name, line });
-          ctx.progress.rows(1);
+          const url = row.document_url ?? (row.firm_crd ? `https://adviserinfo.sec.gov/firm/summary/${row.firm_crd}` : input.url ?? CRS_PAGE);
+          await ctx.append(formCrsTable, { ...row, source_file: part.name, source_line: line, source_url: url }, { file: part.name, line });
         }
       }
     }

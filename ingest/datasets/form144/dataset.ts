@@ -4,16 +4,27 @@ import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
 import { accessionFromFileName, dataSetOrFilingInputs } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
-import { Form144XmlError, parseForm144Xml } from '../../sources/edgar/ownership/form144-xml.ts';
+import { Form144XmlError, parseForm144Xml, type Form144Line } from '../../sources/edgar/ownership/form144-xml.ts';
 import { form144Table } from '../../../schemas/tables/form144.ts';
 import { writeForm144Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
+
+/** The table's columns of one securities line: the broker's city and state are parsed but not stored. */
+function lineColumns(l: Form144Line) {
+  return {
+    class_of_securities: l.class_of_securities, broker_name: l.broker_name, broker_normalized_name: l.broker_normalized_name,
+    units_to_be_sold: l.units_to_be_sold, aggregate_market_value: l.aggregate_market_value, units_outstanding: l.units_outstanding,
+    approx_sale_date: l.approx_sale_date, exchange: l.exchange,
+  };
+}
 
 export default defineIngester({
   name: 'form144',
   description: 'Form 144 notices of proposed sales (XML filings, electronic since 2023).',
   tables: [form144Table],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_144',
+  source: SOURCE.sec_form_144,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--from <folder or file> of Form 144 filings (primary_doc.xml, full-submission .txt, .nc); the regulator publishes no bulk data set for Form 144',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'form144'),
@@ -44,7 +55,7 @@ export default defineIngester({
         source_url: input.url ?? filingIndexUrl(n.issuer_cik, n.accession),
       };
       let seq = 0;
-      for (const line of n.lines) await ctx.append(form144Table.name, { ...common, ...line, row_seq: ++seq }, { file });
+      for (const line of n.lines) await ctx.append(form144Table, { ...common, ...lineColumns(line), row_seq: ++seq }, { file });
     }
   },
 

@@ -6,6 +6,7 @@ import { dateFromFileName } from '../../sources/common/links.ts';
 import { parseIndividualFeed, toIndividualRow } from '../../sources/iapd/individuals-feed.ts';
 import { writeIndividualsSample } from './sample.ts';
 import { iapdIndividualsTable } from '../../../schemas/tables/iapd-individuals.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const MANIFEST_PATH = '/reports/CompilationReports/CompilationReports.manifest.json';
 
@@ -13,8 +14,9 @@ export default defineIngester({
   name: 'iapd-individuals',
   description: 'Investment adviser representatives from the IAPD individual compilation feed (daily XML).',
   tables: [iapdIndividualsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'iapd_individuals',
+  source: SOURCE.iapd_individuals,
   sourceUrls: [`https://reports.adviserinfo.sec.gov${MANIFEST_PATH}`],
   argsHelp: '--date YYYY-MM-DD (feed day; default newest in the manifest) | --from <IA_INDVL_Feed_*.xml.zip | .xml | folder>',
 
@@ -44,8 +46,7 @@ export default defineIngester({
           const prior = seen.get(key);
           if (prior) { ctx.badRow({ file: part.name, line: person.line, reason: `duplicate individual ${r.row.ind_source_id} (kept ${prior})` }); continue; }
           seen.set(key, `${part.name}:${person.line}`);
-          await ctx.append(iapdIndividualsTable.name, { ...r.row, snapshot_date: snapshot, source_file: part.name, source_line: person.line }, { file: part.name, line: person.line });
-          ctx.progress.rows(1);
+          await ctx.append(iapdIndividualsTable, { ...r.row, snapshot_date: snapshot, source_file: part.name, source_line: person.line }, { file: part.name, line: person.line });
         }
       }
     }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataSetMemberPath } from '../../sources/edgar/ownership/inputs.ts';
 import type { LoadContext } from '../../pipeline/contract.ts';
+import { insertedRows } from '../../lake/staging.ts';
 import { readTsvTable, sqlBool, sqlDdMonYyyy, sqlNum } from '../../sources/edgar/ownership/tsv-sql.ts';
 
 /**
@@ -175,17 +176,18 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
   const hold = (alias: string, member: string, sk: string, derivative: boolean) => `SELECT ${common(alias, member, sk, derivative)} ${join(alias, member, sk)}`;
 
   // row_seq: Table I before Table II, each in surrogate-key order (= document order), as the XML path numbers them.
-  await ctx.sql(`INSERT INTO staging_insider_transactions BY NAME
+  const transactions = await ctx.sql(`INSERT INTO staging_insider_transactions BY NAME
     SELECT * EXCLUDE (sk_num, member_name, pf), pf AS price_footnote,
       round(shares * price_per_share, 2) AS value_usd,
       CAST(row_number() OVER (PARTITION BY accession ORDER BY is_derivative, sk_num) AS INTEGER) AS row_seq
     FROM (${trans('t', 'NONDERIV_TRANS', 'NONDERIV_TRANS_SK', false)} UNION ALL BY NAME ${trans('t', 'DERIV_TRANS', 'DERIV_TRANS_SK', true)})`);
-  await ctx.sql(`INSERT INTO staging_insider_holdings BY NAME
+  const holdings = await ctx.sql(`INSERT INTO staging_insider_holdings BY NAME
     SELECT * EXCLUDE (sk_num, member_name, pf),
       CAST(row_number() OVER (PARTITION BY accession ORDER BY is_derivative, sk_num) AS INTEGER) AS row_seq
     FROM (${hold('h', 'NONDERIV_HOLDING', 'NONDERIV_HOLDING_SK', false)} UNION ALL BY NAME ${hold('h', 'DERIV_HOLDING', 'DERIV_HOLDING_SK', true)})`);
-  const [{ n }] = await ctx.sql(`SELECT (SELECT count(*) FROM staging_insider_transactions) + (SELECT count(*) FROM staging_insider_holdings) AS n`);
-  ctx.progress.rows(Number(n));
+  // This data set's rows only: staging may already hold an earlier data set's rows of the same run.
+  const n = insertedRows(transactions) + insertedRows(holdings);
+  ctx.progress.rows(n);
   if (sourceUrl) ctx.log(`insider data set ${sourceUrl}: ${n} rows staged`);
   for (const m of Object.keys(MEMBERS)) await ctx.sql(`DROP TABLE IF EXISTS ds_${m.toLowerCase()}`);
 }

@@ -8,6 +8,7 @@ import { OwnershipXmlError, parseOwnershipXml } from '../../sources/edgar/owners
 import { fallbackFiledDate, ownershipLakeRows } from './rows.ts';
 import { insiderHoldingsTable, insiderTransactionsTable } from '../../../schemas/tables/insider.ts';
 import { writeInsiderSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const BULK = {
   folder: 'insider-transactions-data-sets',
@@ -19,8 +20,10 @@ export default defineIngester({
   name: 'insider',
   description: 'Insider transactions and holdings (Forms 3/4/5) from the quarterly Insider Transactions data sets and from ownership XML filings.',
   tables: [insiderTransactionsTable, insiderHoldingsTable],
+  // Its events carry the issuer's ticker and name from the entity directory.
+  dependsOn: ['entities'],
   parserVersion: 1,
-  source: 'sec_insider_transactions',
+  source: SOURCE.sec_insider_transactions,
   sourceUrls: [
     'https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets',
     'https://www.sec.gov/Archives/edgar/data/',
@@ -87,7 +90,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   // The data set already restates this filing in the same run; staging both would duplicate its keys.
   if (seen.has(doc.accession)) return;
   seen.add(doc.accession);
-  const { transactions, holdings } = ownershipLakeRows(doc, filedDate);
-  for (const r of transactions) await ctx.append(insiderTransactionsTable.name, r, { file });
-  for (const r of holdings) await ctx.append(insiderHoldingsTable.name, r, { file });
+  const { transactions, holdings } = ownershipLakeRows(doc, { accession: doc.accession, filedDate, issuerCik: doc.issuer.cik });
+  for (const r of transactions) await ctx.append(insiderTransactionsTable, r, { file });
+  for (const r of holdings) await ctx.append(insiderHoldingsTable, r, { file });
 }

@@ -1,6 +1,7 @@
 import { quarterOf } from '../../sources/common/normalize.ts';
 import type { OwnershipDocument, OwnershipRow, ReportingOwner } from '../../sources/edgar/ownership/form4-xml.ts';
-import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
+import { filingIndexUrl, type insiderHoldingsTable, type insiderTransactionsTable } from '../../../schemas/tables/insider.ts';
+import type { RowOf } from '../../../schemas/table.ts';
 
 /** Lake rows of one parsed ownership document: `insider_transactions` and `insider_holdings`. */
 
@@ -16,12 +17,19 @@ export function ownerJson(o: ReportingOwner): OwnerJson {
   return { cik: o.cik, name: o.name, relationships: o.relationships, officer_title: o.officerTitle, other_text: o.otherText };
 }
 
+/** What every row needs and a document may lack: the loader checks these (bad row otherwise) before building rows. */
+export interface FilingKeys {
+  accession: string;
+  filedDate: string;
+  issuerCik: string;
+}
+
 /** Filing-level columns shared by every row of the document. */
-export function filingColumns(doc: OwnershipDocument, filedDate: string, sourceKind: 'xml' | 'data_set') {
+export function filingColumns(doc: OwnershipDocument, keys: FilingKeys, sourceKind: 'xml' | 'data_set') {
   const owners = doc.owners;
   const any = (k: 'isDirector' | 'isOfficer' | 'isTenPercentOwner' | 'isOther') => owners.some((o) => o[k]);
   const rel = ['Director', 'Officer', 'TenPercentOwner', 'Other'].filter((r) => owners.some((o) => o.relationships.includes(r)));
-  const accession = doc.accession!;
+  const { accession, filedDate } = keys;
   return {
     accession,
     form_type: doc.documentType,
@@ -30,7 +38,7 @@ export function filingColumns(doc: OwnershipDocument, filedDate: string, sourceK
     filed_quarter: quarterOf(filedDate),
     period_of_report: doc.periodOfReport,
     date_of_orig_sub: doc.dateOfOriginalSubmission,
-    issuer_cik: doc.issuer.cik,
+    issuer_cik: keys.issuerCik,
     issuer_name: doc.issuer.name,
     ticker: doc.issuer.tradingSymbol,
     owner_cik: owners[0]?.cik ?? null,
@@ -47,7 +55,7 @@ export function filingColumns(doc: OwnershipDocument, filedDate: string, sourceK
     owners: owners.map(ownerJson),
     aff10b5one: doc.aff10b5One,
     source_kind: sourceKind,
-    source_url: doc.url ?? filingIndexUrl(doc.issuer.cik, accession),
+    source_url: doc.url ?? filingIndexUrl(keys.issuerCik, accession),
   };
 }
 
@@ -75,8 +83,11 @@ export function fallbackFiledDate(doc: OwnershipDocument): string | null {
   return doc.filedDate ?? sig ?? doc.periodOfReport;
 }
 
-export function ownershipLakeRows(doc: OwnershipDocument, filedDate: string) {
-  const filing = filingColumns(doc, filedDate, 'xml');
+export function ownershipLakeRows(doc: OwnershipDocument, keys: FilingKeys): {
+  transactions: RowOf<typeof insiderTransactionsTable>[];
+  holdings: RowOf<typeof insiderHoldingsTable>[];
+} {
+  const filing = filingColumns(doc, keys, 'xml');
   // Table I rows precede Table II in the XML, so document order already matches the data set's row_seq order.
   const transactions = doc.rows.filter((r) => r.kind === 'transaction').map((r, i) => ({
     ...filing,

@@ -9,6 +9,7 @@ import { parse990 } from '../../sources/irs/form990.ts';
 import { board990Rows } from './rows.ts';
 import { zipMembers } from '../../sources/common/zip.ts';
 import { writeIrs990Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const INPUT = /\.(xml|zip)$/i;
 
@@ -32,24 +33,24 @@ async function batchesFor(ctx: IngestContext, year: number, months: string[]): P
   return [...batches].sort();
 }
 
-async function loadXml(ctx: LoadContext, body: Buffer | string, file: string, objectId: string, sourceUrl: string | null): Promise<number> {
+async function loadXml(ctx: LoadContext, body: Buffer | string, file: string, objectId: string, sourceUrl: string | null): Promise<void> {
   const parsed = parse990(body);
   if (!parsed.header.ein || !parsed.header.taxYear) {
     ctx.badRow({ file, line: null, reason: 'return header without EIN or tax year' });
-    return 0;
+    return;
   }
   const { rows, skipped } = board990Rows(parsed, { objectId, sourceUrl });
   for (const s of skipped) ctx.badRow({ file, line: s.seq, reason: s.reason });
-  for (const r of rows) await ctx.append(boardMembersTable.name, r, { file, line: r.record_id ? Number(String(r.record_id).split(':').pop()) : undefined });
-  return rows.length;
+  for (const r of rows) await ctx.append(boardMembersTable, r, { file, line: Number(r.record_id.split(':').pop()) });
 }
 
 export default defineIngester({
   name: 'irs990',
   description: 'IRS Form 990 / 990-EZ / 990-PF e-file XML: officers, directors, trustees, key employees (board_members, source_type irs_990).',
   tables: [boardMembersTable],
+  dependsOn: [],
   parserVersion: BOARD_PARSER_VERSION,
-  source: 'irs_990',
+  source: SOURCE.irs_990,
   sourceUrls: ['https://www.irs.gov/charities-non-profits/form-990-series-downloads', 'https://apps.irs.gov/pub/epostcard/990/xml/'],
   argsHelp: '--from <file|folder> of 990 XML files or TEOS zips, or --period 2024Q1 (zips of those months named by the index XML_BATCH_ID, from IRS_BASE_URL)',
   async inputs(ctx, args) {
@@ -70,17 +71,15 @@ export default defineIngester({
     for (const input of inputs) {
       // Re-derivation can hand us the other board_members writer's raw files: not ours, skip them.
       if (!INPUT.test(input.path)) { ctx.log(`skipping ${input.path}: not a 990 XML or zip`); continue; }
-      let n = 0;
       if (/\.zip$/i.test(input.path)) {
         for await (const member of zipMembers(input.path, (name) => /\.xml$/i.test(name))) {
           const body = await member.read();
-          n += await loadXml(ctx, body, `${input.path}!${member.name}`, objectIdOf(member.name), input.url);
+          await loadXml(ctx, body, `${input.path}!${member.name}`, objectIdOf(member.name), input.url);
           ctx.progress.bytes(body.length);
         }
       } else {
-        n += await loadXml(ctx, await readFile(input.path), input.path, objectIdOf(input.path), input.url);
+        await loadXml(ctx, await readFile(input.path), input.path, objectIdOf(input.path), input.url);
       }
-      ctx.progress.rows(n);
     }
   },
   sample: writeIrs990Sample,

@@ -1,5 +1,7 @@
 import { normalizePersonName } from '../../sources/common/person-names.ts';
 import type { Parsed990, Person990 } from '../../sources/irs/form990.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { boardMembersTable } from '../../../schemas/tables/board.ts';
 
 /** board_members rows of one return. 990 flags are structured: confidence 1; EZ/PF roles read from titles: 0.9. */
 
@@ -19,10 +21,16 @@ function rolesOf(p: Person990): { roles: string[]; inferred: boolean } {
   return { roles: roles.length ? roles : ['listed'], inferred: true };
 }
 
-export function board990Rows(r: Parsed990, opts: { objectId: string; sourceUrl: string | null }): { rows: Record<string, unknown>[]; skipped: { seq: number; reason: string }[] } {
-  const rows: Record<string, unknown>[] = [];
+export function board990Rows(
+  r: Parsed990,
+  opts: { objectId: string; sourceUrl: string | null },
+): { rows: RowOf<typeof boardMembersTable>[]; skipped: { seq: number; reason: string }[] } {
+  const rows: RowOf<typeof boardMembersTable>[] = [];
   const skipped: { seq: number; reason: string }[] = [];
   const h = r.header;
+  const { ein, taxYear } = h;
+  // Every row is keyed by both; loadXml reports a return without them as one bad row and never gets here.
+  if (!ein || !taxYear) return { rows, skipped };
   for (const p of r.people) {
     const printed = p.personName ?? p.businessName;
     const name = printed ? (p.personName ? normalizePersonName(printed) : { clean: printed, first: '', middle: '', last: printed.toLowerCase(), suffix: null, key: printed.toLowerCase() }) : null;
@@ -30,12 +38,12 @@ export function board990Rows(r: Parsed990, opts: { objectId: string; sourceUrl: 
     const { roles, inferred } = rolesOf(p);
     rows.push({
       record_id: `irs_990:${opts.objectId}:${p.seq}`,
-      source_partition: `irs_990-${h.taxYear}`,
+      source_partition: `irs_990-${taxYear}`,
       source_type: 'irs_990',
-      org_id: h.ein,
+      org_id: ein,
       sec_cik: null,
-      ein: h.ein,
-      organization_name: h.organizationName ?? h.ein,
+      ein,
+      organization_name: h.organizationName ?? ein,
       person_name: printed,
       name_key: name.key,
       name_first: name.first || null,
@@ -61,7 +69,7 @@ export function board990Rows(r: Parsed990, opts: { objectId: string; sourceUrl: 
       other_comp_usd: p.otherComp,
       benefit_program_usd: p.benefitProgram,
       expense_allowance_usd: p.expenseAllowance,
-      fiscal_year: h.taxYear,
+      fiscal_year: taxYear,
       period_end: h.taxPeriodEnd,
       form_type: p.form,
       accession_number: null,

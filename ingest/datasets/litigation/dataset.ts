@@ -5,13 +5,15 @@ import { releaseText, sanctionColumns, yearOf } from '../../sources/sec-web/reco
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { litigationTable } from '../../../schemas/tables/litigation.ts';
 import { writeLitigationSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export default defineIngester({
   name: 'litigation',
   description: 'SEC litigation releases (LR-NNNNN): listing pages + RSS feed + release pages; penalties and disgorgement parsed from the text.',
   tables: [litigationTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_litigation_releases',
+  source: SOURCE.sec_litigation_releases,
   sourceUrls: [
     'https://www.sec.gov/enforcement-litigation/litigation-releases',
     'https://www.sec.gov/enforcement-litigation/litigation-releases/rss',
@@ -22,7 +24,7 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === 'LR');
     for (const r of releases) {
       const text = releaseText(r);
-      await ctx.append(litigationTable.name, {
+      await ctx.append(litigationTable, {
         release_number: r.releaseNumber,
         release_date: r.date,
         release_year: yearOf(r.date),

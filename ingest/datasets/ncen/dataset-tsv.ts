@@ -1,4 +1,5 @@
 import type { LoadContext } from '../../pipeline/contract.ts';
+import { insertedRows } from '../../lake/staging.ts';
 import { loadMemberTables, loadTsv, tsvColumns } from '../../sources/edgar/funds/tsv.ts';
 import { boolSql, cikSql, dmySql, filingIndexUrlSql, textSql } from '../../sources/edgar/funds/work.ts';
 
@@ -7,7 +8,7 @@ import { boolSql, cikSql, dmySql, filingIndexUrlSql, textSql } from '../../sourc
  * one SELECT per service-provider table, joined to SUBMISSION (filer, period, filing date), REGISTRANT (name) and
  * FUND_REPORTED_INFO (series, fund name) through FUND_ID (`{ACCESSION}_{CIK}_{SERIES}`).
  *
- * The provider tables' column lists are only partly documented (shared/formats/07, "Unverified"), so each table's
+ * The provider tables' column lists are only partly documented (docs/formats/07-nport-ncen.md), so each table's
  * columns are found by suffix from its header, the way the XML parser finds elements: `…NAME` (not FUND_NAME),
  * `…LEI`, `…FILE_NUM…`, `…CRD_NUM…`, `…STATE`, `…COUNTRY`, `IS_…AFFILIATED…`. A table missing from the zip or without
  * a name column is skipped with a bad-row note, never guessed.
@@ -91,7 +92,7 @@ export async function loadNcenDataset(ctx: LoadContext, members: Map<string, str
   if (orphans[0].n) ctx.badRow({ file: label, line: null, reason: `${orphans[0].n} provider row(s) whose filing is not in SUBMISSION; skipped` });
 
   // provider_no: deterministic across re-runs (the merge key), by table, series, then the provider's own fields.
-  await ctx.sql(`
+  const staged = await ctx.sql(`
     INSERT INTO staging_fund_providers BY NAME
     WITH sub AS (
       SELECT trim(ACCESSION_NUMBER) AS accession_number, ${cikSql('CIK')} AS filer_cik, ${dmySql('REPORT_ENDING_PERIOD')} AS report_period_end,
@@ -111,6 +112,7 @@ export async function loadNcenDataset(ctx: LoadContext, members: Map<string, str
     LEFT JOIN reg r USING (accession_number)
     LEFT JOIN fund f ON f.fund_id = trim(p.fund_id)
     WHERE p.provider_name IS NOT NULL AND s.filer_cik IS NOT NULL AND s.report_period_end IS NOT NULL`);
+  ctx.progress.rows(insertedRows(staged));
   const noPeriod = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM ncen_sub WHERE ${dmySql('REPORT_ENDING_PERIOD')} IS NULL OR ${cikSql('CIK')} IS NULL`);
   if (noPeriod[0].n) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${noPeriod[0].n} filing(s) without a CIK or REPORT_ENDING_PERIOD; their providers skipped` });
 }

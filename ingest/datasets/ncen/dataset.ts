@@ -7,6 +7,7 @@ import { loadNcenDataset, NCEN_MEMBERS } from './dataset-tsv.ts';
 import { writeNcenSample } from './sample.ts';
 import { fundProviders } from '../../../schemas/tables/ncen.ts';
 import { parseNcenReport } from '../../sources/edgar/funds/ncen-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
 const PAGE = '/data-research/sec-markets-data/form-n-cen-data-sets';
@@ -15,8 +16,9 @@ export default defineIngester({
   name: 'ncen',
   description: 'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_ncen',
+  source: SOURCE.sec_form_ncen,
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
   argsHelp: '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs | N-CEN full-submission .txt/.nc or primary_doc .xml files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'ncen', '2025Q1'),
@@ -36,7 +38,7 @@ async function loadXmlFilings(ctx: LoadContext, inputs: RawInput[]): Promise<voi
       continue;
     }
     for (const p of r.providers) {
-      await ctx.append('fund_providers', {
+      await ctx.append(fundProviders, {
         ...p, accession_number: r.accession_number, filer_cik: r.filer_cik, registrant_name: r.registrant_name,
         report_period_end: r.report_period_end, report_year: r.report_period_end.slice(0, 4), filing_date: r.filing_date,
         source: 'sec_ncen_xml', source_url: filingIndexUrl(r.filer_cik, r.accession_number),

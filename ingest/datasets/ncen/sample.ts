@@ -51,7 +51,7 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
   await writeNcenDatasetSample(dir, opts);
 }
 
-/** Headers of the N-CEN data set members the loader reads (shared/formats/07; unlisted trailing columns left out). */
+/** Headers of the N-CEN members the loader reads (docs/formats/07-nport-ncen.md); unlisted trailing columns left out. */
 const DATASET_HEADERS: Record<string, string[]> = {
   SUBMISSION: ['ACCESSION_NUMBER', 'SUBMISSION_TYPE', 'CIK', 'FILING_DATE', 'REPORT_ENDING_PERIOD', 'IS_REPORT_PERIOD_LT_12MONTH', 'FILE_NUM',
     'REGISTRANT_SIGNED_NAME', 'DATE_SIGNED', 'SIGNATURE', 'TITLE', 'IS_LEGAL_PROCEEDINGS'],

@@ -36,7 +36,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
   const bad = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM np_sub WHERE ${dmySql('REPORT_DATE')} IS NULL`);
   if (Number(bad[0]?.n ?? 0) > 0) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
 
-  await loadTsv(ctx, members.get('FUND_REPORTED_HOLDING.TSV')!, (rel) => `
+  const staged = await loadTsv(ctx, members.get('FUND_REPORTED_HOLDING.TSV')!, (rel) => `
     INSERT INTO staging_fund_holdings BY NAME
     SELECT c.acc AS accession_number, trim(h.HOLDING_ID) AS holding_id, c.cik AS registrant_cik, c.reg_name AS registrant_name,
            c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, ${quarterSql('c.rd')} AS report_quarter,
@@ -53,4 +53,5 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     FROM ${rel} h
     JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
     LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`);
+  ctx.progress.rows(staged);
 }

@@ -8,6 +8,7 @@ import { loadNportDataset, NPORT_MEMBERS } from './dataset-tsv.ts';
 import { writeNportSample } from './sample.ts';
 import { fundHoldings } from '../../../schemas/tables/nport.ts';
 import { parseNportReport } from '../../sources/edgar/funds/nport-xml.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const PAGE = '/data-research/sec-markets-data/form-n-port-data-sets';
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
@@ -19,7 +20,7 @@ async function loadXmlReport(ctx: LoadContext, input: RawInput): Promise<void> {
   const c = await parseNportReport(await readFile(input.path, 'utf8'), async (h, c) => {
     if (!c.accession_number || !c.report_date) return;
     n++;
-    await ctx.append('fund_holdings', {
+    await ctx.append(fundHoldings, {
       ...h,
       accession_number: c.accession_number, registrant_cik: c.registrant_cik, registrant_name: c.registrant_name, series_id: c.series_id,
       fund_name: c.fund_name, report_date: c.report_date, report_period_end: c.report_period_end, report_quarter: quarterOf(c.report_date),
@@ -36,8 +37,9 @@ export default defineIngester({
   name: 'nport',
   description: 'Form N-PORT fund portfolio holdings: quarterly N-PORT data sets (bulk, DuckDB read_csv) and NPORT-P XML filings.',
   tables: [fundHoldings],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_nport',
+  source: SOURCE.sec_form_nport,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp: '--period 2025Q3 (data set of that filing quarter) | --from <zip | folder of TSVs | NPORT-P .xml/.txt files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'nport', '2025Q3'),

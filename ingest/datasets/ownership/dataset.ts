@@ -4,16 +4,18 @@ import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
 import { accessionFromFileName, dataSetOrFilingInputs } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
-import { parseSchedule13, Schedule13Error } from '../../sources/edgar/ownership/schedule13-xml.ts';
+import { parseSchedule13, Schedule13Error, type ReportingPerson } from '../../sources/edgar/ownership/schedule13-xml.ts';
 import { beneficialOwnershipTable } from '../../../schemas/tables/ownership.ts';
 import { writeSchedule13Sample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export default defineIngester({
   name: 'ownership',
   description: 'Beneficial ownership reports: Schedule 13D/13G structured XML (since 2024-12-18) and legacy SC 13D/G filings (best-effort).',
   tables: [beneficialOwnershipTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_schedule_13dg',
+  source: SOURCE.sec_schedule_13dg,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--from <folder or file> of Schedule 13D/G filings (primary_doc.xml, full-submission .txt, .nc); the regulator publishes no bulk data set',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'ownership'),
@@ -42,11 +44,11 @@ export default defineIngester({
         source_url: input.url ?? filingIndexUrl(d.subject_cik ?? d.filer_cik, d.accession),
       };
       // A cover page the legacy reader could not split still lists the filing (with its filer as the person).
-      const persons = d.persons.length ? d.persons : [{ cik: d.filer_cik, name: d.filer_name }];
+      const persons: Partial<ReportingPerson>[] = d.persons.length ? d.persons : [{ cik: d.filer_cik, name: d.filer_name }];
       let seq = 0;
       for (const p of persons) {
-        const { cik, name, ...rest } = p as typeof d.persons[number];
-        await ctx.append(beneficialOwnershipTable.name, { ...filing, ...rest, person_cik: cik, person_name: name, row_seq: ++seq }, { file });
+        const { cik, name, ...rest } = p;
+        await ctx.append(beneficialOwnershipTable, { ...filing, ...rest, person_cik: cik, person_name: name, row_seq: ++seq }, { file });
       }
     }
   },

@@ -6,6 +6,7 @@ import { GrantParser, type PatentGrant } from '../../sources/uspto/grant-xml.ts'
 import { writePatentSample } from './sample.ts';
 import { openGrantStream, splitConcatenatedXml } from '../../sources/uspto/split.ts';
 import { patentGrantsTable } from '../../../schemas/tables/patents.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const WEEKLY_FILE = /^ipg\d{6}\.(xml|zip)$/i;
 
@@ -69,8 +70,10 @@ export default defineIngester({
   name: 'patents',
   description: 'USPTO weekly patent grant full text (ipgYYMMDD, concatenated us-patent-grant XML documents), streamed one document at a time.',
   tables: [patentGrantsTable],
+  // Assignees are matched to CIKs through entity_names.
+  dependsOn: ['entities'],
   parserVersion: 1,
-  source: 'uspto_patent_grants',
+  source: SOURCE.uspto_patent_grants,
   sourceUrls: ['https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/'],
   argsHelp: '--date YYYY-MM-DD (a Tuesday: that week\'s ipgYYMMDD.zip) | --from <ipgYYMMDD.xml/.zip file or folder>',
   async inputs(ctx, args): Promise<RawInput[]> {
@@ -95,7 +98,7 @@ export default defineIngester({
         const g = parsed.grant;
         const org = g.assignees[0]?.orgname;
         const cik = org ? await resolveCik(org) : null;
-        await ctx.append(patentGrantsTable.name, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
+        await ctx.append(patentGrantsTable, toRow(g, sourceFile, input.url, cik), { file: input.path, line: doc.line });
       }
     }
   },

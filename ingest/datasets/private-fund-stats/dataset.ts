@@ -6,6 +6,7 @@ import { readXlsx } from '../../sources/common/xlsx.ts';
 import { writePrivateFundStatsSample } from './sample.ts';
 import { sheetCells } from '../../sources/iapd/fund-stats-sheets.ts';
 import { privateFundStatsTable } from '../../../schemas/tables/private-fund-stats.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 export const STATS_PAGE_PATH = '/divisions/investment/private-funds-statistics';
 
@@ -23,8 +24,9 @@ export default defineIngester({
   name: 'private-fund-stats',
   description: 'SEC Private Funds Statistics tables (quarterly workbook), long format.',
   tables: [privateFundStatsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_private_fund_stats',
+  source: SOURCE.sec_private_fund_stats,
   sourceUrls: [`https://www.sec.gov${STATS_PAGE_PATH}`],
   argsHelp: '--period 2025Q2 (when the file name carries no quarter) | --from <workbook .xlsx | folder>',
 
@@ -49,12 +51,11 @@ export default defineIngester({
       for (const sheet of await readXlsx(input.path)) {
         const cells = sheetCells(sheet, (row, reason) => ctx.badRow({ file: `${file}!${sheet.name}`, line: row, reason }));
         for (const c of cells) {
-          await ctx.append(privateFundStatsTable.name, {
+          await ctx.append(privateFundStatsTable, {
             quarter_end_date: quarterEnd, tab_name: c.tab, table_title: c.title, row_key: c.rowKey, metric_key: c.metricKey, value: c.value,
             value_raw: c.raw, row_order: c.rowOrder, col_order: c.colOrder, source_file: `${file}!${sheet.name}`, source_line: c.sheetRow,
             source_url: input.url ?? `https://www.sec.gov${STATS_PAGE_PATH}`,
           }, { file: `${file}!${sheet.name}`, line: c.sheetRow });
-          ctx.progress.rows(1);
         }
       }
     }

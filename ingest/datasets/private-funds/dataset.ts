@@ -9,6 +9,8 @@ import { fetchMetadata, IAPD_METADATA_PATH, metadataFiles, type MetadataFile } f
 import { parseBase, parseFunds, sectionOf, withFiling, type FilingInfo } from '../../sources/iapd/private-fund-data.ts';
 import { writePrivateFundsSample } from './sample.ts';
 import { privateFundsTable } from '../../../schemas/tables/private-funds.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
+import type { RowOf } from '../../../schemas/table.ts';
 
 const LOCAL_FILES = /(ADV_Filing_Data.*\.zip|adv-filing-data.*\.zip|\.csv)$/i;
 
@@ -56,10 +58,13 @@ async function carryForward(ctx: LoadContext, asOf: string, refiled: Set<string>
   const { instance, conn } = await openDuck();
   let n = 0;
   try {
-    const rows = await queryRows(conn, `SELECT * FROM read_parquet(${sqlString(prev.file)})`);
+    // parser_version is the framework's column, re-added when the row is staged; the table's rows have no such key.
+    const rows = await queryRows(conn, `SELECT * EXCLUDE (parser_version) FROM read_parquet(${sqlString(prev.file)})`);
     for (const r of rows) {
       if (refiled.has(String(r.crd))) continue;
-      await ctx.append(privateFundsTable.name, { ...r, as_of_date: asOf }, { file: `lake:${privateFundsTable.name}/${prev.value}`, line: (r.source_line as number) ?? undefined });
+      // Read back from this table's own file, so the row has its columns; the stager validates it again.
+      const row = { ...r, as_of_date: asOf } as RowOf<typeof privateFundsTable>;
+      await ctx.append(privateFundsTable, row, { file: `lake:${privateFundsTable.name}/${prev.value}`, line: row.source_line ?? undefined });
       n++;
     }
   } finally {
@@ -80,8 +85,9 @@ export default defineIngester({
   name: 'private-funds',
   description: 'Private funds from Form ADV Schedule D 7.B.(1) (IAPD monthly ADV filing data), latest filing per adviser.',
   tables: [privateFundsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_adv_schedule_d',
+  source: SOURCE.sec_form_adv_schedule_d,
   sourceUrls: ['https://reports.adviserinfo.sec.gov/reports/foia/reports_metadata.json', 'https://www.sec.gov/data-research/sec-markets-data/form-adv-data'],
   argsHelp: '--date YYYY-MM (filing-data month; default newest) | --from <ADV_Filing_Data_*.zip | folder of IA_/ERA_ CSVs>',
 
@@ -130,10 +136,9 @@ export default defineIngester({
           }
           seen.add(key);
           for (const p of fund.problems) ctx.badRow({ file: part.name, line: fund.line, reason: `${p} (row kept, value null)` });
-          await ctx.append(privateFundsTable.name, {
+          await ctx.append(privateFundsTable, {
             ...withFiling(fund.row, filing), as_of_date: asOf, source_file: part.name, source_line: fund.line,
           }, { file: part.name, line: fund.line });
-          ctx.progress.rows(1);
         }
       }
     }

@@ -10,6 +10,7 @@ import { extractProxy } from '../../sources/edgar/proxy/extract.ts';
 import { filingIdOf, proxyRows } from './rows.ts';
 import { proxyCompensationTable, proxyOfficersTable } from '../../../schemas/tables/proxy.ts';
 import { writeProxySample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 /** `--accession cik/accession[,…]` fetches filings from the archive; `--from` with a non-path value does the same. */
 type ProxyArgs = IngestArgs & { accession?: string };
@@ -33,8 +34,9 @@ export default defineIngester({
   name: 'proxy',
   description: 'DEF 14A proxy statements: directors and executive officers, summary/director/fund compensation tables, board members.',
   tables: [proxyOfficersTable, proxyCompensationTable, boardMembersTable],
+  dependsOn: [],
   parserVersion: BOARD_PARSER_VERSION,
-  source: 'sec_proxy',
+  source: SOURCE.sec_proxy,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
   argsHelp: '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
   async inputs(ctx: IngestContext, args: ProxyArgs) {
@@ -70,10 +72,9 @@ export default defineIngester({
         ? `${ctx.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${doc.meta.accession.replace(/-/g, '')}/${doc.meta.documentName}`
         : input.url;
       const rows = proxyRows(doc.meta, x, { filingId: filingIdOf(doc.meta, doc.html), fiscalYear, sourceUrl });
-      for (const r of rows.officers) await ctx.append(proxyOfficersTable.name, r, { file: input.path });
-      for (const r of rows.compensation) await ctx.append(proxyCompensationTable.name, r, { file: input.path });
-      for (const r of rows.board) await ctx.append(boardMembersTable.name, r, { file: input.path });
-      ctx.progress.rows(rows.officers.length + rows.compensation.length);
+      for (const r of rows.officers) await ctx.append(proxyOfficersTable, r, { file: input.path });
+      for (const r of rows.compensation) await ctx.append(proxyCompensationTable, r, { file: input.path });
+      for (const r of rows.board) await ctx.append(boardMembersTable, r, { file: input.path });
       ctx.log(`${basename(input.path)}: ${rows.officers.length} people, ${rows.compensation.length} compensation rows (${x.tablesUsed}/${x.tablesSeen} tables used)`);
     }
   },

@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import type { NormalizedName } from '../../sources/common/person-names.ts';
 import type { ProxyExtraction } from '../../sources/edgar/proxy/extract.ts';
 import type { ProxyFilingMeta } from '../../sources/edgar/proxy/submission.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { boardMembersTable } from '../../../schemas/tables/board.ts';
+import type { proxyCompensationTable, proxyOfficersTable } from '../../../schemas/tables/proxy.ts';
 
 /** Lake rows of one proxy statement, for the three tables it feeds. Pure, so tests can assert them. */
 
 export interface ProxyRows {
-  officers: Record<string, unknown>[];
-  compensation: Record<string, unknown>[];
-  board: Record<string, unknown>[];
+  officers: RowOf<typeof proxyOfficersTable>[];
+  compensation: RowOf<typeof proxyCompensationTable>[];
+  board: RowOf<typeof boardMembersTable>[];
 }
 
 function nameCols(n: NormalizedName) {
@@ -61,7 +64,7 @@ function rowsForIssuer(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { filing
     found_in: JSON.stringify(p.foundIn),
   }));
   const pvpByYear = new Map(x.pvp.map((y) => [y.fiscalYear, y]));
-  const compensation = x.compensation.filter((c) => c.fiscalYear !== null).map((c) => ({
+  const compensation = x.compensation.filter((c): c is typeof c & { fiscalYear: number } => c.fiscalYear !== null).map((c) => ({
     record_id: `${id}:${c.tableKind}:${c.name.key}:${c.fiscalYear}`,
     filer_cik: cik,
     issuer_name: opts.issuerName,
@@ -84,7 +87,7 @@ function rowsForIssuer(meta: ProxyFilingMeta, x: ProxyExtraction, opts: { filing
     total_usd: c.total,
     total_checks: c.totalChecks,
     pvp_verified: c.pvpVerified,
-    pvp_compensation_actually_paid_usd: c.pvpVerified ? pvpByYear.get(c.fiscalYear!)?.peoActuallyPaid ?? null : null,
+    pvp_compensation_actually_paid_usd: c.pvpVerified ? pvpByYear.get(c.fiscalYear)?.peoActuallyPaid ?? null : null,
     confidence: c.confidence,
   }));
   const board = x.people.filter((p) => p.isDirector).map((p) => {

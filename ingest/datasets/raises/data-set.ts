@@ -1,4 +1,5 @@
 import type { LoadContext } from '../../pipeline/contract.ts';
+import { insertedRows } from '../../lake/staging.ts';
 import { readTsvTable, sqlBool, sqlDdMonYyyy } from '../../sources/edgar/ownership/tsv-sql.ts';
 import { dataSetMemberPath } from '../../sources/edgar/ownership/inputs.ts';
 
@@ -43,7 +44,7 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
     await readTsvTable(ctx, `fd_${member.toLowerCase()}`, path, cols, ctx.badRow);
   }
   const filed = sqlDdMonYyyy('s.FILING_DATE');
-  await ctx.sql(`INSERT INTO staging_form_d_offerings BY NAME
+  const staged = await ctx.sql(`INSERT INTO staging_form_d_offerings BY NAME
     WITH iss AS (
       SELECT ACCESSIONNUMBER AS acc,
         to_json(list(struct_pack(
@@ -118,6 +119,7 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
     LEFT JOIN iss ON iss.acc = s.ACCESSIONNUMBER LEFT JOIN rel ON rel.acc = s.ACCESSIONNUMBER
     LEFT JOIN rec ON rec.acc = s.ACCESSIONNUMBER LEFT JOIN sig ON sig.acc = s.ACCESSIONNUMBER
     WHERE ${filed} IS NOT NULL AND iss.cik IS NOT NULL AND regexp_matches(iss.cik, '^\\d{10}$')`);
+  ctx.progress.rows(insertedRows(staged));
   const bad = await ctx.sql(`SELECT s.ACCESSIONNUMBER AS accession FROM fd_formdsubmission s
     WHERE s.ACCESSIONNUMBER NOT IN (SELECT accession FROM staging_form_d_offerings) LIMIT 1000`);
   for (const b of bad) ctx.badRow({ file: 'FORMDSUBMISSION.tsv', line: null, reason: `accession ${b.accession}: unparsable FILING_DATE or no primary issuer CIK` });

@@ -5,9 +5,10 @@ import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sour
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isFormDDataSetFolder, loadFormDDataSet } from './data-set.ts';
 import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form-d-xml.ts';
-import { formDFiledDate, formDRow } from './rows.ts';
+import { formDFiledDate, formDRow, primaryIssuer } from './rows.ts';
 import { formDOfferingsTable } from '../../../schemas/tables/raises.ts';
 import { writeFormDSample } from './sample.ts';
+import { SOURCE } from '../../../schemas/sources.ts';
 
 const BULK = {
   folder: 'form-d-data-sets',
@@ -19,8 +20,9 @@ export default defineIngester({
   name: 'raises',
   description: 'Private placements: Form D / D/A notices from the quarterly Form D data sets and from Form D XML filings.',
   tables: [formDOfferingsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_form_d',
+  source: SOURCE.sec_form_d,
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
   argsHelp: '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),
@@ -58,9 +60,12 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   }
   d.accession ??= accessionFromFileName(file);
   const filed = formDFiledDate(d);
-  if (!d.accession || !filed) return ctx.badRow({ file, line: null, reason: `missing ${d.accession ? 'filed date' : 'accession'}` });
+  const issuerCik = primaryIssuer(d)?.cik;
+  if (!d.accession || !filed || !issuerCik) {
+    return ctx.badRow({ file, line: null, reason: `missing ${!d.accession ? 'accession' : !filed ? 'filed date' : 'issuer CIK'}` });
+  }
   // The data set of the same run already holds this filing; staging it twice would duplicate its key.
   if (seen.has(d.accession)) return;
   seen.add(d.accession);
-  await ctx.append(formDOfferingsTable.name, formDRow(d, filed), { file });
+  await ctx.append(formDOfferingsTable, formDRow(d, { accession: d.accession, filedDate: filed, issuerCik }), { file });
 }

@@ -1,18 +1,33 @@
 import { quarterOf } from '../../sources/common/normalize.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import type { FormDFiling } from '../../sources/edgar/ownership/form-d-xml.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { formDOfferingsTable } from '../../../schemas/tables/raises.ts';
 
-/** The form_d_offerings row of one parsed Form D; null filed date / accession / CIK are the caller's bad rows. */
-export function formDRow(d: FormDFiling, filedDate: string) {
-  const primary = d.issuers.find((i) => i.is_primary) ?? d.issuers[0];
+/** The issuer a Form D row is filed under: the one marked primary, else the first listed. */
+export function primaryIssuer(d: FormDFiling): FormDFiling['issuers'][number] | undefined {
+  return d.issuers.find((i) => i.is_primary) ?? d.issuers[0];
+}
+
+/** What every row needs and a filing may lack: the loader checks these (bad row otherwise) before building the row. */
+export interface FormDKeys {
+  accession: string;
+  filedDate: string;
+  issuerCik: string;
+}
+
+/** The form_d_offerings row of one parsed Form D. */
+export function formDRow(d: FormDFiling, keys: FormDKeys): RowOf<typeof formDOfferingsTable> {
+  const primary = primaryIssuer(d);
+  const { accession, filedDate } = keys;
   return {
-    accession: d.accession,
+    accession,
     submission_type: d.submission_type,
     is_amendment: d.is_amendment,
     previous_accession: d.previous_accession,
     filed_date: filedDate,
     filed_quarter: quarterOf(filedDate),
-    issuer_cik: primary?.cik ?? null,
+    issuer_cik: keys.issuerCik,
     issuer_name: primary?.name ?? null,
     state: primary?.state_or_country ?? null,
     state_description: primary?.state_or_country_description ?? null,
@@ -48,7 +63,7 @@ export function formDRow(d: FormDFiling, filedDate: string) {
     recipients: d.recipients,
     signatures: d.signatures,
     source_kind: 'xml',
-    source_url: d.accession ? filingIndexUrl(primary?.cik ?? null, d.accession) : null,
+    source_url: filingIndexUrl(keys.issuerCik, accession),
   };
 }
 

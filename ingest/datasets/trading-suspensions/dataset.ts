@@ -4,6 +4,7 @@ import { releaseText, yearOf } from '../../sources/sec-web/record-fields.ts';
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeTradingSuspensionsSample } from './sample.ts';
 import { tradingSuspensionsTable } from '../../../schemas/tables/trading-suspensions.ts';
+import { SOURCE as LABEL } from '../../../schemas/sources.ts';
 
 const SOURCE: ListingSource = { listingPath: '/enforcement-litigation/trading-suspensions', detailPages: true };
 
@@ -19,15 +20,16 @@ export default defineIngester({
   name: 'trading-suspensions',
   description: 'SEC trading suspension orders from the trading-suspensions listing and order pages.',
   tables: [tradingSuspensionsTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_trading_suspensions',
+  source: LABEL.sec_trading_suspensions,
   sourceUrls: ['https://www.sec.gov/enforcement-litigation/trading-suspensions'],
   argsHelp: '--date YYYY-MM-DD (that month) | --period YYYYQn | default: this and last month; --from <folder of listing pages and release pages>',
   inputs: (ctx, args) => listingInputs(ctx, args, SOURCE),
   async load(ctx, inputs) {
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === '34');
     for (const r of releases) {
-      await ctx.append(tradingSuspensionsTable.name, {
+      await ctx.append(tradingSuspensionsTable, {
         release_number: r.releaseNumber,
         suspension_date: r.date,
         suspension_year: yearOf(r.date),

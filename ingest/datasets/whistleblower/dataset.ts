@@ -6,8 +6,9 @@ import { releaseText } from '../../sources/sec-web/record-fields.ts';
 import { familyOf } from '../../sources/sec-web/release-numbers.ts';
 import { writeWhistleblowerSample } from './sample.ts';
 import { whistleblowerTable } from '../../../schemas/tables/whistleblower.ts';
+import { SOURCE as LABEL } from '../../../schemas/sources.ts';
 
-/** Listing URL unverified (shared/formats/13-sec-enforcement.md "Unverified"); override with --from. */
+/** Listing URL unverified (docs/formats/13-sec-enforcement.md "Unverified"); override with --from. */
 const SOURCE: ListingSource = { listingPath: '/whistleblower/final-orders-whistleblower-award-determinations', detailPages: false };
 
 export function decisionOf(text: string | null): string | null {
@@ -21,8 +22,9 @@ export default defineIngester({
   name: 'whistleblower',
   description: 'SEC whistleblower award final orders; award amounts parsed from the public summary, fiscal year = U.S. federal FY.',
   tables: [whistleblowerTable],
+  dependsOn: [],
   parserVersion: 1,
-  source: 'sec_whistleblower',
+  source: LABEL.sec_whistleblower,
   sourceUrls: ['https://www.sec.gov/whistleblower/final-orders-whistleblower-award-determinations'],
   argsHelp: '--date YYYY-MM-DD (that month) | --period YYYYQn | default: this and last month; --from <folder of listing pages>',
   inputs: (ctx, args) => listingInputs(ctx, args, SOURCE),
@@ -32,7 +34,7 @@ export default defineIngester({
       const text = releaseText(o);
       // A summary without "award" next to the figure still states one amount: take it, the order is about it.
       const award = amountFor(text, 'award');
-      await ctx.append(whistleblowerTable.name, {
+      await ctx.append(whistleblowerTable, {
         award_order_no: o.releaseNumber,
         order_date: o.date,
         fiscal_year: federalFiscalYear(o.date),

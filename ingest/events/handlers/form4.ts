@@ -1,4 +1,4 @@
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import { byValueSql } from '../importance.ts';
 import { ENTITY_LOOKUP, evidenceSql, inPartitions } from '../sql.ts';
 

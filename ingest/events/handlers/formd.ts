@@ -1,4 +1,4 @@
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import { byValueSql, FIXED_IMPORTANCE } from '../importance.ts';
 import { evidenceSql, inPartitions } from '../sql.ts';
 

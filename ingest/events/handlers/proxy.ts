@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import type { EventDraft } from '../../../schemas/events.ts';
 import { COMP_PCT_MEDIUM, FIXED_IMPORTANCE } from '../importance.ts';
 
@@ -60,7 +60,8 @@ type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown
 async function boardChange(query: Query, cik: string, prev: Proxy, cur: Proxy, now: string): Promise<EventDraft | null> {
   const rows = await query(
     `SELECT filing_id, name_key, any_value(name) AS name, min(confidence) AS confidence FROM proxy_officers
-      WHERE cik = $1 AND filing_id IN ($2, $3) AND is_director AND confidence >= $4 GROUP BY filing_id, name_key`,
+      WHERE cik = $1 AND filing_id IN ($2, $3) AND is_director AND confidence >= $4
+      GROUP BY filing_id, name_key ORDER BY filing_id, name_key`,
     [cik, prev.filing, cur.filing, MIN_CONFIDENCE],
   );
   const before = new Map(rows.filter((r) => r.filing_id === prev.filing).map((r) => [String(r.name_key), r]));
@@ -89,11 +90,13 @@ async function boardChange(query: Query, cik: string, prev: Proxy, cur: Proxy, n
 }
 
 async function compChange(query: Query, cik: string, prev: Proxy, cur: Proxy, now: string): Promise<EventDraft | null> {
+  // Ordered, so an event's `changes` list (and its excerpt) is the same on every run: GROUP BY alone returns groups in
+  // whatever order the hash table yields them.
   // Each proxy's own most recent fiscal year of the summary compensation table, per executive.
   const rows = await query(
     `SELECT filing_id, name_key, any_value(executive_name) AS name, arg_max(total_usd, fiscal_year) AS total, max(fiscal_year) AS fy, min(confidence) AS confidence
        FROM proxy_compensation WHERE filer_cik = $1 AND filing_id IN ($2, $3) AND table_kind = 'summary_compensation' AND confidence >= $4
-      GROUP BY filing_id, name_key`,
+      GROUP BY filing_id, name_key ORDER BY filing_id, name_key`,
     [cik, prev.filing, cur.filing, MIN_CONFIDENCE],
   );
   const before = new Map(rows.filter((r) => r.filing_id === prev.filing).map((r) => [String(r.name_key), r]));

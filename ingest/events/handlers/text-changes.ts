@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import { TEXT_SIMILARITY_MEDIUM } from '../importance.ts';
 import { compareText } from '../text-diff.ts';
 import type { EventDraft } from '../../../schemas/events.ts';

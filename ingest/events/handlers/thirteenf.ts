@@ -1,4 +1,4 @@
-import type { DiffHandler } from '../diff-stage.ts';
+import type { DiffHandler } from '../handler.ts';
 import { byValueSql, THIRTEEN_F_PCT_MEDIUM } from '../importance.ts';
 import { evidenceSql } from '../sql.ts';
 

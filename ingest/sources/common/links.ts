@@ -1,6 +1,6 @@
 /**
  * File names on the regulator's pages change over time: links are scraped from the page, never generated
- * (shared/formats/08, 09). Hrefs are resolved against the page URL so a test server's base URL carries through.
+ * (docs/formats/README.md). Hrefs are resolved against the page URL so a test server's base URL carries through.
  */
 export function scrapeLinks(html: string, pageUrl: string, pattern: RegExp): string[] {
   const out = new Set<string>();

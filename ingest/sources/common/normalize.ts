@@ -17,7 +17,7 @@ function isoIfValid(y: number, m: number, d: number): string | null {
 }
 
 /**
- * Any date format met in the regulator's data (see shared/formats/README.md) to `YYYY-MM-DD`:
+ * Any date format met in the regulator's data (see docs/formats/README.md) to `YYYY-MM-DD`:
  * `YYYY-MM-DD`, `YYYYMMDD`, `YYYYMMDDHHMMSS`, ISO timestamps, `DD-MON-YYYY`, `MM/DD/YYYY[ hh:mm:ss AM]`,
  * `MM-DD-YYYY`, `Month D, YYYY`.
  */

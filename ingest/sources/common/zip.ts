@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
+import { ZipFile } from 'yazl';
 
 /**
  * Zip archives of the regulator (bulk submissions.zip with ~1M members, quarterly data sets, IRS batches of
@@ -47,11 +47,26 @@ export async function* zipMembers(path: string, accept: (name: string) => boolea
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
   return new Promise((resolve, reject) => {
-    const onEntry = (e: yauzl.Entry) => { cleanup(); resolve(e); };
-    const onEnd = () => { cleanup(); resolve(null); };
-    const onError = (err: Error) => { cleanup(); reject(err); };
-    const cleanup = () => { zip.off('entry', onEntry); zip.off('end', onEnd); zip.off('error', onError); };
-    zip.on('entry', onEntry); zip.on('end', onEnd); zip.on('error', onError);
+    const onEntry = (e: yauzl.Entry) => {
+      cleanup();
+      resolve(e);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(null);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
     zip.readEntry();
   });
 }
@@ -73,7 +88,7 @@ function unzipPipe(zipPath: string, member: string): Readable {
 }
 
 /** Reads a whole stream into one buffer. */
-export async function readStream(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
+async function readStream(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
   return Buffer.concat(chunks);
@@ -109,55 +124,17 @@ export async function extractZipMembers(
 
 /**
  * Writes a deflated zip (sample generators only: our demo files must be real zips, like the regulator's).
- * Small members only; names are stored as given (CP437/ASCII, as the regulator's are).
+ * Small members only, added from memory; names are stored as given (ASCII, as the regulator's are).
  */
 export async function writeZip(path: string, members: { name: string; data: Buffer }[]): Promise<void> {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  // A fixed DOS timestamp keeps sample output byte-identical for the same seed.
-  const dosTime = 0;
-  const dosDate = ((2026 - 1980) << 9) | (7 << 5) | 1;
-  for (const m of members) {
-    const name = Buffer.from(m.name, 'latin1');
-    const packed = deflateRawSync(m.data);
-    const crc = crc32(m.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc >>> 0, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(m.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc >>> 0, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(m.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(members.length, 8);
-  end.writeUInt16LE(members.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
+  const zip = new ZipFile();
+  // A fixed timestamp, DOS field only (no extended-time field, which would carry the zone's UTC offset),
+  // keeps sample output byte-identical for the same seed on any machine.
+  for (const m of members) zip.addBuffer(m.data, m.name, { mtime: SAMPLE_MTIME, forceDosTimestamp: true });
+  zip.end();
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, Buffer.concat([...locals, ...centrals, end]));
+  await pipeline(zip.outputStream, createWriteStream(path));
 }
+
+/** 2026-07-01 00:00 as local wall time: yazl encodes the DOS date and time from local fields. */
+const SAMPLE_MTIME = new Date(2026, 6, 1);

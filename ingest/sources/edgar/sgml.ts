@@ -3,7 +3,7 @@ import { cleanText, normalizeAccession, padCik, toIsoDate, toIsoTimestamp } from
 /**
  * EDGAR submission containers: the full submission `.txt` (colon-dialect header `KEY:\tvalue`, sometimes inside
  * a PEM envelope) and the dissemination-feed `.nc` (tagged-dialect header `<KEY>value`, CR line endings), split
- * into header facts and documents (formats/01-edgar-indexes.md §5). Not XML: a leaf tag's value runs to the end
+ * into header facts and documents (docs/formats/01-edgar-indexes.md). Not XML: a leaf tag's value runs to the end
  * of its line, so this is a line scanner. One header reader serves every dataset; `readSubmissionHeader` is the
  * view the XML-filing parsers (Forms 3/4/5, 144, D, 13D/G, 13F, N-PORT, N-CEN) want.
  */

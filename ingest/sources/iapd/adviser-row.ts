@@ -1,4 +1,6 @@
 import { cleanText, padCik, toBool, toInt, toIsoDate } from '../common/normalize.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { advisersTable } from '../../../schemas/tables/advisers.ts';
 
 /** One adviser as read from any source (roster CSV or IAPD XML), still as the untouched source text. */
 export interface RawAdviser {
@@ -64,7 +66,7 @@ export interface RowPlace {
 export const IAPD_FIRM_URL = 'https://adviserinfo.sec.gov/firm/summary/';
 
 export type AdviserResult =
-  | { ok: true; row: Record<string, unknown>; problems: string[] }
+  | { ok: true; row: RowOf<typeof advisersTable>; problems: string[] }
   | { ok: false; reason: string };
 
 /**
@@ -103,7 +105,7 @@ export function toAdviserRow(raw: RawAdviser, at: RowPlace): AdviserResult {
   const aum = int('regulatory_aum_total', raw.regulatory_aum_total);
   const state = cleanText(raw.state)?.toUpperCase() ?? null;
 
-  const row: Record<string, unknown> = {
+  const row: RowOf<typeof advisersTable> = {
     snapshot_date: at.snapshotDate,
     crd,
     crd_int: Number(crd),

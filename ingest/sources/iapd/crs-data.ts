@@ -1,9 +1,11 @@
 import { csvRows, HeaderMap } from '../common/csv.ts';
 import { cleanText, padCik, toBool, toInt, toIsoDate } from '../common/normalize.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { formCrsTable } from '../../../schemas/tables/form-crs.ts';
 
 /**
  * The Form CRS data file listed under `advFirmCRS` in IAPD's reports_metadata.json. Its column layout is not
- * documented (shared/formats/08 §4), so every column is found by any of several plausible header names and a
+ * documented (docs/formats/08-form-adv.md §4), so every column is found by any of several plausible header names and a
  * file without a CRD or name column and a date column is refused with the headers it does have.
  */
 const CRS_COLUMNS = {
@@ -19,7 +21,8 @@ const CRS_COLUMNS = {
   url: { names: ['Document URL', 'URL', 'Link', 'Document Link', 'PDF Link'] },
 };
 
-export interface CrsRow { line: number; row: Record<string, unknown> }
+/** A filing's row, less the provenance columns the loader adds (file, line, URL). */
+export interface CrsRow { line: number; row: Omit<RowOf<typeof formCrsTable>, 'source_file' | 'source_line' | 'source_url'> }
 
 export async function* parseCrsData(bytes: AsyncIterable<Buffer | Uint8Array>, onBad: (line: number | null, reason: string) => void): AsyncGenerator<CrsRow> {
   let map: HeaderMap<keyof typeof CRS_COLUMNS> | null = null;

@@ -1,5 +1,7 @@
 import { cleanText, toIsoDate } from '../common/normalize.ts';
 import { streamXml } from './xml.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { iapdIndividualsTable } from '../../../schemas/tables/iapd-individuals.ts';
 
 /**
  * IAPD individual feed (`IA_INDVL_Feed_MM_DD_YYYY.xml.zip`, parts `IA_Indvl_Feeds{n}.xml`, ISO-8859-1): one
@@ -94,7 +96,10 @@ export async function* parseIndividualFeed(bytes: AsyncIterable<Buffer | Uint8Ar
 /** Broker-dealer registration categories (FINRA registered representative, state agent, general securities …). */
 const BD_CATEGORIES = new Set(['RR', 'AG', 'GS', 'GP', 'OR', 'IR', 'DR', 'TR']);
 
-export function toIndividualRow(p: FeedIndividual): { ok: true; row: Record<string, unknown> } | { ok: false; reason: string } {
+/** A person's row, less what the loader adds: the feed's snapshot date and the row's place in the file. */
+export type IndividualRow = Omit<RowOf<typeof iapdIndividualsTable>, 'snapshot_date' | 'source_file' | 'source_line'>;
+
+export function toIndividualRow(p: FeedIndividual): { ok: true; row: IndividualRow } | { ok: false; reason: string } {
   const crd = p.crd?.replace(/^0+(?=\d)/, '') ?? '';
   if (!/^\d{1,10}$/.test(crd)) return { ok: false, reason: p.crd ? `invalid indvlPK '${p.crd}'` : 'missing indvlPK' };
   if (!p.last) return { ok: false, reason: `individual ${crd}: no last name` };

@@ -1,6 +1,15 @@
 import { csvRows, HeaderMap } from '../common/csv.ts';
 import { cleanText, toBool, toInt, toNumber } from '../common/normalize.ts';
 import { IAPD_FIRM_URL } from './adviser-row.ts';
+import type { RowOf } from '../../../schemas/table.ts';
+import type { privateFundsTable } from '../../../schemas/tables/private-funds.ts';
+
+type PrivateFundRow = RowOf<typeof privateFundsTable>;
+/** Columns that come from the adviser's filing (withFiling), not from the fund's own line. */
+type FilingColumn = 'crd' | 'crd_int' | 'sec_number' | 'firm_name' | 'firm_legal_name' | 'filer_type' | 'control_person' | 'filing_id'
+  | 'date_submitted' | 'source_url';
+/** A fund's own columns, as read from its Schedule D 7.B.(1) line. */
+export type FundColumns = Omit<PrivateFundRow, FilingColumn | 'as_of_date' | 'source_file' | 'source_line'>;
 
 /**
  * Form ADV Part 1 filing data (monthly `ADV_Filing_Data_<from>_<to>.zip`, one CSV per section, keyed by
@@ -110,7 +119,7 @@ const FUND_COLUMNS = {
 export interface FundRow {
   filingId: number;
   line: number;
-  row: Record<string, unknown>;
+  row: FundColumns;
   problems: string[];
 }
 
@@ -189,7 +198,7 @@ export async function* parseFunds(
 }
 
 /** Adviser identity columns added to each fund row from its filing. */
-export function withFiling(row: Record<string, unknown>, f: FilingInfo): Record<string, unknown> {
+export function withFiling(row: FundColumns, f: FilingInfo): FundColumns & Pick<PrivateFundRow, FilingColumn> {
   return {
     ...row,
     crd: f.crd,

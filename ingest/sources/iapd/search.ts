@@ -1,8 +1,8 @@
 import { cleanText, toIsoDate } from '../common/normalize.ts';
 
 /**
- * Firm hits of the IAPD search API (`api.adviserinfo.sec.gov/search/firm?query=…`), as recorded in
- * fixtures/edgar/adv/. Quirks: the address is a JSON document escaped inside a string, SEC numbers come both
+ * Firm hits of the IAPD search API (`api.adviserinfo.sec.gov/search/firm?query=…`, docs/formats/08-form-adv.md), as
+ * recorded in the fixtures. Quirks: the address is a JSON document escaped inside a string, SEC numbers come both
  * bare (`69521`) and full (`8-69521`), broker-dealer and adviser sides have separate scope/disclosure fields.
  */
 export interface SearchFirm {

@@ -3,7 +3,7 @@ import { decodeStream, type SourceEncoding } from '../common/text.ts';
 
 /**
  * Streaming, lenient XML for the IAPD compilation feeds (hundreds of MB, ISO-8859-1, attribute-heavy).
- * htmlparser2 in xmlMode tolerates the stray `&` that strict parsers reject (shared/notes/duckdb-lake.md).
+ * htmlparser2 in xmlMode tolerates the stray `&` that strict parsers reject (docs/engine-notes.md §5).
  * The callbacks receive the 1-based line of each opening tag so bad records can be reported precisely.
  */
 export interface XmlHandlers {

@@ -1,5 +1,5 @@
 /**
- * The regulator's release-number families (shared/formats/13-sec-enforcement.md §1), normalized to the
+ * The regulator's release-number families (docs/formats/13-sec-enforcement.md §1), normalized to the
  * hyphenated form it prints (`LR-26496`, `34-101794`, `IA-6543`, `AAER-4403`) because feeds and pages are
  * inconsistent: the litigation RSS carries `LR26018`, legacy URLs `lr26018`, some pages `Rel. No. 34-…`.
  */

@@ -4,7 +4,7 @@ import { zipMembers } from '../common/zip.ts';
 
 /**
  * The weekly grant file is not one XML document but thousands concatenated, each with its own
- * `<?xml …?>` declaration and DOCTYPE (shared/formats/14-uspto-patents.md §1). This splits a byte stream at
+ * `<?xml …?>` declaration and DOCTYPE (docs/formats/14-uspto-patents.md). This splits a byte stream at
  * those declarations and yields one document at a time, so memory holds one patent (tens of KB) plus one
  * read chunk, never the ~1 GB file.
  */

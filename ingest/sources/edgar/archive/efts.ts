@@ -2,7 +2,7 @@ import type { FetchOptions, HttpClient } from '../../common/http.ts';
 import { cikDigits, padCik } from '../../common/normalize.ts';
 
 /**
- * The regulator's full-text search (EFTS, formats/11-efts-full-text-search.md): query URLs, hit records, and a
+ * The regulator's full-text search (EFTS, docs/formats/11-efts-full-text-search.md): query URLs, hit records, and a
  * walk that reads upstream pages of 100 (the fixed size) from an offset until a page of ours is full. Hits are
  * documents (`_id` = `adsh:filename`), so a filing may appear once per matching document.
  */

@@ -1,5 +1,5 @@
 /**
- * Item numbers and canonical titles of Forms 8-K, 10-K and 10-Q (formats/12-form-items-8k-10k-10q.md), and the
+ * Item numbers and canonical titles of Forms 8-K, 10-K and 10-Q (docs/formats/12-form-items-8k-10k-10q.md), and the
  * parsing of a user's `item=` value. One table for the extractor, the 8-K classifier and the API's 422s.
  */
 
@@ -41,7 +41,7 @@ export const ITEMS_8K: Record<string, string> = {
   '9.01': 'Financial Statements and Exhibits',
 };
 
-/** Pre-2004-08-23 8-K numbering (captions from the old form; unverified in the format notes). */
+/** Pre-2004-08-23 8-K numbering (captions from the old form; unverified: docs/formats/12-form-items-8k-10k-10q.md). */
 export const ITEMS_8K_LEGACY: Record<string, string> = {
   '1': 'Changes in Control of Registrant',
   '2': 'Acquisition or Disposition of Assets',

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadContext } from '../../../pipeline/contract.ts';
-import type { TableSpec } from '../../../../schemas/table.ts';
+import type { RowOf, TableSpec } from '../../../../schemas/table.ts';
 import { sqlPath } from './local-files.ts';
 
 const NULL = '\\N';
@@ -22,7 +22,7 @@ function cell(v: unknown): string {
  * read_csv into `staging_<table>` every `batchRows` rows (10× faster than validating row objects one by one;
  * memory stays at one write buffer). The parser has already validated every value it writes.
  */
-export class TsvStager {
+export class TsvStager<T extends TableSpec> {
   private dir: string | null = null;
   private out: WriteStream | null = null;
   private file = '';
@@ -31,7 +31,7 @@ export class TsvStager {
   readonly cols: string[];
   total = 0;
 
-  constructor(private ctx: LoadContext, private table: TableSpec, private batchRows = 2_000_000) {
+  constructor(private ctx: LoadContext, private table: T, private batchRows = 2_000_000) {
     this.cols = Object.keys(table.columns);
   }
 
@@ -41,10 +41,12 @@ export class TsvStager {
     this.out = createWriteStream(this.file, { encoding: 'utf8', highWaterMark: 1 << 20 });
   }
 
-  async write(row: Record<string, unknown>): Promise<void> {
+  async write(row: RowOf<T>): Promise<void> {
     if (!this.out) await this.open();
+    // Read by column name in the table's order; a generic row type cannot be indexed by a plain string.
+    const values: Record<string, unknown> = row;
     let line = '';
-    for (let i = 0; i < this.cols.length; i++) line += (i ? '\t' : '') + cell(row[this.cols[i]]);
+    for (let i = 0; i < this.cols.length; i++) line += (i ? '\t' : '') + cell(values[this.cols[i]]);
     line += '\n';
     if (!this.out!.write(line)) await new Promise<void>((r) => this.out!.once('drain', () => r()));
     this.pending++;

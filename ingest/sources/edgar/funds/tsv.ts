@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { sqlString } from '../../../lake/duck.ts';
+import { insertedRows } from '../../../lake/staging.ts';
 import type { LoadContext } from '../../../pipeline/contract.ts';
 
 /**
@@ -15,18 +16,21 @@ export function readCsvSql(path: string, encoding: 'utf-8' | 'latin-1' = 'utf-8'
   );
 }
 
-export async function loadTsv(ctx: LoadContext, path: string, build: (relation: string) => string): Promise<void> {
+/** Runs `build(<reader of path>)`; returns the rows the statement inserted (0 for a statement that inserts none). */
+export async function loadTsv(ctx: LoadContext, path: string, build: (relation: string) => string): Promise<number> {
+  let result: Record<string, unknown>[];
   try {
-    await ctx.sql(build(readCsvSql(path)));
+    result = await ctx.sql(build(readCsvSql(path)));
   } catch (err) {
     if (!/unicode|utf-?8|encoding/i.test(String(err))) throw err;
     ctx.log(`${basename(path)}: not valid UTF-8, read as latin-1`);
-    await ctx.sql(build(readCsvSql(path, 'latin-1')));
+    result = await ctx.sql(build(readCsvSql(path, 'latin-1')));
   }
   const rejects = await ctx.sql(`SELECT line, error_message FROM reject_errors ORDER BY line LIMIT 1000`).catch(() => []);
   for (const r of rejects) ctx.badRow({ file: basename(path), line: r.line == null ? null : Number(r.line), reason: String(r.error_message) });
   await ctx.sql(`DELETE FROM reject_errors`).catch(() => []);
   await ctx.sql(`DELETE FROM reject_scans`).catch(() => []);
+  return insertedRows(result);
 }
 
 /** Header columns of a TSV member (upper-cased), to adapt to columns that differ across eras. */

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** API record of /v1/private-funds. */
+
+export const PrivateFund = z.object({
+  crd: z.string().describe('Adviser CRD.'),
+  sec_number: z.string().nullable(),
+  firm_name: z.string().nullable(),
+  firm_legal_name: z.string().nullable(),
+  filer_type: z.enum(['IA', 'ERA']),
+  control_person: z.number().int().nullable().describe("Adviser's Item 10.A: 1 = controlled by a person not named in Item 1.A/Schedules A-C."),
+  fund_id: z.string().nullable().describe('805-########## private fund ID.'),
+  full_name: z.string().describe('Fund name.'),
+  fund_type: z.string().nullable(),
+  fund_type_other: z.string().nullable(),
+  gross_asset_value: z.number().int().nullable().describe('USD.'),
+  minimum_investment: z.number().int().nullable().describe('USD.'),
+  beneficial_owners: z.number().int().nullable(),
+  organized_state: z.string().nullable(),
+  organized_country: z.string().nullable(),
+  exclusion_3c1: z.boolean().nullable(),
+  exclusion_3c7: z.boolean().nullable(),
+  is_master: z.boolean().nullable(),
+  is_feeder: z.boolean().nullable(),
+  master_fund_name: z.string().nullable(),
+  master_fund_id: z.string().nullable(),
+  is_fund_of_funds: z.boolean().nullable(),
+  pct_owned_related: z.number().nullable(),
+  pct_owned_funds_of_funds: z.number().nullable(),
+  pct_owned_non_us: z.number().nullable(),
+  is_subadviser: z.boolean().nullable(),
+  filing_id: z.number().int(),
+  date_submitted: z.string().nullable(),
+  as_of_date: z.string(),
+  source: z.string(),
+  source_url: z.string(),
+});
