@@ -9,6 +9,7 @@ import type { Endpoint, EnvelopeInput } from './endpoint.ts';
 import { ApiError } from './errors.ts';
 import type { createRateLimiter } from './ratelimit.ts';
 import type { Services } from './services.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 /**
  * The request chain, one small middleware per step: request id → auth → rate limit → meter → handler → credits →
@@ -103,7 +104,7 @@ export function sendEnvelope(ep: Endpoint): RequestHandler {
     }
     const env = result as EnvelopeInput;
     // Monitoring answers (monitors, alerts, webhooks) are account state, not lake data: no as_of, no query echo.
-    const monitoring = env.source === 'svc_monitoring';
+    const monitoring = env.source === SOURCE.svc_monitoring;
     res.status(status).json({
       data: env.data,
       page: env.page ?? { limit: env.data.length, next_cursor: null, has_more: false },

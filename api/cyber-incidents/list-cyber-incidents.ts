@@ -6,8 +6,9 @@ import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam } from '../full-text/live-params.ts';
 import { readOffsetCursor, writeOffsetCursor } from '../full-text/offset-cursor.ts';
 import { allIncidents, CYBER_ITEM, MAX_PAGES } from './incidents.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
-const SOURCE = 'sec_8k_item_1_05';
+const SOURCE = LABEL.sec_8k_item_1_05;
 const PATH = '/v1/cyber-incidents';
 
 export default defineRoute({

@@ -2,6 +2,7 @@ import { FilingNotFoundError, formFromCover, primaryDocument, type FilingDocumen
 import { notFound, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
 /**
  * Per-filing parsers: documents, item extraction, insider transactions, 8-K items, Exhibit 21. Each reads one
@@ -9,7 +10,7 @@ import type { Services } from '../core/services.ts';
  * filing cache). What every one of them shares: the parameters, reading through the store, the envelope.
  */
 
-export const SOURCE = 'sec_edgar_archive';
+export const SOURCE = LABEL.sec_edgar_archive;
 export const TAG = 'Per-filing parsers';
 export const COST = { min: 10, max: 20 };
 

@@ -6,10 +6,11 @@ import { ValidationError } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam, LIVE_FETCH } from './live-params.ts';
 import { readOffsetCursor, writeOffsetCursor } from './offset-cursor.ts';
+import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
 /** `/v1/full-text`: the regulator's full-text search proxied live, paged by a signed upstream offset. */
 
-const SOURCE = 'sec_efts';
+const SOURCE = LABEL.sec_efts;
 const PATH = '/v1/full-text';
 
 export default defineRoute({

@@ -1,6 +1,7 @@
 import { PLANS } from '../../schemas/plans.ts';
 import { balanceRecord } from '../../schemas/records/service.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default defineRoute({
   method: 'get',
@@ -8,7 +9,7 @@ export default defineRoute({
   summary: 'Plan and remaining credits of the calling key',
   description: 'Costs nothing. With METERING=off, credits read "unlimited".',
   tag: 'Service',
-  source: 'svc_account',
+  source: SOURCE.svc_account,
   cost: 0,
   record: balanceRecord,
   async handler({ services, account }) {
@@ -33,7 +34,7 @@ export default defineRoute({
         overage_cost_usd: b.overage_cost_usd,
       }],
       as_of: services.now().toISOString(),
-      source: 'svc_account',
+      source: SOURCE.svc_account,
       query_echo: {},
       warnings: [],
     };

@@ -1,5 +1,6 @@
 import { healthRecord } from '../../schemas/records/service.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default defineRoute({
   method: 'get',
@@ -7,7 +8,7 @@ export default defineRoute({
   summary: 'Liveness and reachability of the lake and the state store',
   description: 'Public. HTTP 200 when both are reachable, 503 otherwise.',
   tag: 'Service',
-  source: 'svc',
+  source: SOURCE.svc,
   auth: false,
   shape: 'raw',
   record: healthRecord,

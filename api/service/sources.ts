@@ -1,5 +1,6 @@
 import { sourceRecord } from '../../schemas/records/service.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { SOURCE } from '../../schemas/sources.ts';
 
 export default defineRoute({
   method: 'get',
@@ -7,7 +8,7 @@ export default defineRoute({
   summary: 'The dataset catalog: record counts, last refresh times, sources',
   description: 'Public.',
   tag: 'Service',
-  source: 'svc_catalog',
+  source: SOURCE.svc_catalog,
   auth: false,
   record: sourceRecord,
   async handler({ services }) {
@@ -24,6 +25,6 @@ export default defineRoute({
       partitions: e.partitions.map((p) => ({ value: p.value, rows: p.rows, refreshed_at: p.refreshed_at, parser_version: p.parser_version })),
     }));
     const newest = data.map((d) => d.last_refresh).filter((x): x is string => !!x).sort().pop() ?? null;
-    return { data, page: { limit: Math.max(1, data.length), next_cursor: null, has_more: false }, as_of: newest, source: 'svc_catalog', query_echo: {}, warnings: [] };
+    return { data, page: { limit: Math.max(1, data.length), next_cursor: null, has_more: false }, as_of: newest, source: SOURCE.svc_catalog, query_echo: {}, warnings: [] };
   },
 });

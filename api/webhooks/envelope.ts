@@ -1,8 +1,10 @@
+import { SOURCE } from '../../schemas/sources.ts';
+
 /**
  * The envelope of the monitoring endpoints (monitors, alerts, webhooks): source `svc_monitoring`, and no `as_of` or
  * `query_echo` (the app leaves them out for this source).
  */
-export const MONITORING_SOURCE = 'svc_monitoring';
+export const MONITORING_SOURCE = SOURCE.svc_monitoring;
 
 /** Managing monitors and webhooks reads no data: one credit per call, so "each call consumes credits" holds cheaply. */
 export const MONITORING_COST = 1;
