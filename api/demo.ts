@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadEndpoints } from './core/app.ts';
 import { createKey } from './core/keys.ts';
 import { openStateStore } from './core/state.ts';
+import { ROUTES } from './routes.ts';
 import { dependencyOrder, loadIngesters, runIngest } from '../ingest/pipeline/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
 import { readCatalog } from '../ingest/lake/index.ts';
@@ -39,7 +39,7 @@ await state.close();
 const base = `http://localhost:${settings.PORT}`;
 const auth = `-H "Authorization: Bearer ${key}"`;
 const filled = new Set((await readCatalog(settings.lakeDir)).filter((c) => c.record_count > 0).map((c) => c.table));
-const examples = (await loadEndpoints())
+const examples = ROUTES
   .filter((e) => e.kind === 'list' && filled.has(e.table.name))
   .map((e) => `curl -s ${auth} "${base}${e.path}?limit=3"`);
 console.log(`

@@ -9,6 +9,7 @@ import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
 import { closeServices, createServices, type Services } from './core/services.ts';
 import { startWorkers } from './core/workers.ts';
+import { ROUTES } from './routes.ts';
 
 export interface RunningServer {
   services: Services;
@@ -23,7 +24,7 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings = loadSettings()): Promise<RunningServer> {
   const services = await createServices(settings);
-  const handle = await createApp(services);
+  const handle = createApp(services, { routes: ROUTES });
   const server = createServer(handle.app);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   const port = (server.address() as { port: number }).port;
@@ -49,8 +50,9 @@ export async function startServer(settings: Settings = loadSettings()): Promise<
   const adminServer = createServer(admin);
   await new Promise<void>((resolve) => adminServer.listen(socketPath, resolve));
 
-  const workers = await startWorkers(services);
-  const scheduler = startScheduler(settings);
+  const workers = startWorkers(services);
+  const scheduleLog = services.log.child({ component: 'schedule' });
+  const scheduler = startScheduler(settings, (m) => scheduleLog.info(m));
 
   return {
     services,
@@ -69,7 +71,7 @@ export async function startServer(settings: Settings = loadSettings()): Promise<
 if (import.meta.url === `file://${process.argv[1]}`) {
   const settings = loadSettings();
   const running = await startServer(settings);
-  console.log(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
+  running.services.log.info(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
   const stop = async () => {
     await running.close();
     process.exit(0);

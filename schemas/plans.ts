@@ -32,3 +32,11 @@ export const COSTS = {
  * "most read endpoints cost about 5"). A route of another class declares `cost: COSTS.<class>`.
  */
 export const DEFAULT_COST = COSTS.filterable_list.max;
+
+/**
+ * Credits of the "download or parse a filing" class, from the bytes fetched or read: 10 for small filings, one more
+ * per 250 kB, at most 20 (the class's range in COSTS).
+ */
+export function parseCost(bytes: number): number {
+  return COSTS.parse_filing.min + Math.min(COSTS.parse_filing.max - COSTS.parse_filing.min, Math.floor(bytes / 250_000));
+}

@@ -1,16 +1,6 @@
-import { z } from 'zod';
+import type { AlertRecord } from '../../schemas/records/alerts.ts';
 import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
-
-export const alertRecord = z.object({
-  id: z.string().describe('UUID'),
-  monitor_id: z.string(),
-  event_id: z.string(),
-  delivery_id: z.string().nullable().describe('The webhook delivery created with the alert, if the monitor has an endpoint'),
-  created_at: z.string(),
-  event: z.record(z.string(), z.unknown()).describe('The event record as it was when the alert fired'),
-});
-export type AlertRecord = z.infer<typeof alertRecord>;
 
 function rowToAlert(r: Record<string, unknown>): AlertRecord {
   return {

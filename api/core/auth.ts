@@ -15,9 +15,10 @@ const CACHE_MS = 5_000;
 
 /**
  * Resolves `Authorization: Bearer <key>` to an account. Lookups are cached a few seconds (hash → key) so a
- * hot key costs no state-store round trip; revocation through the server clears the cache at once.
+ * hot key costs no state-store round trip; revocation through the server clears the cache at once. `now` is the
+ * services' clock (milliseconds).
  */
-export function createAuthenticator(state: StateStore) {
+export function createAuthenticator(state: StateStore, now: () => number) {
   const cache = new Map<string, { rec: KeyRecord | null; at: number }>();
   return {
     async authenticate(req: Request): Promise<Account> {
@@ -28,8 +29,8 @@ export function createAuthenticator(state: StateStore) {
       if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw unauthorized('Invalid API key');
       const hash = hashKey(key);
       let hit = cache.get(hash);
-      if (!hit || Date.now() - hit.at > CACHE_MS) {
-        hit = { rec: await findKeyByHash(state, hash), at: Date.now() };
+      if (!hit || now() - hit.at > CACHE_MS) {
+        hit = { rec: await findKeyByHash(state, hash), at: now() };
         cache.set(hash, hit);
       }
       const rec = hit.rec;

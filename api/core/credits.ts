@@ -81,3 +81,39 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
 }
 
 export type Meter = ReturnType<typeof createMeter>;
+
+/**
+ * The credits of one call: `reserve` debits the top of the endpoint's cost range once validation passed (so a 422
+ * costs nothing), `settle` refunds down to the handler's final cost, `refund` returns everything on a failure.
+ */
+export function openCharge(meter: Meter, account: Account, range: { min: number; max: number }, metering: boolean) {
+  let charged = 0;
+  let afterDebit: Balance | null = null;
+  return {
+    async reserve(): Promise<void> {
+      if (range.max > 0 && metering) {
+        afterDebit = await meter.debit(account, range.max);
+        charged = range.max;
+      }
+    },
+
+    /** The final charge (the handler's cost clamped to the range) and the balance after it. */
+    async settle(finalCost: number | null): Promise<{ charged: number; balance: Balance }> {
+      const actual = charged ? Math.min(range.max, Math.max(range.min, finalCost ?? range.max)) : 0;
+      // The debit already returned the balance; only a refund (or no debit at all) needs another read.
+      const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : afterDebit ?? (await meter.balance(account));
+      charged = actual;
+      return { charged: actual, balance };
+    },
+
+    /** Gives back what the call holds; null when it holds nothing. A failed refund leaves the balance unknown. */
+    async refund(): Promise<{ balance: Balance | null } | null> {
+      if (!charged) return null;
+      const balance = await meter.refund(account, charged).catch(() => null);
+      charged = 0;
+      return { balance };
+    },
+  };
+}
+
+export type Charge = ReturnType<typeof openCharge>;

@@ -1,8 +1,9 @@
 /**
  * Per-key token bucket: `rate` tokens per second, burst of one second's worth. In memory: the limit protects
- * this process, which is the only one serving the key.
+ * this process, which is the only one serving the key. `now` is the services' clock (milliseconds), so a burst
+ * in a test is judged at one instant however slowly the machine serves it.
  */
-export function createRateLimiter(rate: number, now: () => number = Date.now) {
+export function createRateLimiter(rate: number, now: () => number) {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const capacity = Math.max(1, rate);
   return {

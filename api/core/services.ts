@@ -2,9 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createLogger, type Logger } from '../../ingest/lake/index.ts';
 import { createHttpClient, type HttpClient } from '../../ingest/sources/common/index.ts';
+import { createFilingStore, type FilingStore } from '../../ingest/sources/edgar/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
+import { createMonitoring, type MonitoringOptions, type MonitoringRuntime } from '../monitors/runtime.ts';
 import { createMeter, type Meter } from './credits.ts';
 import { openLake, type Lake } from './lake.ts';
 import { openStateStore, type StateStore } from './state.ts';
@@ -16,29 +19,56 @@ export interface Services {
   state: StateStore;
   http: HttpClient;
   meter: Meter;
+  /** The regulator's filings read on demand and cached on disk (per-filing parsers, feed excerpts). */
+  filings: FilingStore;
+  /** Monitor matching and webhook deliveries; idle until started (the server starts it, tests run cycles by hand). */
+  monitoring: MonitoringRuntime;
+  /** The process logger at LOG_LEVEL; requests log through a child carrying their request id. */
+  log: Logger;
   /** Signs pagination cursors of every list, dataset or custom (api/core/cursor.ts). */
   cursorSecret: string;
-  /** The clock, injectable so tests never wait for real time (webhook retry schedule, billing periods). */
+  /** The clock, injectable so tests never wait for real time (webhook retry schedule, billing periods, rate limits). */
   now(): Date;
 }
 
-export async function createServices(settings: Settings, overrides: { now?: () => Date; http?: HttpClient; statePath?: string; extraTables?: TableSpec[]; cursorSecret?: string } = {}): Promise<Services> {
+export interface ServiceOverrides {
+  now?: () => Date;
+  http?: HttpClient;
+  statePath?: string;
+  extraTables?: TableSpec[];
+  cursorSecret?: string;
+  monitoring?: MonitoringOptions;
+  log?: Logger;
+}
+
+export async function createServices(settings: Settings, overrides: ServiceOverrides = {}): Promise<Services> {
   await mkdir(settings.lakeDir, { recursive: true });
   const now = overrides.now ?? (() => new Date());
+  const log = overrides.log ?? createLogger(settings.LOG_LEVEL);
   const state = await openStateStore(overrides.statePath ?? join(settings.dataDir, 'state.duckdb'));
   const lake = await openLake(settings.lakeDir, { extraTables: overrides.extraTables });
+  const http = overrides.http ?? createHttpClient(settings);
   return {
     settings,
     lake,
     state,
-    http: overrides.http ?? createHttpClient(settings),
+    http,
     meter: createMeter(state, { metering: settings.METERING === 'on', now }),
+    // The lake's filing index (when ingested) tells under which CIK an accession is filed.
+    filings: createFilingStore({
+      http,
+      settings,
+      lookupCiks: async (acc) => (await lake.query('SELECT DISTINCT cik FROM filings WHERE accession = $1', [acc])).map((r) => String(r.cik)),
+    }),
+    monitoring: createMonitoring({ state, lake, settings, now, log }, overrides.monitoring),
+    log,
     cursorSecret: overrides.cursorSecret ?? cursorSecret(settings),
     now,
   };
 }
 
 export async function closeServices(s: Services): Promise<void> {
+  await s.monitoring.stop();
   s.lake.close();
   await s.state.close();
 }

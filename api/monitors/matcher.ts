@@ -1,5 +1,6 @@
 import { padCik } from '../../ingest/sources/common/index.ts';
-import { importanceRank, type TargetType } from './taxonomy.ts';
+import type { TargetType } from '../../schemas/records/monitors.ts';
+import { importanceRank } from './taxonomy.ts';
 
 /** What the matcher needs of a monitor (a row of the `monitors` table, signals parsed). */
 export interface MonitorRule {

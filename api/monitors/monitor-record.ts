@@ -1,20 +1,5 @@
-import { z } from 'zod';
+import type { MonitorRecord, TargetType } from '../../schemas/records/monitors.ts';
 import type { MonitorRule } from './matcher.ts';
-import { IMPORTANCE, MONITOR_STATUSES, TARGET_TYPES, type TargetType } from './taxonomy.ts';
-
-/** The API's Monitor record (docs/api-contract.md: Monitors). */
-export const monitorRecord = z.object({
-  id: z.string().describe('UUID'),
-  name: z.string(),
-  target_type: z.enum(TARGET_TYPES).describe('ticker | cik | form | event_type: what `target_value` names'),
-  target_value: z.string().describe('Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits'),
-  signals: z.array(z.string()).describe('Event types to match; [] matches every type'),
-  materiality: z.enum(IMPORTANCE).describe('Minimum event importance that fires the monitor (low < medium < high)'),
-  status: z.enum(MONITOR_STATUSES),
-  webhook_endpoint_id: z.string().nullable(),
-  created_at: z.string().describe('ISO 8601 timestamp'),
-});
-export type MonitorRecord = z.infer<typeof monitorRecord>;
 
 function parseSignals(raw: unknown): string[] {
   try {

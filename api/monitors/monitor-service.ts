@@ -1,45 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { invalid, isUuid, notFound } from '../webhooks/errors.ts';
+import { createMonitorBody, patchMonitorBody, type MonitorRecord, type TargetType } from '../../schemas/records/monitors.ts';
+import { parseBody } from '../webhooks/body.ts';
 import { closePendingDeliveries } from '../webhooks/delivery-service.ts';
+import { invalid, isUuid, notOwned } from '../webhooks/errors.ts';
 import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 import { normalizeTarget } from './matcher.ts';
-import { rowToMonitor, type MonitorRecord } from './monitor-record.ts';
-import { IMPORTANCE, isEventType, MONITOR_STATUSES, TARGET_TYPES, type TargetType } from './taxonomy.ts';
-
-/** Bodies are strict: a misspelled member (`materiallity`) is a 400, not a silently ignored setting. */
-export const createMonitorBody = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    target_type: z.enum(TARGET_TYPES),
-    target_value: z.string().trim().min(1).max(200),
-    signals: z.array(z.string()).max(50).default([]),
-    materiality: z.enum(IMPORTANCE).default('low'),
-    webhook_endpoint_id: z.string().nullable().optional(),
-  })
-  .strict();
-export type CreateMonitorBody = z.input<typeof createMonitorBody>;
-
-export const patchMonitorBody = z
-  .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    status: z.enum(MONITOR_STATUSES).optional(),
-    signals: z.array(z.string()).max(50).optional(),
-    materiality: z.enum(IMPORTANCE).optional(),
-    webhook_endpoint_id: z.string().nullable().optional(),
-  })
-  .strict();
-export type PatchMonitorBody = z.input<typeof patchMonitorBody>;
-
-/** A zod failure as the 400 the API contract asks for on monitor bodies, naming the first offending member. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const member = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys?.join(', ') ?? 'body' : 'body');
-  throw invalid(member, `Invalid ${member}: ${issue.message}`);
-}
+import { rowToMonitor } from './monitor-record.ts';
+import { isEventType } from './taxonomy.ts';
 
 function checkSignals(signals: string[]): string[] {
   const unknown = signals.filter((s) => !isEventType(s));
@@ -79,7 +47,7 @@ export async function createMonitor(db: StateDb, accountId: string, body: unknow
 
 export async function getMonitor(db: StateDb, accountId: string, id: string): Promise<MonitorRecord> {
   const rows = isUuid(id) ? await db.all(`SELECT * FROM monitors WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
-  if (rows.length === 0) throw notFound('monitor', id);
+  if (rows.length === 0) throw notOwned('monitor', id);
   return rowToMonitor(rows[0]);
 }
 

@@ -1,8 +1,10 @@
+import type { Logger } from '../../ingest/lake/index.ts';
+import type { Settings } from '../../schemas/settings.ts';
 import type { Lake } from '../core/lake.ts';
 import { json } from '../core/records.ts';
-import type { Services } from '../core/services.ts';
-import type { EventSnapshot } from '../webhooks/payload.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import type { EventSnapshot } from '../webhooks/payload.ts';
+import type { StateDb } from '../webhooks/state-port.ts';
 import { MonitorScanner, type EventReader } from './scanner.ts';
 
 /** Events after a (seq, id) position from the lake's `events` view; none while the table does not exist yet. */
@@ -44,40 +46,46 @@ export interface MonitoringRuntime {
   worker: DeliveryWorker;
   /** One cycle now (match new events, send what is due); resolves when the sends are recorded. */
   runOnce(): Promise<void>;
-  /** Starts a cycle soon without waiting (after a test delivery or a manual retry). */
+  /** Starts the background loop (the server's mode): a cycle every `pollMs`. */
+  start(opts?: { pollMs?: number }): void;
+  /** Starts a cycle soon without waiting (after a test delivery or a manual retry); nothing until started. */
   kick(): void;
   stop(): Promise<void>;
 }
 
-const runtimes = new WeakMap<Services, MonitoringRuntime>();
+/** What the runtime reads and writes: the services' state store, lake, settings, clock and logger. */
+export interface MonitoringDeps {
+  state: StateDb;
+  lake: Pick<Lake, 'query'>;
+  settings: Pick<Settings, 'WEBHOOK_ALLOW_HOSTS' | 'WEBHOOK_TIMEOUT_MS'>;
+  now(): Date;
+  log: Logger;
+}
 
-export function monitoringRuntime(services: Services): MonitoringRuntime | undefined {
-  return runtimes.get(services);
+export interface MonitoringOptions {
+  /** Extra trusted CA certificates for the receivers (tests' self-signed receiver). */
+  ca?: string | string[];
+  concurrency?: number;
+  readEvents?: EventReader;
 }
 
 /**
- * The worker inside the server: every `pollMs` it matches new events against the monitors and sends the
- * deliveries that are due. Everything it owes lives in the state store, so stopping it at any moment
- * loses nothing (see DeliveryWorker).
+ * The monitor matcher and webhook delivery scheduler of the server: once started, every `pollMs` it matches new
+ * events against the monitors and sends the deliveries that are due. Everything it owes lives in the state store,
+ * so stopping it at any moment loses nothing (see DeliveryWorker). Created with the services, idle until started.
  */
-export function startMonitoring(
-  services: Services,
-  opts: { pollMs?: number; background?: boolean; ca?: string | string[]; concurrency?: number; readEvents?: EventReader } = {},
-): MonitoringRuntime {
-  const existing = runtimes.get(services);
-  if (existing) return existing;
-  const log = (m: string) => {
-    if (services.settings.LOG_LEVEL !== 'silent') console.error(`[monitoring] ${m}`);
-  };
-  const scanner = new MonitorScanner({ state: services.state, readEvents: opts.readEvents ?? lakeEventReader(services.lake), now: () => services.now() });
+export function createMonitoring(deps: MonitoringDeps, opts: MonitoringOptions = {}): MonitoringRuntime {
+  const log = deps.log.child({ component: 'monitoring' });
+  const warn = (m: string) => log.warn(m);
+  const scanner = new MonitorScanner({ state: deps.state, readEvents: opts.readEvents ?? lakeEventReader(deps.lake), now: () => deps.now() });
   const worker = new DeliveryWorker({
-    state: services.state,
-    now: () => services.now(),
-    allowHosts: services.settings.WEBHOOK_ALLOW_HOSTS,
-    timeoutMs: services.settings.WEBHOOK_TIMEOUT_MS,
+    state: deps.state,
+    now: () => deps.now(),
+    allowHosts: deps.settings.WEBHOOK_ALLOW_HOSTS,
+    timeoutMs: deps.settings.WEBHOOK_TIMEOUT_MS,
     concurrency: opts.concurrency,
     ca: opts.ca,
-    log,
+    log: warn,
   });
   let cycle: Promise<void> | null = null;
   const runOnce = (): Promise<void> => {
@@ -89,27 +97,27 @@ export function startMonitoring(
     });
     return cycle;
   };
-  const background = opts.background ?? true;
-  const timer = background
-    ? setInterval(() => {
-        if (!cycle) runOnce().catch((err) => log((err as Error).message));
-      }, opts.pollMs ?? 2000)
-    : null;
-  timer?.unref();
-  const rt: MonitoringRuntime = {
+  const runInBackground = () => void runOnce().catch((err) => warn((err as Error).message));
+  let timer: NodeJS.Timeout | null = null;
+  return {
     scanner,
     worker,
     runOnce,
+    start({ pollMs = 2000 } = {}) {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (!cycle) runInBackground();
+      }, pollMs);
+      timer.unref();
+    },
     kick() {
-      if (background) setImmediate(() => void runOnce().catch((err) => log((err as Error).message)));
+      if (timer) setImmediate(runInBackground);
     },
     async stop() {
       if (timer) clearInterval(timer);
-      runtimes.delete(services);
+      timer = null;
       await cycle?.catch(() => undefined);
       await worker.stop();
     },
   };
-  runtimes.set(services, rt);
-  return rt;
 }

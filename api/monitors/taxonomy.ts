@@ -1,4 +1,4 @@
-import { IMPORTANCE_RANK } from '../../schemas/events.ts';
+import { IMPORTANCE_RANK, type Importance } from '../../schemas/events.ts';
 
 /**
  * The event taxonomy is the events feed's (single source): a monitor's `signals` and an `event_type` target are
@@ -6,16 +6,7 @@ import { IMPORTANCE_RANK } from '../../schemas/events.ts';
  */
 export { EVENT_TYPES, isEventType, type EventType } from '../../schemas/events.ts';
 
-export const IMPORTANCE = ['low', 'medium', 'high'] as const;
-export type Importance = (typeof IMPORTANCE)[number];
-
 /** low < medium < high (the events writer's ranks); an unknown importance ranks 0 and never passes a threshold. */
 export function importanceRank(s: string | null | undefined): number {
   return (s && IMPORTANCE_RANK[s as Importance]) || 0;
 }
-
-export const TARGET_TYPES = ['ticker', 'cik', 'form', 'event_type'] as const;
-export type TargetType = (typeof TARGET_TYPES)[number];
-
-export const MONITOR_STATUSES = ['active', 'paused'] as const;
-export type MonitorStatus = (typeof MONITOR_STATUSES)[number];

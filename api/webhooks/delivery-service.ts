@@ -1,27 +1,8 @@
-import { z } from 'zod';
-import { conflict, isUuid, notFound } from './errors.ts';
+import type { DeliveryRecord } from '../../schemas/records/webhooks.ts';
+import { conflict, isUuid, notOwned } from './errors.ts';
 import type { StateTx } from '../core/state.ts';
 import { accountPage, type Keyset } from './paging.ts';
 import { rowsOf, type StateDb } from './state-port.ts';
-
-export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const;
-
-export const deliveryRecord = z.object({
-  id: z.string().describe('Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header.'),
-  endpoint_id: z.string(),
-  monitor_id: z.string().nullable().describe('null for test deliveries'),
-  alert_id: z.string().nullable(),
-  event_id: z.string(),
-  type: z.string().describe('The event type, or `webhook.test`'),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  response_status: z.number().int().nullable().describe('Status of the last answer the receiver gave'),
-  last_error: z.string().nullable(),
-  next_attempt_at: z.string().nullable().describe('When the next scheduled attempt is due (pending only)'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type DeliveryRecord = z.infer<typeof deliveryRecord>;
 
 function rowToDelivery(r: Record<string, unknown>): DeliveryRecord {
   const n = (v: unknown) => (v == null ? null : Number(v));
@@ -57,7 +38,7 @@ export async function listDeliveries(db: StateDb, accountId: string, filters: De
 
 export async function getDelivery(db: StateDb, accountId: string, id: string): Promise<DeliveryRecord> {
   const rows = isUuid(id) ? await db.all(`SELECT * FROM webhook_deliveries WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
-  if (rows.length === 0) throw notFound('webhook delivery', id);
+  if (rows.length === 0) throw notOwned('webhook delivery', id);
   return rowToDelivery(rows[0]);
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { parseBody } from '../monitors/monitor-service.ts';
+import { createEndpointBody, type EndpointRecord } from '../../schemas/records/webhooks.ts';
+import { parseBody } from './body.ts';
 import { testEvent, TEST_EVENT_TYPE } from './payload.ts';
-import { conflict, invalid, isUuid, notFound } from './errors.ts';
+import { conflict, invalid, isUuid, notOwned } from './errors.ts';
 import { generateSecret } from './signer.ts';
 import { closePendingDeliveries } from './delivery-service.ts';
 import { accountPage, type Keyset } from './paging.ts';
@@ -10,24 +10,6 @@ import type { StateDb } from './state-port.ts';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-export const endpointRecord = z.object({
-  id: z.string().describe('UUID'),
-  url: z.string().describe('https URL deliveries are POSTed to'),
-  secret: z.string().optional().describe('Signing secret; present only in the creation and rotation responses'),
-  description: z.string(),
-  status: z.enum(['active', 'disabled']).describe('`disabled` once the receiver answered 410 Gone'),
-  previous_secret_expires_at: z.string().nullable().describe('End of the rotation overlap while the old secret still signs'),
-  created_at: z.string(),
-});
-export type EndpointRecord = z.infer<typeof endpointRecord>;
-
-export const createEndpointBody = z
-  .object({
-    url: z.string().max(2048),
-    description: z.string().max(500).default(''),
-  })
-  .strict();
 
 function rowToEndpoint(r: Record<string, unknown>, withSecret: boolean, now: Date): EndpointRecord {
   const overlap = r.previous_secret_expires_at && String(r.previous_secret_expires_at) > now.toISOString() ? String(r.previous_secret_expires_at) : null;
@@ -72,7 +54,7 @@ export async function createEndpoint(db: StateDb, accountId: string, body: unkno
 
 async function endpointRow(db: StateDb, accountId: string, id: string): Promise<Record<string, unknown>> {
   const rows = isUuid(id) ? await db.all(`SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, accountId]) : [];
-  if (rows.length === 0) throw notFound('webhook endpoint', id);
+  if (rows.length === 0) throw notOwned('webhook endpoint', id);
   return rows[0];
 }
 

@@ -1,7 +1,7 @@
-import { ApiError, badRequest } from '../core/errors.ts';
+import { ApiError, badRequest, notFound } from '../core/errors.ts';
 
 /** 404 for a resource of another account or none: the two are indistinguishable by design. */
-export const notFound = (what: string, id: string) => new ApiError('not_found', `No ${what} with id ${id} under this account.`);
+export const notOwned = (what: string, id: string) => notFound(`No ${what} with id ${id} under this account.`);
 /** 400 invalid_param naming the offending body member (the API contract's status for monitor and webhook bodies). */
 export const invalid = (param: string, message: string) => badRequest(message, param);
 /** 409: the request is valid but the resource's state forbids it (redelivering a pending delivery…). */

@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor, filterHash } from '../core/cursor.ts';
 import { ValidationError } from '../core/errors.ts';
 import type { Services } from '../core/services.ts';
 import type { StateTx } from '../core/state.ts';
+import { MONITORING_SOURCE } from './envelope.ts';
 
 /** Position after the last row of a page, for lists ordered by (created_at DESC, id DESC). */
 export interface Keyset {
@@ -38,7 +39,7 @@ export function pageOf<R extends { created_at: string; id: string }>(
 ) {
   const last = r.records[r.records.length - 1];
   const next = r.hasMore && last ? encodeCursor(secretFor(services), { e: path, f: filterHash(filters), k: [last.created_at, last.id] }) : null;
-  return { data: r.records, page: { limit, next_cursor: next, has_more: r.hasMore }, source: 'svc_monitoring' };
+  return { data: r.records, page: { limit, next_cursor: next, has_more: r.hasMore }, source: MONITORING_SOURCE };
 }
 
 /**

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
+import holdings13fRoutes from '../../api/13f/routes.ts';
 
 describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + real XML filings', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: holdings13fRoutes });
     const s = await app.ingest(def13f, { from: fixturePath('datasets/form13f_2013q2') }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     // Single XML filings go through the same pipeline (one folder per file, as a download would store them).
@@ -95,8 +96,8 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
 describe('13F sample data set (mixed units, amendments) end to end', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
-    await app.ingestSample('13f', { seed: 7, scale: 0.2 });
+    app = await createTestApp({ routes: holdings13fRoutes });
+    await app.ingestSample(def13f, { seed: 7, scale: 0.2 });
   });
   afterAll(async () => app?.close());
 

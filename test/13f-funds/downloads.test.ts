@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write13fSample } from '../../ingest/datasets/13f/sample.ts';
 import { writeNcenDatasetSample } from '../../ingest/datasets/ncen/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import ncenRoutes from '../../api/ncen/routes.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import datasetNcen from '../../ingest/datasets/ncen/dataset.ts';
 
 /**
  * `--period` downloads against a loopback server speaking the regulator's shapes: the data set pages are scraped for
@@ -38,7 +41,7 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    app = await createTestApp({ env: { SEC_BASE_URL: base } });
+    app = await createTestApp({ routes: ncenRoutes, env: { SEC_BASE_URL: base } });
   });
   afterAll(async () => {
     await app?.close();
@@ -47,7 +50,7 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   });
 
   it('13f --period 2024Q3 fetches the Sep–Nov 2024 window only (deadline 2024-11-14)', async () => {
-    const s = await app.ingest('13f', { period: '2024Q3' }, { skipDiff: true });
+    const s = await app.ingest(dataset13f, { period: '2024Q3' }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(hits).toContain('/files/structureddata/data/form-13f-data-sets/01sep2024-30nov2024_form13f.zip');
     expect(hits).not.toContain('/files/structureddata/data/form-13f-data-sets/01dec2024-28feb2025_form13f.zip');
@@ -56,7 +59,7 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   });
 
   it('ncen --period 2025Q1 fetches {YYYY}q{Q}_ncen.zip and loads its providers', async () => {
-    const s = await app.ingest('ncen', { period: '2025Q1' }, { skipDiff: true });
+    const s = await app.ingest(datasetNcen, { period: '2025Q1' }, { skipDiff: true });
     expect(hits).toContain('/files/dera/data/form-n-cen-data-sets/2025q1_ncen.zip');
     expect(s.rowsWritten).toBeGreaterThan(0);
     const r = await app.get('/v1/funds/providers?role=sub-adviser&limit=100');
@@ -65,6 +68,6 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   });
 
   it('a quarter with no listed zip is a clear error naming the page', async () => {
-    await expect(app.ingest('ncen', { period: '2019Q2' }, { skipDiff: true })).rejects.toThrow(/no data set listed/);
+    await expect(app.ingest(datasetNcen, { period: '2019Q2' }, { skipDiff: true })).rejects.toThrow(/no data set listed/);
   });
 });

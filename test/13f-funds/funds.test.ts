@@ -6,6 +6,10 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { parseNportReport, type NportHolding } from '../../ingest/sources/edgar/funds/nport-xml.ts';
 import { parseNcenReport } from '../../ingest/sources/edgar/funds/ncen-xml.ts';
+import nportRoutes from '../../api/nport/routes.ts';
+import ncenRoutes from '../../api/ncen/routes.ts';
+import datasetNcen from '../../ingest/datasets/ncen/dataset.ts';
+import datasetNport from '../../ingest/datasets/nport/dataset.ts';
 
 describe.skipIf(!hasFixtures)('N-PORT XML (real fixtures)', () => {
   it('Dupree Kentucky Tax-Free: 55 municipal positions with identifiers', async () => {
@@ -45,13 +49,13 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
   let app: TestApp;
   let ncenSample: Awaited<ReturnType<TestApp['ingestSample']>>;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: [...nportRoutes, ...ncenRoutes] });
     const np = await mkdtemp(join(tmpdir(), 'np-'));
     await copyFile(fixturePath('nport/nport-p_dupree_kentucky_tax_free_2022-12-31.xml'), join(np, '0000311101-23-000001.xml'));
-    await app.ingest('nport', { from: np }, { skipDiff: true });
-    await app.ingestSample('nport', { seed: 3, scale: 0.3 });
-    await app.ingest('ncen', { from: fixturePath('ncen') }, { skipDiff: true });
-    ncenSample = await app.ingestSample('ncen', { seed: 3, scale: 0.5 });
+    await app.ingest(datasetNport, { from: np }, { skipDiff: true });
+    await app.ingestSample(datasetNport, { seed: 3, scale: 0.3 });
+    await app.ingest(datasetNcen, { from: fixturePath('ncen') }, { skipDiff: true });
+    ncenSample = await app.ingestSample(datasetNcen, { seed: 3, scale: 0.5 });
   });
   afterAll(async () => app?.close());
 
@@ -140,7 +144,7 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
     expect(underwriter).toMatchObject({ series_id: null, fund_name: null, is_affiliated: true, provider: { file_number: '8-60000', crd: '8800' } });
     expect(r.body.data.find((d: any) => d.role === 'administrator').is_affiliated).toBe(true);
     // Re-ingesting the same zip keeps provider numbers (the merge key): no duplicates.
-    await app.ingestSample('ncen', { seed: 3, scale: 0.5 });
+    await app.ingestSample(datasetNcen, { seed: 3, scale: 0.5 });
     expect((await app.get('/v1/funds/providers?filer_cik=930200&limit=100')).body.data).toHaveLength(13);
   });
 
@@ -152,6 +156,6 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
   });
 
   it('N-CEN --period downloads nothing without a page to scrape: a clear error', async () => {
-    await expect(app.ingest('ncen', {})).rejects.toThrow(/--period 2025Q1 or --from/);
+    await expect(app.ingest(datasetNcen, {})).rejects.toThrow(/--period 2025Q1 or --from/);
   });
 });

@@ -5,18 +5,20 @@ import { pageAll } from './load-harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
 import { sampleFirms } from '../../ingest/samples/firms.ts';
+import advisersRoutes from '../../api/advisers/routes.ts';
+import datasetAdvisers from '../../ingest/datasets/advisers/dataset.ts';
 
 /** End to end: demo roster zips → ingest → lake → HTTP. Expected values come from the generator's firms. */
 describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
   let app: TestApp;
   const firms = sampleFirms(7, 1);
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: advisersRoutes });
     // An older month first: the list must serve only the newest snapshot.
     const old = join(app.dataDir, 'old');
     await writeRosterSample(old, { seed: 99, scale: 0.1 }, '2026-06-01');
-    await app.ingest('advisers', { from: old });
-    const summary = await app.ingestSample('advisers', { seed: 7 });
+    await app.ingest(datasetAdvisers, { from: old }, { skipDiff: true });
+    const summary = await app.ingestSample(datasetAdvisers, { seed: 7, skipDiff: true });
     expect(summary.badRows).toBe(0);
     expect(summary.rowsWritten).toBe(400);
   });
@@ -108,8 +110,8 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
 describe.skipIf(!hasFixtures)('GET /v1/advisers over the real IAPD firm-search fixture', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
-    const s = await app.ingest('advisers', { from: fixturePath('adv/iapd_api_firm_search_citadel_2026-07-21.json') });
+    app = await createTestApp({ routes: advisersRoutes });
+    const s = await app.ingest(datasetAdvisers, { from: fixturePath('adv/iapd_api_firm_search_citadel_2026-07-21.json') }, { skipDiff: true });
     expect(s.rowsWritten).toBe(3);
   });
   afterAll(() => app?.close());

@@ -9,6 +9,7 @@ import { parseFirmSearch } from '../../ingest/sources/iapd/search.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
+import brokerDealersRoutes from '../../api/broker-dealers/routes.ts';
 
 const FIXTURE = 'adv/iapd_api_firm_search_citadel_2026-07-21.json';
 const tmp = () => mkdtempSync(join(tmpdir(), 'bd-'));
@@ -100,8 +101,8 @@ describe('GET /v1/broker-dealers', () => {
   let app: TestApp;
   const bds = sampleBrokerDealers(3, 1);
   beforeAll(async () => {
-    app = await createTestApp();
-    const s = await app.ingestSample('broker-dealers', { seed: 3 });
+    app = await createTestApp({ routes: brokerDealersRoutes });
+    const s = await app.ingestSample(brokerDealers, { seed: 3, skipDiff: true });
     expect(s.badRows).toBe(0);
   });
   afterAll(() => app?.close());

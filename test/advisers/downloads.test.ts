@@ -5,9 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
-import { ROSTER_PAGE_PATH } from '../../ingest/datasets/advisers/dataset.ts';
+import datasetAdvisers, { ROSTER_PAGE_PATH } from '../../ingest/datasets/advisers/dataset.ts';
 import { writeFilingDataSample } from '../../ingest/datasets/private-funds/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import advisersRoutes from '../../api/advisers/routes.ts';
+import privateFundsRoutes from '../../api/private-funds/routes.ts';
+import datasetPrivateFunds from '../../ingest/datasets/private-funds/dataset.ts';
 
 /**
  * The download path against a local server speaking the regulator's shapes: the roster page is scraped for
@@ -44,7 +47,7 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    app = await createTestApp({ env: { SEC_BASE_URL: base, IAPD_BASE_URL: base } });
+    app = await createTestApp({ routes: [...advisersRoutes, ...privateFundsRoutes], env: { SEC_BASE_URL: base, IAPD_BASE_URL: base } });
   });
   afterAll(async () => {
     await app?.close();
@@ -52,7 +55,7 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
   });
 
   it('advisers: scrapes the page, downloads both files of the newest month, source_file_url is the file', async () => {
-    const s = await app.ingest('advisers', {});
+    const s = await app.ingest(datasetAdvisers, {}, { skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(40);
     expect(hits).not.toContain('/files/investment/data/ia060126.zip');
@@ -62,13 +65,13 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
   });
 
   it('advisers: --date picks an older month', async () => {
-    const s = await app.ingest('advisers', { date: '2026-06' });
+    const s = await app.ingest(datasetAdvisers, { date: '2026-06' }, { skipDiff: true });
     expect(s.rowsWritten).toBe(16); // 20 firms, 4 of them exempt, only the registered file was published
     expect(hits).toContain('/files/investment/data/ia060126.zip');
   });
 
   it('private-funds: reads the IAPD metadata JSON and downloads the listed month', async () => {
-    const s = await app.ingest('private-funds', {});
+    const s = await app.ingest(datasetPrivateFunds, {}, { skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBeGreaterThan(0);
     const r = await app.get('/v1/private-funds?limit=1');
@@ -76,6 +79,6 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
   });
 
   it('a date with no file is a clear error naming the dates found', async () => {
-    await expect(app.ingest('advisers', { date: '2025-01' })).rejects.toThrow(/no file for 2025-01 .*2026-06-01, 2026-07-01/);
+    await expect(app.ingest(datasetAdvisers, { date: '2025-01' })).rejects.toThrow(/no file for 2025-01 .*2026-06-01, 2026-07-01/);
   });
 });

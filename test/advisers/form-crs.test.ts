@@ -7,6 +7,7 @@ import { sampleCrs } from '../../ingest/datasets/form-crs/sample.ts';
 import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
+import formCrsRoutes from '../../api/form-crs/routes.ts';
 
 describe('form-crs: data file parsing', () => {
   it('maps alternative header names, builds a key when no id is published, reports bad lines', async () => {
@@ -44,8 +45,8 @@ describe('GET /v1/form-crs', () => {
   let app: TestApp;
   const crs = sampleCrs(6, 1);
   beforeAll(async () => {
-    app = await createTestApp();
-    const s = await app.ingestSample('form-crs', { seed: 6 });
+    app = await createTestApp({ routes: formCrsRoutes });
+    const s = await app.ingestSample(formCrs, { seed: 6, skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(crs.length);
   });

@@ -10,6 +10,7 @@ import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad, pageAll } from './load-harness.ts';
+import privateFundsRoutes from '../../api/private-funds/routes.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'pf-'));
 const BASE = '"FilingID","DateSubmitted","1A","1B1","1D","1E1","10A"\r\n';
@@ -75,8 +76,8 @@ describe('GET /v1/private-funds', () => {
   let app: TestApp;
   const firms = sampleFirms(5, 1).filter((f) => f.hasPrivateFunds);
   beforeAll(async () => {
-    app = await createTestApp();
-    const s = await app.ingestSample('private-funds', { seed: 5 });
+    app = await createTestApp({ routes: privateFundsRoutes });
+    const s = await app.ingestSample(privateFunds, { seed: 5, skipDiff: true });
     expect(s.badRows).toBe(0);
   });
   afterAll(() => app?.close());
@@ -126,7 +127,7 @@ describe('GET /v1/private-funds', () => {
     await monthZip(dir, 'ADV_Filing_Data_20260701_20260731.zip',
       `${BASE}"3000000","07/15/2026 10:00:00 AM","${f.legal}","${f.business}","${f.secNumber}","${f.crd}","N"\r\n`,
       `${FUNDS}"3000000","ONLY FUND LEFT","805-0000012345","1","Hedge Fund","5,000,000","2"\r\n`);
-    const s = await app.ingest('private-funds', { from: dir });
+    const s = await app.ingest(privateFunds, { from: dir }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     const r = await app.get('/v1/private-funds?limit=100');
     expect(r.body.as_of).toBe('2026-07-31T00:00:00Z');

@@ -9,6 +9,7 @@ import { allColumns } from '../../schemas/table.ts';
 import { holdings13f, managers13f } from '../../schemas/tables/13f.ts';
 import { write13fWindows, SAMPLE_WINDOW } from '../../ingest/datasets/13f/sample.ts';
 import { NPORT_HEADERS } from '../../ingest/datasets/nport/sample.ts';
+import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
@@ -179,8 +180,8 @@ async function queryBench(root: string): Promise<BenchResult[]> {
   const { cusips, managers } = await generateLake(join(dataDir, 'lake'), total);
   const genS = Math.round((performance.now() - t) / 100) / 10;
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', METERING: 'off', RATE_LIMIT_RPS: '100000' });
-  const services = await createServices(settings, {});
-  const handle = await createApp(services, { cursorSecret: 'bench-cursor-secret-0123456789' });
+  const services = await createServices(settings, { cursorSecret: 'bench-cursor-secret-0123456789' });
+  const handle = createApp(services, { routes: routes13f });
   const server = createServer(handle.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadEndpoints } from '../../api/core/app.ts';
+import { ROUTES } from '../../api/routes.ts';
 import { loadIngesters } from '../../ingest/pipeline/index.ts';
 import { SOURCE, SOURCES } from '../../schemas/sources.ts';
 
 /** Source labels are defined once (schemas/sources.ts): every dataset and every endpoint uses one of them. */
 
-const endpoints = await loadEndpoints();
+const endpoints = ROUTES;
 const datasets = await loadIngesters();
 const labels = Object.keys(SOURCES);
 

@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
+import filingsRoutes from '../../api/filings/routes.ts';
+import eventsRoutes from '../../api/events/routes.ts';
+import companyFactsRoute from '../../api/financials/company-facts.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 
 /** A loopback stand-in for www.sec.gov serving real index files at their real paths; anything else → 403 (S3 style). */
 async function fakeSec(routes: Record<string, string>): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
@@ -26,12 +30,12 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
   let sec: Awaited<ReturnType<typeof fakeSec>>;
   beforeAll(async () => {
     sec = await fakeSec({ '/Archives/edgar/daily-index/2018/QTR4/master.20181231.idx': fixturePath('index/daily-index_master.20181231_excerpt.idx') });
-    app = await createTestApp({ env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url } });
+    app = await createTestApp({ routes: [...filingsRoutes, ...eventsRoutes, companyFactsRoute], env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url } });
   });
   afterAll(async () => { await app?.close(); await sec?.close(); });
 
   it('--date downloads that day\'s daily master.idx and merges it into the quarter', async () => {
-    const s = await app.ingest('filings', { date: '2018-12-31' });
+    const s = await app.ingest(datasetFilings, { date: '2018-12-31' });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(10);
     expect(sec.hits).toContain('/Archives/edgar/daily-index/2018/QTR4/master.20181231.idx');
@@ -40,7 +44,7 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
   });
 
   it('a weekend day without a daily index (403) is no input, not a failure', async () => {
-    const s = await app.ingest('filings', { date: '2018-12-29' });
+    const s = await app.ingest(datasetFilings, { date: '2018-12-29' });
     expect(s.rowsWritten).toBe(0);
   });
 
@@ -53,12 +57,12 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
       primaryDocument: ['tv510077_8k.htm'], primaryDocDescription: ['FORM 8-K'],
     };
     await writeFile(join(dir, 'CIK0001000694.json'), JSON.stringify({ cik: '1000694', name: 'Novavax Inc', tickers: ['NVAX'], exchanges: ['Nasdaq'], filings: { recent, files: [] } }));
-    await app.ingest('filings', { from: dir });
+    await app.ingest(datasetFilings, { from: dir });
     const enriched = (await app.get('/v1/filings?cik=1000694')).body.data[0];
     expect(enriched).toMatchObject({ company: 'NOVAVAX INC', items: ['5.02', '9.01'], report_date: '2018-12-28', acceptance_datetime: '2018-12-31T16:05:12', size: 283421, detail_source: 'index+submissions' });
     expect(enriched.urls.primary_document).toBe('https://www.sec.gov/Archives/edgar/data/1000694/000114420418066755/tv510077_8k.htm');
 
-    await app.ingest('filings', { date: '2018-12-31' });
+    await app.ingest(datasetFilings, { date: '2018-12-31' });
     const again = (await app.get('/v1/filings?cik=1000694')).body.data;
     expect(again).toHaveLength(1);
     expect(again[0]).toMatchObject({ items: ['5.02', '9.01'], detail_source: 'index+submissions' });

@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { companyFacts, type FactRow } from '../../ingest/sources/edgar/xbrl/companyfacts.ts';
+import financialsRoutes from '../../api/financials/routes.ts';
+import companyFactsRoute from '../../api/financials/company-facts.ts';
+import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
+import datasetFinancials from '../../ingest/datasets/financials/dataset.ts';
 
 async function rowsOf(rel: string): Promise<FactRow[]> {
   const out: FactRow[] = [];
@@ -67,15 +71,15 @@ describe.skipIf(!hasFixtures)('company facts parser (real samples)', () => {
 describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: [...financialsRoutes, companyFactsRoute] });
     const dir = await mkdtemp(join(tmpdir(), 'ef-facts-'));
     for (const f of ['companyfacts_CIK0000320193_apple_TRUNCATED_20_concepts.json', 'companyfacts_CIK0001835632.json', 'companyfacts_logistic_properties_americas_lpa.json', 'company_tickers_exchange.json', 'submissions_CIK0000320193.json']) {
       await symlink(fixturePath(`xbrl-api/${f}`), join(dir, f));
     }
-    const s = await app.ingest('financials', { from: dir });
+    const s = await app.ingest(datasetFinancials, { from: dir }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(4025 + 8053 + 768);
-    await app.ingest('entities', { from: dir, date: '2024-01-02' });
+    await app.ingest(datasetEntities, { from: dir, date: '2024-01-02' }, { skipDiff: true });
   }, 120_000);
   afterAll(async () => { await app?.close(); });
 

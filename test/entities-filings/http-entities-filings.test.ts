@@ -5,6 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { resolveEntity, suggestEntity } from '../../api/entities/resolve.ts';
+import entitiesRoutes from '../../api/entities/routes.ts';
+import resolveEntityRoute from '../../api/entities/resolve-entity.ts';
+import filingsRoutes from '../../api/filings/routes.ts';
+import ntLateRoutes from '../../api/nt-late/routes.ts';
+import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 
 /** A folder of links to real fixtures (never copies in the repo). */
 async function linkFolder(files: string[]): Promise<string> {
@@ -24,14 +30,14 @@ async function tickerSnapshot(pairs: [number, string, string][]): Promise<string
 describe.skipIf(!hasFixtures)('entities + filings over HTTP (real fixtures)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
-    const s = await app.ingest('entities', { from: fixturePath('xbrl-api'), date: '2024-01-02' });
+    app = await createTestApp({ routes: [...entitiesRoutes, resolveEntityRoute, ...filingsRoutes, ...ntLateRoutes] });
+    const s = await app.ingest(datasetEntities, { from: fixturePath('xbrl-api'), date: '2024-01-02' }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     const idx = await linkFolder([
       'index/daily-index_form.20200318.idx', 'index/daily-index_master.20181231_excerpt.idx',
       'index/full-index_form_2021QTR1_excerpt.idx', 'xbrl-api/submissions_CIK0000320193.json',
     ]);
-    const f = await app.ingest('filings', { from: idx });
+    const f = await app.ingest(datasetFilings, { from: idx }, { skipDiff: true });
     expect(f.badRows).toBe(0);
   }, 120_000);
   afterAll(async () => { await app?.close(); });
@@ -166,9 +172,9 @@ describe.skipIf(!hasFixtures)('entities + filings over HTTP (real fixtures)', ()
 describe('ticker history over HTTP (snapshots written by the test)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
-    await app.ingest('entities', { from: await tickerSnapshot([[1001, 'OLDT', 'Old Holder Corp'], [1002, 'KEEP', 'Keeper Inc']]), date: '2022-01-03' });
-    await app.ingest('entities', { from: await tickerSnapshot([[1003, 'OLDT', 'New Holder Inc'], [1002, 'KEEP', 'Keeper Inc']]), date: '2023-06-01' });
+    app = await createTestApp({ routes: [...entitiesRoutes, resolveEntityRoute, ...filingsRoutes, ...ntLateRoutes] });
+    await app.ingest(datasetEntities, { from: await tickerSnapshot([[1001, 'OLDT', 'Old Holder Corp'], [1002, 'KEEP', 'Keeper Inc']]), date: '2022-01-03' }, { skipDiff: true });
+    await app.ingest(datasetEntities, { from: await tickerSnapshot([[1003, 'OLDT', 'New Holder Inc'], [1002, 'KEEP', 'Keeper Inc']]), date: '2023-06-01' }, { skipDiff: true });
   }, 60_000);
   afterAll(async () => { await app?.close(); });
 

@@ -1,15 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import entitiesRoutes from '../../api/entities/routes.ts';
+import filingsRoutes from '../../api/filings/routes.ts';
+import financialStatementsRoutes from '../../api/financial-statements/routes.ts';
+import financialsRoutes from '../../api/financials/routes.ts';
+import ntLateRoutes from '../../api/nt-late/routes.ts';
+import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import datasetFinancialStatements from '../../ingest/datasets/financial-statements/dataset.ts';
+import datasetFinancials from '../../ingest/datasets/financials/dataset.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /** The demo samples of all five datasets, written in the real formats and ingested through the real pipeline. */
 describe('samples → ingest → API (all five datasets)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
-    for (const d of ['entities', 'filings', 'financials', 'financial-statements']) {
-      const s = await app.ingestSample(d, { seed: 7, scale: 1 });
-      expect(s.badRows, d).toBe(0);
-      expect(s.rowsWritten, d).toBeGreaterThan(0);
+    app = await createTestApp({ routes: [...entitiesRoutes, ...filingsRoutes, ...ntLateRoutes, ...financialsRoutes, ...financialStatementsRoutes] });
+    // No test here reads events: the diff stage is skipped.
+    for (const d of [datasetEntities, datasetFilings, datasetFinancials, datasetFinancialStatements]) {
+      const s = await app.ingestSample(d, { seed: 7, scale: 1, skipDiff: true });
+      expect(s.badRows, d.name).toBe(0);
+      expect(s.rowsWritten, d.name).toBeGreaterThan(0);
     }
   }, 180_000);
   afterAll(async () => { await app?.close(); });

@@ -3,6 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, fixturesSkipReason, hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import datasetFilingSections from '../../ingest/datasets/filing-sections/dataset.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
+import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
+import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
 
 /**
  * Every event type from real-format input: real fixtures where they carry the case, otherwise files we
@@ -36,7 +42,7 @@ describe('events from the filing index (8-K items, S-1, new/amended filings)', (
   let app: TestApp;
   let dir: string;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: [] });
     dir = join(app.dataDir, 'subs');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'CIK0001999001.json'), submissionsJson('0001999001', 'Example Holdings Inc', 'EXHO', [
@@ -51,7 +57,7 @@ describe('events from the filing index (8-K items, S-1, new/amended filings)', (
   afterAll(() => app.close());
 
   it('8-K items 4.01, 1.03, 1.05, 3.01 and S-1 / S-1/A from submissions data', async () => {
-    const s = await app.ingest('filings', { from: dir });
+    const s = await app.ingest(datasetFilings, { from: dir });
     expect(s.events.appended).toBeGreaterThan(0);
     const want: [string, string, string][] = [
       ['sec.8k.auditor_change', '0001999001-24-000001', 'high'],
@@ -79,7 +85,7 @@ describe('events from the filing index (8-K items, S-1, new/amended filings)', (
 
   it('ingesting the same input twice adds no event', async () => {
     const before = (await events(app)).length;
-    const s = await app.ingest('filings', { from: dir });
+    const s = await app.ingest(datasetFilings, { from: dir });
     expect(s.events.appended).toBe(0);
     expect((await events(app)).length).toBe(before);
   });
@@ -99,7 +105,7 @@ describe('events from the filing index (8-K items, S-1, new/amended filings)', (
 describe.skipIf(!hasFixtures)('events from real fixtures', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: [] });
   });
   afterAll(() => app.close());
 
@@ -107,7 +113,7 @@ describe.skipIf(!hasFixtures)('events from real fixtures', () => {
     const dir = join(app.dataDir, 'tesla');
     await mkdir(dir, { recursive: true });
     await copyFile(fixturePath('xbrl-api/submissions_CIK0001318605_tesla.json'), join(dir, 'CIK0001318605.json'));
-    await app.ingest('filings', { from: dir });
+    await app.ingest(datasetFilings, { from: dir });
     for (const type of ['sec.8k.material_agreement', 'sec.8k.results_of_operations', 'sec.8k.executive_change']) {
       const rows = await events(app, 'event_type = $1', [type]);
       expect(rows.length, type).toBeGreaterThan(0);
@@ -120,7 +126,7 @@ describe.skipIf(!hasFixtures)('events from real fixtures', () => {
   });
 
   it('Form 4 buy (P), sell (S) and option exercise (M) from real ownership filings', async () => {
-    await app.ingest('insider', { from: fixturePath('ownership') });
+    await app.ingest(datasetInsider, { from: fixturePath('ownership') });
     const [buy] = await events(app, "event_type = 'sec.form4.insider_buy'");
     expect(buy).toMatchObject({ entity_cik: '0001214935', importance: 'low', dedup_key: 'sec.form4.insider_buy|0001240812-07-000005' });
     expect(JSON.parse(String(buy.details))).toMatchObject({ trans_code: 'P', shares: 300, value_usd: 3525 });
@@ -166,7 +172,7 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
     };
     await wrap('form-d/formd_a_shepherds_finance_2023_operating_company_amendment.xml', '0001544190-23-000001', 'D/A', '20230131', '0001544190', "Shepherd's Finance, LLC");
     await wrap('form-d/formd_1685_38th_reit_2023_primary_doc.xml', '0001961089-23-000001', 'D', '20230127', '0001961089', '1685 38th REIT L.L.C.');
-    await app.ingest('raises', { from: dir });
+    await app.ingest(datasetRaises, { from: dir });
     const [amended] = await events(app, "event_type = 'sec.formd.offering_amended'");
     expect(amended).toMatchObject({ entity_cik: '0001544190', importance: 'low', dedup_key: 'sec.formd.offering_amended|0001544190-23-000001' });
     expect(JSON.parse(String(amended.details))).toMatchObject({ form: 'D/A', total_offering_amount_usd: 8000000, total_amount_sold_usd: 5725051 });
@@ -194,7 +200,7 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, '0001894188-23-000007.txt'), q3);
     await writeFile(join(dir, '0001894188-24-000002.txt'), q4);
-    await app.ingest('13f', { from: dir });
+    await app.ingest(dataset13f, { from: dir });
     const all = await events(app, "event_type LIKE 'sec.13f.%'");
     const byType = (t: string) => all.filter((e) => e.event_type === t);
     expect(byType('sec.13f.holding_removed').map((e) => JSON.parse(String(e.details)).cusip)).toEqual(['023135106']);
@@ -208,7 +214,7 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
     expect(JSON.parse(String(amzn.details))).toMatchObject({ shares_before: 137500, value_before_usd: 17479000, period: '2023Q4', previous_period: '2023Q3' });
     expect(amzn.importance).toBe('medium');
     // Re-ingesting both quarters adds nothing.
-    const again = await app.ingest('13f', { from: dir });
+    const again = await app.ingest(dataset13f, { from: dir });
     expect(again.events.appended).toBe(0);
   });
 });
@@ -216,12 +222,12 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
 describe('events from generated filings in the real formats', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: [] });
   });
   afterAll(() => app.close());
 
   it('10-K risk factors and MD&A, 10-Q MD&A changes (full submission text)', async () => {
-    await app.ingestSample('filing-sections');
+    await app.ingestSample(datasetFilingSections);
     const rows = await events(app, "event_type IN ('sec.10k.risk_factor_changed', 'sec.10k.mda_changed', 'sec.10q.mda_changed')");
     expect(new Set(rows.map((r) => r.event_type))).toEqual(new Set(['sec.10k.risk_factor_changed', 'sec.10k.mda_changed', 'sec.10q.mda_changed']));
     const rf = rows.find((r) => r.event_type === 'sec.10k.risk_factor_changed' && r.entity_cik === '0001901555')!;
@@ -235,7 +241,7 @@ describe('events from generated filings in the real formats', () => {
   });
 
   it('proxy board and executive compensation changes between consecutive proxies (DEF 14A full submissions)', async () => {
-    await app.ingestSample('proxy');
+    await app.ingestSample(datasetProxy);
     const [board] = await events(app, "event_type = 'sec.proxy.board_changed' AND entity_cik = '0000900000'");
     expect(board).toMatchObject({ importance: 'medium', confidence: 0.95, accession: '0000900000-24-000001', dedup_key: 'sec.proxy.board_changed|0000900000-24-000001' });
     expect(JSON.parse(String(board.details))).toMatchObject({ joined: ['Grace K. Garcia'], left: ['Elena C. Ellis'], previous_accession: '0000900000-23-000001', board_size_after: 5 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvents } from '../../ingest/events/writer.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import eventsRoutes from '../../api/events/routes.ts';
 
 function draft(i: number, over: Partial<EventDraft> = {}): EventDraft {
   const accession = `0000320193-26-${String(i).padStart(6, '0')}`;
@@ -25,7 +26,7 @@ function draft(i: number, over: Partial<EventDraft> = {}): EventDraft {
 describe('events store and /v1/events', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: eventsRoutes });
   });
   afterAll(() => app.close());
 

@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
+import cyberIncidentsRoutes from '../../api/cyber-incidents/routes.ts';
+import fullTextRoutes from '../../api/full-text/routes.ts';
 import { startAppOverArchive, type Upstream } from './upstream-server.ts';
 import { parseDisplayName, toFullTextHit, type EftsHit } from '../../ingest/sources/edgar/archive/efts.ts';
-import { reportsCyberIncident } from '../../api/cyber-incidents/routes.ts';
+import { reportsCyberIncident } from '../../api/cyber-incidents/incidents.ts';
 
 const FIXTURE = 'efts/efts_search-index_q_climate_change_forms_8-K.json';
 
@@ -38,7 +40,7 @@ describe.skipIf(!hasFixtures)('/v1/full-text and /v1/cyber-incidents over real H
   let up: Upstream;
   let app: TestApp;
   beforeAll(async () => {
-    ({ up, app } = await startAppOverArchive());
+    ({ up, app } = await startAppOverArchive([...fullTextRoutes, ...cyberIncidentsRoutes]));
   });
   afterAll(async () => {
     await app?.close();

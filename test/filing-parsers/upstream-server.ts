@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { fixturePath } from '../support/fixtures.ts';
+import type { Endpoint } from '../../api/core/endpoint.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**
@@ -154,9 +155,9 @@ export async function startUpstream(): Promise<Upstream> {
   return state;
 }
 
-/** A test app whose www.sec.gov and EFTS base URLs are this archive; no retries and a short timeout, so faults surface at once. */
-export async function startAppOverArchive(): Promise<{ up: Upstream; app: TestApp }> {
+/** A test app mounting `routes` whose www.sec.gov and EFTS base URLs are this archive; no retries and a short timeout, so faults surface at once. */
+export async function startAppOverArchive(routes: readonly Endpoint[]): Promise<{ up: Upstream; app: TestApp }> {
   const up = await startUpstream();
-  const app = await createTestApp({ env: { SEC_BASE_URL: up.url, SEC_EFTS_BASE_URL: up.url, HTTP_TIMEOUT_MS: '1000', HTTP_RETRIES: '0' } });
+  const app = await createTestApp({ routes, env: { SEC_BASE_URL: up.url, SEC_EFTS_BASE_URL: up.url, HTTP_TIMEOUT_MS: '1000', HTTP_RETRIES: '0' } });
   return { up, app };
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadEndpoints } from '../../api/core/app.ts';
+import { ROUTES } from '../../api/routes.ts';
 import type { ListEndpoint, LookupEndpoint } from '../../api/core/endpoint.ts';
 import { buildDemoLake } from '../support/demo-lake.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -46,7 +46,7 @@ const LOOKUP_SOURCES: Record<string, Record<string, { list: string; field: strin
 /** Values drawn at random by the product (see above): `field` of every record of the `list` golden page. */
 const RANDOM_IDS: { list: string; field: string; label: string }[] = [{ list: '/v1/events', field: 'id', label: 'event-id' }];
 
-const endpoints = await loadEndpoints();
+const endpoints = ROUTES;
 const lists = endpoints.filter((e): e is ListEndpoint => e.kind === 'list').sort((a, b) => a.path.localeCompare(b.path));
 const lookups = endpoints.filter((e): e is LookupEndpoint => e.kind === 'lookup').sort((a, b) => a.path.localeCompare(b.path));
 

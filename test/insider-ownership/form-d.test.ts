@@ -6,6 +6,7 @@ import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { FormDXmlError, parseFormDXml, personName } from '../../ingest/sources/edgar/ownership/form-d-xml.ts';
 import raises from '../../ingest/datasets/raises/dataset.ts';
+import raisesRoutes from '../../api/raises/routes.ts';
 
 const load = async (name: string) => parseFormDXml(await readFixture(`form-d/${name}`));
 
@@ -82,14 +83,14 @@ describe.skipIf(!hasFixtures)('Form D XML parser on every real Form D fixture', 
 describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and real Form D filings', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: raisesRoutes });
     // One run for the demo quarter and the real filings (2024Q1 overlaps: the merge-mode rewrite of an existing partition is what this covers).
     const dir = await mkdtemp(join(tmpdir(), 'formd-'));
     await raises.sample!(dir, { seed: 3, scale: 1 });
     for (const f of ['formd_gabelli_international_gold_fund_2009_full_submission.txt', 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc']) {
       await symlink(fixturePath(`form-d/${f}`), join(dir, f));
     }
-    await app.ingest('raises', { from: dir }, { skipDiff: true });
+    await app.ingest(raises, { from: dir }, { skipDiff: true });
   });
   afterAll(async () => app?.close());
 
@@ -129,7 +130,7 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
     const dir = await mkdtemp(join(tmpdir(), 'formd-again-'));
     const f = 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc';
     await symlink(fixturePath(`form-d/${f}`), join(dir, f));
-    const again = await app.ingest('raises', { from: dir }, { skipDiff: true });
+    const again = await app.ingest(raises, { from: dir }, { skipDiff: true });
     expect(again.tables[0].partitions[0].value).toBe('2024Q1');
     const after = (await app.get('/v1/raises?q=VEPF')).body.data;
     expect(before.map((x: any) => x.accession)).toEqual(['0002002260-24-000001']);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import insiderRoutes from '../../api/insider/routes.ts';
+import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 
 const FILINGS = [
   'form4_2seventybio_snow_2025-01-06_dissemination.nc',
@@ -20,11 +22,11 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
   let dsSummary: Awaited<ReturnType<TestApp['ingest']>>;
   let xmlSummary: Awaited<ReturnType<TestApp['ingest']>>;
   beforeAll(async () => {
-    app = await createTestApp();
-    dsSummary = await app.ingest('insider', { from: fixturePath('datasets/insider_transactions_form345') }, { skipDiff: true });
+    app = await createTestApp({ routes: insiderRoutes });
+    dsSummary = await app.ingest(datasetInsider, { from: fixturePath('datasets/insider_transactions_form345') }, { skipDiff: true });
     const dir = await mkdtemp(join(tmpdir(), 'insider-filings-'));
     for (const f of FILINGS) await symlink(fixturePath(`ownership/${f}`), join(dir, f));
-    xmlSummary = await app.ingest('insider', { from: dir }, { skipDiff: true });
+    xmlSummary = await app.ingest(datasetInsider, { from: dir }, { skipDiff: true });
   });
   afterAll(async () => app?.close());
 

@@ -6,6 +6,7 @@ import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { parseSchedule13 } from '../../ingest/sources/edgar/ownership/schedule13-xml.ts';
 import ownership from '../../ingest/datasets/ownership/dataset.ts';
+import ownershipRoutes from '../../api/ownership/routes.ts';
 
 const load = async (name: string) => parseSchedule13(await readFixture(`schedule13dg/${name}`));
 const shares = (p: { sole_voting_power: number | null; shared_voting_power: number | null; sole_dispositive_power: number | null; shared_dispositive_power: number | null; aggregate_amount: number | null; percent_of_class: number | null }) =>
@@ -88,11 +89,11 @@ describe.skipIf(!hasFixtures)('Schedule 13D/13G parser on every real fixture', (
 describe.skipIf(!hasFixtures)('/v1/ownership over demo structured filings and the real legacy .nc filing', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ routes: ownershipRoutes });
     const dir = await mkdtemp(join(tmpdir(), 'sched13-'));
     await ownership.sample!(dir, { seed: 2, scale: 1 });
     await symlink(fixturePath('schedule13dg/sc13g_avid_bioservices_2024_dissemination.nc'), join(dir, 'sc13g_avid_bioservices_2024_dissemination.nc'));
-    await app.ingest('ownership', { from: dir }, { skipDiff: true });
+    await app.ingest(ownership, { from: dir }, { skipDiff: true });
   });
   afterAll(async () => app?.close());
 

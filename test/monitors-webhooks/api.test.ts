@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMonitoring, type MonitoringRuntime } from '../../api/monitors/runtime.ts';
+import type { MonitoringRuntime } from '../../api/monitors/runtime.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
 import { appendEvents } from '../../ingest/events/writer.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { MONITORING_ROUTES } from './monitoring-routes.ts';
 import { makeCert, startReceiver, TestClock } from './support.ts';
 
 const tls = makeCert();
@@ -40,12 +41,11 @@ const del = (path: string, key?: string | null) => app.request(path, { method: '
 
 beforeAll(async () => {
   receiver = await startReceiver(tls);
-  app = await createTestApp({ now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' } });
-  rt = startMonitoring(app.services, { background: false, ca: tls.cert });
+  app = await createTestApp({ routes: MONITORING_ROUTES, now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' }, monitoring: { ca: tls.cert } });
+  rt = app.services.monitoring;
   otherKey = await app.newKey('pro');
 });
 afterAll(async () => {
-  await rt?.stop();
   await app?.close();
   await receiver?.close();
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMonitoring, type MonitoringRuntime } from '../../api/monitors/runtime.ts';
+import type { MonitoringRuntime } from '../../api/monitors/runtime.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { MONITORING_ROUTES } from './monitoring-routes.ts';
 import { makeCert, startReceiver, TestClock } from './support.ts';
 
 const tls = makeCert();
@@ -12,11 +14,10 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   receiver = await startReceiver(tls);
-  app = await createTestApp({ now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' } });
-  rt = startMonitoring(app.services, { background: false, ca: tls.cert });
+  app = await createTestApp({ routes: MONITORING_ROUTES, now: clock.now, env: { WEBHOOK_ALLOW_HOSTS: 'localhost' }, monitoring: { ca: tls.cert } });
+  rt = app.services.monitoring;
 });
 afterAll(async () => {
-  await rt?.stop();
   await app?.close();
   await receiver?.close();
 });
@@ -27,7 +28,7 @@ describe('ingested filing index → events (diff stage) → monitors → signed 
     const byForm = (await app.request('/v1/monitors', { method: 'POST', body: { name: '8-Ks', target_type: 'form', target_value: '8-K', webhook_endpoint_id: ep.id } })).body.data[0];
     const highOnly = (await app.request('/v1/monitors', { method: 'POST', body: { name: 'high 8-K items', target_type: 'form', target_value: '8-K', materiality: 'high', signals: [] } })).body.data[0];
 
-    const summary = await app.ingestSample('filings');
+    const summary = await app.ingestSample(datasetFilings);
     expect(summary.events?.appended ?? 0).toBeGreaterThan(0);
     const expected = await app.services.lake.query(
       `SELECT id, importance FROM events WHERE json_extract_string(details, '$.form') = '8-K' ORDER BY seq, id`,
@@ -53,7 +54,7 @@ describe('ingested filing index → events (diff stage) → monitors → signed 
     expect(failed.body.data).toEqual([]);
 
     // The same ingest again appends no event, so nothing fires twice.
-    await app.ingestSample('filings');
+    await app.ingestSample(datasetFilings);
     await rt.runOnce();
     expect(receiver.received).toHaveLength(expected.length);
   });

@@ -6,7 +6,7 @@ import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-datase
 describe('API core: envelope, validation, paging', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable] });
+    app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable] });
     const dir = join(app.dataDir, 'in');
     await writeToyCsv(dir, '2025-12-01', 30);
     await writeToyCsv(dir, '2026-01-01', 237);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import service from '../../api/service/routes.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-dataset.ts';
 
@@ -12,7 +13,7 @@ async function withToyData(app: TestApp) {
 describe('authentication', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable] });
+    app = await createTestApp({ routes: [...toyEndpoints, ...service], extraTables: [firmsTable] });
     await withToyData(app);
   });
   afterAll(() => app.close());
@@ -72,8 +73,8 @@ describe('authentication', () => {
 describe('credits', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // The burst below must reach the meter, not the per-key rate limiter.
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable], env: { RATE_LIMIT_RPS: '10000' } });
+    // The burst below must reach the meter, not the per-key rate limiter. A fixed clock fixes the billing period.
+    app = await createTestApp({ routes: [...toyEndpoints, ...service], extraTables: [firmsTable], env: { RATE_LIMIT_RPS: '10000' }, now: () => new Date('2026-03-02T10:00:00Z') });
     await withToyData(app);
   });
   afterAll(() => app.close());
@@ -106,7 +107,7 @@ describe('credits', () => {
 
   it('paid plans run into recorded overage instead of stopping', async () => {
     const k = await app.newKey('starter', 'acct-overage');
-    await app.services.state.run("INSERT INTO credit_usage VALUES ('acct-overage', $1, 7498, 1)", [new Date().toISOString().slice(0, 7)]);
+    await app.services.state.run("INSERT INTO credit_usage VALUES ('acct-overage', '2026-03', 7498, 1)");
     const r = await app.get('/v1/toy-firms', k);
     expect(r.status).toBe(200);
     const a = await app.get('/v1/account', k);
@@ -116,8 +117,12 @@ describe('credits', () => {
 
 describe('metering off and rate limits', () => {
   let app: TestApp;
+  // The limiter reads the services' clock: the burst below happens at one instant however slowly it is served.
+  let clockMs = Date.parse('2026-03-02T10:00:00Z');
   beforeAll(async () => {
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '5' } });
+    app = await createTestApp({
+      routes: [...toyEndpoints, ...service], extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '5' }, now: () => new Date(clockMs),
+    });
     await withToyData(app);
   });
   afterAll(() => app.close());
@@ -127,14 +132,19 @@ describe('metering off and rate limits', () => {
     expect(a.body.data[0]).toMatchObject({ credits_included: 'unlimited', credits_remaining: 'unlimited', metering: 'off' });
   });
 
-  it('a burst over the per-key rate gets 429 rate_limited with Retry-After', async () => {
+  it('a burst over the per-key rate gets 429 rate_limited with Retry-After; the bucket refills with the clock', async () => {
     const k = await app.newKey('pro');
     const results = await Promise.all(Array.from({ length: 12 }, () => app.get('/v1/toy-firms?limit=1', k)));
     const limited = results.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(6);
+    // A burst of one second's worth (5) passes, the other 7 wait.
+    expect(limited.length).toBe(7);
+    expect(results.filter((r) => r.status === 200).length).toBe(5);
     expect(limited[0].body.error.code).toBe('rate_limited');
-    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited[0].headers.get('retry-after'))).toBe(1);
     const other = await app.newKey('pro');
     expect((await app.get('/v1/toy-firms?limit=1', other)).status).toBe(200);
+    expect((await app.get('/v1/toy-firms?limit=1', k)).status).toBe(429);
+    clockMs += 1000;
+    expect((await app.get('/v1/toy-firms?limit=1', k)).status).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ describe('lake writer and catalog', () => {
   let app: TestApp;
   let dir: string;
   beforeAll(async () => {
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable] });
+    app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable] });
     dir = join(app.dataDir, 'in');
     await writeToyCsv(dir, '2026-01-01', 120, { badLines: [5, 77] });
   });

@@ -13,7 +13,7 @@ describe('partition-first pages', () => {
   const snapshots: [string, number][] = [['2025-10-01', 5], ['2025-11-01', 40], ['2025-12-01', 30], ['2026-01-01', 237]];
   beforeAll(async () => {
     // Paging at limit=1 makes hundreds of calls: the per-key rate limit is not what this file tests.
-    app = await createTestApp({ endpoints: toyEndpoints, extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
     const dir = join(app.dataDir, 'in');
     for (const [date, n] of snapshots) await writeToyCsv(dir, date, n);
     await app.ingest(toyIngester(), { from: dir });

@@ -3,7 +3,10 @@ import { createProgress } from '../../ingest/pipeline/progress.ts';
 
 /** Long ingests print a line every interval: the step they are in, and the row/byte counters once they move. */
 describe('ingest progress lines', () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   async function linesDuring(work: (p: ReturnType<typeof createProgress>) => void, quiet = false): Promise<string[]> {
     const lines: string[] = [];
@@ -11,9 +14,11 @@ describe('ingest progress lines', () => {
       lines.push(String(chunk));
       return true;
     });
+    // Fake timers: three 20 ms intervals pass at once, however busy the machine.
+    vi.useFakeTimers({ now: new Date('2026-03-02T10:00:00Z') });
     const p = createProgress('toy', { intervalMs: 20, quiet });
     work(p);
-    await new Promise((r) => setTimeout(r, 70));
+    await vi.advanceTimersByTimeAsync(70);
     p.stop();
     return lines;
   }

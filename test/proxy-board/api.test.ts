@@ -3,6 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
+import compensationRoutes from '../../api/compensation/routes.ts';
+import proxyRoutes from '../../api/proxy/routes.ts';
+import boardRoutes from '../../api/board/routes.ts';
+import datasetIrs990 from '../../ingest/datasets/irs990/dataset.ts';
+import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
 
 const PROXY_180 = 'proxy/def14a_180_degree_capital_2020_full_submission.txt';
 const PROXY_CABOT = 'proxy/def14a_cabot_corp_inline_xbrl.htm';
@@ -27,12 +32,12 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
   let archive: Awaited<ReturnType<typeof archiveServer>>;
   beforeAll(async () => {
     archive = await archiveServer();
-    app = await createTestApp({ env: { SEC_BASE_URL: archive.base } });
-    const byAccession = await app.ingest('proxy', { from: '893739/0000893739-20-000019' });
+    app = await createTestApp({ routes: [...compensationRoutes, ...proxyRoutes, ...boardRoutes], env: { SEC_BASE_URL: archive.base } });
+    const byAccession = await app.ingest(datasetProxy, { from: '893739/0000893739-20-000019' }, { skipDiff: true });
     expect(byAccession.badRows).toBe(0);
-    const cabot = await app.ingest('proxy', { from: fixturePath(PROXY_CABOT) });
+    const cabot = await app.ingest(datasetProxy, { from: fixturePath(PROXY_CABOT) }, { skipDiff: true });
     expect(cabot.badRows).toBe(0);
-    const irs = await app.ingest('irs990', { from: fixturePath(RETURN_990) });
+    const irs = await app.ingest(datasetIrs990, { from: fixturePath(RETURN_990) }, { skipDiff: true });
     expect(irs.badRows).toBe(0);
   }, 120_000);
   afterAll(async () => {
@@ -169,12 +174,12 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
 
 describe('proxy-board demo samples ingest end to end', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await createTestApp(); }, 60_000);
+  beforeAll(async () => { app = await createTestApp({ routes: [...compensationRoutes, ...proxyRoutes, ...boardRoutes] }); }, 60_000);
   afterAll(() => app?.close());
   it('ingests the proxy and 990 samples and serves them', async () => {
-    const p = await app.ingestSample('proxy');
+    const p = await app.ingestSample(datasetProxy, { skipDiff: true });
     expect(p.badRows).toBe(0);
-    const i = await app.ingestSample('irs990');
+    const i = await app.ingestSample(datasetIrs990, { skipDiff: true });
     expect(i.badRows).toBe(0);
     const comp = await app.get('/v1/compensation?limit=100');
     // Two consecutive proxies (fiscal 2022 and 2023) per issuer, 9 rows each.

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { extractProxy } from '../../ingest/sources/edgar/proxy/extract.ts';
+import compensationRoutes from '../../api/compensation/routes.ts';
+import boardRoutes from '../../api/board/routes.ts';
+import datasetIrs990 from '../../ingest/datasets/irs990/dataset.ts';
+import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
 
 const hasZip = existsSync('/usr/bin/zip') || existsSync('/usr/local/bin/zip');
 
@@ -49,11 +53,11 @@ describe('confidence floor', () => {
   describe('served only on request', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await createTestApp();
+      app = await createTestApp({ routes: [...compensationRoutes, ...boardRoutes] });
       const dir = join(app.dataDir, 'mismatch');
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, '0000777777-24-000001.txt'), MISMATCH_PROXY);
-      await app.ingest('proxy', { from: dir });
+      await app.ingest(datasetProxy, { from: dir }, { skipDiff: true });
     }, 60_000);
     afterAll(() => app?.close());
     it('default hides it, min_confidence=0 shows it', async () => {
@@ -89,8 +93,8 @@ describe.skipIf(!hasFixtures || !hasZip)('irs990 --period: yearly index → XML_
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    app = await createTestApp({ env: { IRS_BASE_URL: base } });
-    const s = await app.ingest('irs990', { period: '2024Q1' });
+    app = await createTestApp({ routes: [...compensationRoutes, ...boardRoutes], env: { IRS_BASE_URL: base } });
+    const s = await app.ingest(datasetIrs990, { period: '2024Q1' }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(7);
   }, 60_000);

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import PQueue from 'p-queue';
 import type { DatasetIngester, IngestArgs } from '../../ingest/pipeline/contract.ts';
 import { findIngester } from '../../ingest/pipeline/registry.ts';
 import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/pipeline/runner.ts';
+import { createHttpClient } from '../../ingest/sources/common/index.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { createApp, type AppHandle } from '../../api/core/app.ts';
@@ -12,6 +14,7 @@ import type { Endpoint } from '../../api/core/endpoint.ts';
 import { createKey } from '../../api/core/keys.ts';
 import type { PlanId } from '../../schemas/plans.ts';
 import { closeServices, createServices, type Services } from '../../api/core/services.ts';
+import type { MonitoringOptions } from '../../api/monitors/runtime.ts';
 
 export interface TestApp {
   baseUrl: string;
@@ -28,26 +31,42 @@ export interface TestApp {
   get(path: string, key?: string | null): Promise<{ status: number; headers: Headers; body: any }>;
   /** Runs an ingest into this app's lake (by name or definition). */
   ingest(dataset: string | DatasetIngester, args?: IngestArgs, opts?: RunOptions): Promise<IngestSummary>;
-  /** Writes the dataset's demo sample into a temp folder and ingests it (`--from`). */
-  ingestSample(dataset: string, opts?: { seed?: number; scale?: number }): Promise<IngestSummary>;
+  /**
+   * Writes the dataset's demo sample into a temp folder and ingests it (`--from`). Pass the dataset's definition
+   * (not its name) so the file does not load every ingester; `skipDiff` when the test reads no events.
+   */
+  ingestSample(dataset: string | DatasetIngester, opts?: { seed?: number; scale?: number; skipDiff?: boolean }): Promise<IngestSummary>;
   close(): Promise<void>;
+}
+
+/** Every endpoint, loaded only when a test asks for all of them (a test file should name its own area's). */
+async function allRoutes(): Promise<readonly Endpoint[]> {
+  return (await import('../../api/routes.ts')).ROUTES;
 }
 
 /**
  * A real server on an ephemeral loopback port over a fresh temporary data folder: the same createApp and
- * services as production. Options pass settings (as environment strings), an injectable clock, and for
- * framework tests extra endpoints/tables.
+ * services as production. `routes` are the endpoints mounted (default: all; pass the area's list, e.g.
+ * `routes: holdings13f` from `api/13f/routes.ts`, so the file imports only what it tests). Other options pass
+ * settings (as environment strings), an injectable clock, extra tables for framework tests, and the monitoring
+ * runtime's options (a test receiver's CA).
  */
 export async function createTestApp(opts: {
+  routes?: readonly Endpoint[];
   env?: Record<string, string>;
   now?: () => Date;
-  endpoints?: Endpoint[];
   extraTables?: TableSpec[];
+  monitoring?: MonitoringOptions;
 } = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
-  const services = await createServices(settings, { now: opts.now, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789' });
-  const handle = await createApp(services, { extraEndpoints: opts.endpoints });
+  // The stand-ins are on loopback: no politeness limit toward them. The regulator's 10 requests/second would make
+  // every stand-in page a fixed wait (the limit itself is tested on the client, test/platform/http-client.test.ts).
+  const http = createHttpClient(settings, new PQueue({ concurrency: 16 }));
+  const services = await createServices(settings, {
+    now: opts.now, http, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789', monitoring: opts.monitoring,
+  });
+  const handle = createApp(services, { routes: opts.routes ?? (await allRoutes()) });
   const server: Server = createServer(handle.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
@@ -74,17 +93,19 @@ export async function createTestApp(opts: {
   return {
     baseUrl, port, settings, services, handle, dataDir, key, newKey, request,
     get: (path, k) => request(path, { key: k }),
-    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, ...ro }),
+    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, http, ...ro }),
     async ingestSample(dataset, o = {}) {
-      const def = await findIngester(dataset);
-      if (!def?.sample) throw new Error(`dataset ${dataset} has no sample writer`);
-      const dir = join(dataDir, 'samples', dataset);
+      const def = typeof dataset === 'string' ? await findIngester(dataset) : dataset;
+      if (!def?.sample) throw new Error(`dataset ${typeof dataset === 'string' ? dataset : dataset.name} has no sample writer`);
+      const dir = join(dataDir, 'samples', def.name);
       await def.sample(dir, { seed: o.seed ?? 1, scale: o.scale ?? 1 });
-      return runIngest(def, { from: dir }, settings, { quiet: true });
+      return runIngest(def, { from: dir }, settings, { quiet: true, http, skipDiff: o.skipDiff });
     },
     async close() {
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
+      // Keep-alive sockets of the test's fetches would hold close() open for seconds: cut them at once.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
       await closeServices(services);
       await rm(dataDir, { recursive: true, force: true });
     },

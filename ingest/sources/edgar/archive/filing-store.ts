@@ -280,8 +280,3 @@ export function formFromCover(text: string): string | null {
   const m = /\bFORM\s+(10-K(?:405|SB|T)?(?:\/A)?|10-Q(?:SB)?(?:\/A)?|8-K(?:\/A)?|[345](?:\/A)?)\b/i.exec(head);
   return m ? m[1]!.toUpperCase() : null;
 }
-
-/** Credits for the "download or parse a filing" class: 10 for small filings, up to 20 for large ones. */
-export function parseCost(bytes: number): number {
-  return 10 + Math.min(10, Math.floor(bytes / 250_000));
-}
