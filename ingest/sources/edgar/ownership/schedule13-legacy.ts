@@ -1,8 +1,8 @@
 import { Parser } from 'htmlparser2';
 import { cleanText, toIsoDate, toNumber } from '../../common/normalize.ts';
 import type { FilingHeader } from '../sgml.ts';
-import type { ReportingPerson, Schedule13Filing } from './schedule13-xml.ts';
-import { classifyForm } from './schedule13-xml.ts';
+import type { ReportingPerson, Schedule13Filing } from './schedule13-filing.ts';
+import { classifyForm } from './schedule13-filing.ts';
 
 /**
  * Legacy SC 13D / SC 13G (before 2024-12-18): no structure, so the SGML header gives the parties and the cover

@@ -2,61 +2,14 @@ import { cleanText, normalizeAccession, padCik, toBool, toIsoDate, toNumber } fr
 import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader, type FilingHeader } from '../sgml.ts';
 import { all, children, find, findText, parseXml, textOf, type XmlNode } from '../../common/xml-tree.ts';
 import { parseLegacySchedule13 } from './schedule13-legacy.ts';
+import { classifyForm, type ReportingPerson, type Schedule13Filing } from './schedule13-filing.ts';
 
 /**
  * Schedules 13D and 13G: the structured XML (since 2024-12-18, namespaces schedule13D / schedule13g, element
  * names differ between the two) and, best-effort, the legacy SC 13D/G text or HTML cover pages.
  */
 
-export interface ReportingPerson {
-  cik: string | null;
-  name: string | null;
-  citizenship: string | null;
-  sole_voting_power: number | null;
-  shared_voting_power: number | null;
-  sole_dispositive_power: number | null;
-  shared_dispositive_power: number | null;
-  aggregate_amount: number | null;
-  percent_of_class: number | null;
-  /** IN, CO, PN, IA, HC, OO, BD, BK, IC, EP … (comma-separated when several). */
-  type_of_reporting_person: string | null;
-  member_of_group: string | null;
-  /** 13D source of funds codes (WC, OO, PF, …). */
-  fund_type: string | null;
-  comment: string | null;
-}
-
-export interface Schedule13Filing {
-  accession: string | null;
-  filed_date: string | null;
-  /** As filed: SCHEDULE 13D, SCHEDULE 13G/A, SC 13G … */
-  form_type: string | null;
-  schedule: '13D' | '13G' | null;
-  is_amendment: boolean;
-  amendment_no: number | null;
-  structured: boolean;
-  filer_cik: string | null;
-  filer_name: string | null;
-  subject_cik: string | null;
-  issuer_name: string | null;
-  cusip: string | null;
-  securities_class_title: string | null;
-  event_date: string | null;
-  /** 13G: Rule 13d-1(b)/(c)/(d). */
-  rule_designations: string[];
-  group_members: string[];
-  persons: ReportingPerson[];
-  signature_date: string | null;
-}
-
 export class Schedule13Error extends Error {}
-
-/** `SCHEDULE 13D/A`, `SC 13G` … → schedule and amendment flag. */
-export function classifyForm(form: string | null): { schedule: '13D' | '13G' | null; is_amendment: boolean } {
-  const f = (form ?? '').toUpperCase();
-  const schedule = /13D/.test(f) ? '13D' : /13G/.test(f) ? '13G' : null;
-  return { schedule, is_amendment: /\/A\b|\/A$/.test(f) };
-}
 
 function personOf13D(p: XmlNode): ReportingPerson {
   const noCik = toBool(findText(p, 'reportingPersonNoCIK'));
