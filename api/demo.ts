@@ -25,7 +25,9 @@ for (const d of ordered) {
   try {
     await d.sample(dir, { seed: 42, scale: 1 });
     const s = await runIngest(d, { from: dir }, settings, { quiet: true });
-    console.log(`${d.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ${s.tables.map((t) => t.table).join(', ')}${s.events.appended ? `  (+${s.events.appended} events)` : ''}`);
+    console.log(
+      `${d.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ${s.tables.map((t) => t.table).join(', ')}${s.events.appended ? `  (+${s.events.appended} events)` : ''}`,
+    );
   } catch (err) {
     failures++;
     console.error(`${d.name}: demo ingest failed: ${(err as Error).message}`);
@@ -39,9 +41,7 @@ await state.close();
 const base = `http://localhost:${settings.PORT}`;
 const auth = `-H "Authorization: Bearer ${key}"`;
 const filled = new Set((await readCatalog(settings.lakeDir)).filter((c) => c.record_count > 0).map((c) => c.table));
-const examples = ROUTES
-  .filter((e) => e.kind === 'list' && filled.has(e.table.name))
-  .map((e) => `curl -s ${auth} "${base}${e.path}?limit=3"`);
+const examples = ROUTES.filter((e) => e.kind === 'list' && filled.has(e.table.name)).map((e) => `curl -s ${auth} "${base}${e.path}?limit=3"`);
 console.log(`
 Demo key (plan pro): ${key}
 

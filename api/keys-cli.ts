@@ -47,7 +47,12 @@ async function main(): Promise<number> {
   }
   const socketPath = join(settings.dataDir, 'admin.sock');
   let out: unknown;
-  const serverUp = existsSync(socketPath) && (await viaSocket(socketPath, 'GET', '/keys').then(() => true, () => false));
+  const serverUp =
+    existsSync(socketPath) &&
+    (await viaSocket(socketPath, 'GET', '/keys').then(
+      () => true,
+      () => false,
+    ));
   if (serverUp) {
     if (cmd === 'create') out = await viaSocket(socketPath, 'POST', '/keys', { plan: values.plan, name: values.name, account: values.account });
     else if (cmd === 'list') out = await viaSocket(socketPath, 'GET', '/keys');

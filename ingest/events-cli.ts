@@ -26,7 +26,10 @@ async function main(): Promise<number> {
     console.error('--from and --to must be valid dates YYYY-MM-DD with from <= to');
     return 2;
   }
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const s = await backfillEvents(loadSettings(), from, to, { only, quiet: values.quiet });
   for (const p of s.partitions) console.log(`  ${p.table}: ${p.partitions.join(', ')}`);
   console.log(`${s.handlers} handler(s) ran; ${s.appended} new event(s) appended`);

@@ -5,9 +5,7 @@ import { z } from 'zod';
  * Every setting, validated once (zod) from the environment. Base URLs default to the real hosts; tests and
  * `make demo` point them at local servers or read local files, so no traffic leaves loopback.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
-  .transform((v) => ['true', '1', 'on', 'yes'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no']).transform((v) => ['true', '1', 'on', 'yes'].includes(v));
 
 const SettingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

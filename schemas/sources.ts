@@ -33,10 +33,10 @@ export const SOURCES = {
   irs_990: 'IRS Form 990, 990-EZ and 990-PF e-file returns.',
   'sec_proxy+irs_990': 'Board members from both DEF 14A proxy statements and IRS Form 990 returns (each record names its own).',
   svc: 'The service itself (health).',
-  svc_account: 'The caller\'s account and credit balance.',
+  svc_account: "The caller's account and credit balance.",
   svc_catalog: 'The lake catalog: datasets, record counts and refresh times.',
   svc_events: 'Events detected by this service from the filings it ingests.',
-  svc_monitoring: 'Monitors, webhook endpoints, deliveries and alerts of the caller\'s account.',
+  svc_monitoring: "Monitors, webhook endpoints, deliveries and alerts of the caller's account.",
 } as const satisfies Record<string, string>;
 
 export type SourceLabel = keyof typeof SOURCES;

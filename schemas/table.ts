@@ -53,20 +53,25 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
 export type JsonValue = string | number | boolean | object;
 
 /** What a row holds for a column of type `T`. */
-export type ValueOf<T extends ColType> =
-  T extends 'VARCHAR' | 'DATE' | 'TIMESTAMP' ? string
-  : T extends 'JSON' ? JsonValue
-  : T extends 'BIGINT' ? number | bigint
-  : T extends 'INTEGER' | 'DOUBLE' ? number
-  : T extends 'BOOLEAN' ? boolean
-  : never;
+export type ValueOf<T extends ColType> = T extends 'VARCHAR' | 'DATE' | 'TIMESTAMP'
+  ? string
+  : T extends 'JSON'
+    ? JsonValue
+    : T extends 'BIGINT'
+      ? number | bigint
+      : T extends 'INTEGER' | 'DOUBLE'
+        ? number
+        : T extends 'BOOLEAN'
+          ? boolean
+          : never;
 
 type RequiredKeys<C extends ColumnMap> = { [K in keyof C]: C[K] extends { nullable: false } ? K : never }[keyof C];
 type OptionalKeys<C extends ColumnMap> = Exclude<keyof C, RequiredKeys<C>>;
 
 /** The row of a column map: non-null columns required, the others optional and nullable. */
-export type RowOfColumns<C extends ColumnMap> =
-  { -readonly [K in RequiredKeys<C>]: ValueOf<C[K]['type']> } & { -readonly [K in OptionalKeys<C>]?: ValueOf<C[K]['type']> | null };
+export type RowOfColumns<C extends ColumnMap> = { -readonly [K in RequiredKeys<C>]: ValueOf<C[K]['type']> } & {
+  -readonly [K in OptionalKeys<C>]?: ValueOf<C[K]['type']> | null;
+};
 
 /**
  * The row type of a table, inferred from its columns: `RowOf<typeof holdings13f>`. The intersection is flattened
@@ -109,15 +114,31 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 function zodFor(col: ColumnSpec): z.ZodType {
   let t: z.ZodType;
   switch (col.type) {
-    case 'VARCHAR': t = z.string(); break;
+    case 'VARCHAR':
+      t = z.string();
+      break;
     // z.any() would let null through a non-null JSON column (and NOT NULL would then fail the whole staging load).
-    case 'JSON': t = col.nullable === false ? z.custom<JsonValue>((v) => v !== null && v !== undefined, 'expected a JSON value') : z.any(); break;
-    case 'BIGINT': t = z.number().int().or(z.bigint()); break;
-    case 'INTEGER': t = z.number().int(); break;
-    case 'DOUBLE': t = z.number(); break;
-    case 'BOOLEAN': t = z.boolean(); break;
-    case 'DATE': t = z.string().regex(ISO_DATE, 'expected YYYY-MM-DD'); break;
-    case 'TIMESTAMP': t = z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/, 'expected an ISO timestamp'); break;
+    case 'JSON':
+      t = col.nullable === false ? z.custom<JsonValue>((v) => v !== null && v !== undefined, 'expected a JSON value') : z.any();
+      break;
+    case 'BIGINT':
+      t = z.number().int().or(z.bigint());
+      break;
+    case 'INTEGER':
+      t = z.number().int();
+      break;
+    case 'DOUBLE':
+      t = z.number();
+      break;
+    case 'BOOLEAN':
+      t = z.boolean();
+      break;
+    case 'DATE':
+      t = z.string().regex(ISO_DATE, 'expected YYYY-MM-DD');
+      break;
+    case 'TIMESTAMP':
+      t = z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/, 'expected an ISO timestamp');
+      break;
   }
   return col.nullable === false ? t : t.nullable().optional();
 }

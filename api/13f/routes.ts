@@ -36,7 +36,8 @@ async function resolveManagerName<V extends { manager?: string; period?: string 
 const managers = defineList({
   path: '/v1/managers',
   summary: '13F managers: one row per manager and reporting quarter',
-  description: 'The combined current report of each manager and quarter (original plus amendments; restatements replace, new-holdings amendments add). Newest quarter first, then largest portfolio.',
+  description:
+    'The combined current report of each manager and quarter (original plus amendments; restatements replace, new-holdings amendments add). Newest quarter first, then largest portfolio.',
   tag: '13F',
   source: SOURCE.sec_form_13f,
   table: managers13f,
@@ -48,7 +49,11 @@ const managers = defineList({
     q: f.contains('manager_name'),
     aum_min: f.gte('total_value_usd'),
   },
-  orderBy: [{ column: 'period', dir: 'desc' }, { column: 'total_value_usd', dir: 'desc' }, { column: 'cik', dir: 'asc' }],
+  orderBy: [
+    { column: 'period', dir: 'desc' },
+    { column: 'total_value_usd', dir: 'desc' },
+    { column: 'cik', dir: 'asc' },
+  ],
   record: ManagerRecord,
   toRecord: (r) => ({
     cik: String(r.cik),
@@ -73,7 +78,8 @@ const managers = defineList({
 const holdings = defineList({
   path: '/v1/holdings',
   summary: '13F holdings (information table lines)',
-  description: 'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
+  description:
+    'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
   tag: '13F',
   source: SOURCE.sec_form_13f,
   table: holdings13f,
@@ -102,14 +108,23 @@ const holdings = defineList({
   },
   // Newest quarter first: a page is then read from the one quarter file it comes from (api/core/page-query.ts),
   // and inside it the file's own sort order (CUSIP, manager) prunes row groups.
-  orderBy: [{ column: 'period', dir: 'desc' }, { column: 'cusip', dir: 'asc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' }],
+  orderBy: [
+    { column: 'period', dir: 'desc' },
+    { column: 'cusip', dir: 'asc' },
+    { column: 'manager_cik', dir: 'asc' },
+    { column: 'accession_number', dir: 'asc' },
+    { column: 'line_no', dir: 'asc' },
+  ],
   // A manager filter without a CUSIP reads the manager-sorted copy, in manager order, where row groups prune.
   variant: {
     when: (v) => v.manager !== undefined && v.cusip === undefined,
     table: holdings13fByManager,
     orderBy: [
-      { column: 'period', dir: 'desc' }, { column: 'manager_cik', dir: 'asc' }, { column: 'cusip', dir: 'asc' },
-      { column: 'accession_number', dir: 'asc' }, { column: 'line_no', dir: 'asc' },
+      { column: 'period', dir: 'desc' },
+      { column: 'manager_cik', dir: 'asc' },
+      { column: 'cusip', dir: 'asc' },
+      { column: 'accession_number', dir: 'asc' },
+      { column: 'line_no', dir: 'asc' },
     ],
   },
   record: HoldingRecord,
@@ -135,11 +150,14 @@ const holdings = defineList({
     amendment_effect: String(r.amendment_effect),
     is_current: Boolean(r.is_current),
     value_unit: { decision: String(r.value_unit_decision), reason: String(r.value_unit_reason) },
-    issuer_entity: r.issuer_cik == null ? null : {
-      value: { cik: String(r.issuer_cik), ticker: str(r.issuer_ticker) },
-      confidence: Number(r.issuer_match_confidence),
-      as_of: isoDate(r.issuer_match_as_of),
-    },
+    issuer_entity:
+      r.issuer_cik == null
+        ? null
+        : {
+            value: { cik: String(r.issuer_cik), ticker: str(r.issuer_ticker) },
+            confidence: Number(r.issuer_match_confidence),
+            as_of: isoDate(r.issuer_match_as_of),
+          },
     source: SOURCE.sec_form_13f,
     source_url: String(r.source_url),
   }),

@@ -61,7 +61,8 @@ const params = {
 const list = defineList({
   path: '/v1/advisers',
   summary: 'Investment advisers (latest monthly Form ADV roster)',
-  description: 'Registered and exempt-reporting advisers from the newest roster snapshot, ordered by regulatory AUM (largest first; advisers reporting none last), then CRD. `as_of` is the snapshot date.',
+  description:
+    'Registered and exempt-reporting advisers from the newest roster snapshot, ordered by regulatory AUM (largest first; advisers reporting none last), then CRD. `as_of` is the snapshot date.',
   tag: 'Advisers',
   source: SOURCE.sec_form_adv,
   table: advisersTable,
@@ -76,7 +77,10 @@ const list = defineList({
   },
   validate: (v) => [rangeIssue(v, 'aum_min', 'aum_max')],
   scope: 'latest_partition',
-  orderBy: [{ column: 'aum_rank', dir: 'desc' }, { column: 'crd_int', dir: 'asc' }],
+  orderBy: [
+    { column: 'aum_rank', dir: 'desc' },
+    { column: 'crd_int', dir: 'asc' },
+  ],
   record: AdviserListRecord,
   toRecord: listRecord,
 });
@@ -84,7 +88,8 @@ const list = defineList({
 const lookup = defineLookup({
   path: '/v1/advisers/{crd}',
   summary: 'One adviser profile by CRD (latest roster snapshot)',
-  description: 'The fuller profile: legal name, full address, Item 11 disciplinary flag, SEC number and status, employees, RAUM split, client types, websites, filing date. Leading zeros in the CRD are ignored.',
+  description:
+    'The fuller profile: legal name, full address, Item 11 disciplinary flag, SEC number and status, employees, RAUM split, client types, websites, filing date. Leading zeros in the CRD are ignored.',
   tag: 'Advisers',
   source: SOURCE.sec_form_adv,
   table: advisersTable,

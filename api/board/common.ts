@@ -19,8 +19,10 @@ export function personNameFilter(): Filter<string, 'name_last' | 'name_first' | 
     if (n.first.length === 1) return `("name_last" = ${last} AND left("name_first", 1) = ${b.param(n.first)})`;
     const first = b.param(n.first);
     const initial = b.param(n.first[0]);
-    return `("name_last" = ${last} AND ("name_first" = ${first}`
-      + ` OR (length("name_first") = 1 AND ("name_first" = ${initial} OR split_part(coalesce("name_middle", ''), ' ', 1) = ${first}))))`;
+    return (
+      `("name_last" = ${last} AND ("name_first" = ${first}` +
+      ` OR (length("name_first") = 1 AND ("name_first" = ${initial} OR split_part(coalesce("name_middle", ''), ' ', 1) = ${first}))))`
+    );
   });
 }
 
@@ -29,7 +31,11 @@ export function personNameFilter(): Filter<string, 'name_last' | 'name_first' | 
  * lake (plain SQL sees them) but are served only to a caller who lowers the bar explicitly.
  */
 export function minConfidenceParam(): ParamDef<number | undefined> {
-  const base = p.float({ ge: 0, le: 1, description: `Only rows with confidence >= this (0-1). Default ${CONFIDENCE_FLOOR}, the serving floor; 0 shows every extracted row.` });
+  const base = p.float({
+    ge: 0,
+    le: 1,
+    description: `Only rows with confidence >= this (0-1). Default ${CONFIDENCE_FLOOR}, the serving floor; 0 shows every extracted row.`,
+  });
   return {
     ...base,
     zod: base.zod.transform((v) => v ?? CONFIDENCE_FLOOR) as unknown as ParamDef<number | undefined>['zod'],

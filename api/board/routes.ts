@@ -10,7 +10,8 @@ export default [
   defineList({
     path: '/v1/board',
     summary: 'Board members, officers and key employees from company proxies and Form 990 returns',
-    description: 'One row per person per proxy statement (directors) or per 990 return (everyone listed in Part VII / the EZ and PF officer lists). `person_name` matches across sources: case, punctuation, suffixes and middle initials are ignored, a first-name initial matches the full first name.',
+    description:
+      'One row per person per proxy statement (directors) or per 990 return (everyone listed in Part VII / the EZ and PF officer lists). `person_name` matches across sources: case, punctuation, suffixes and middle initials are ignored, a first-name initial matches the full first name.',
     tag: 'Board and compensation',
     source: SOURCE['sec_proxy+irs_990'],
     table: boardMembersTable,
@@ -19,8 +20,14 @@ export default [
       sec_cik: p.cik({ description: 'Issuer CIK (proxies).' }),
       ein: p.str({ pattern: EIN_PATTERN, patternText: '^\\d{2}-?\\d{7}$', description: 'Employer identification number, 9 digits (dash optional).' }),
       organization_name: p.str({ maxLength: 200, description: 'Substring of the company or organization name.' }),
-      person_name: p.str({ maxLength: 200, description: 'A person\'s name in any case/order form ("Parker A. Weil", "WEIL, PARKER"); a single word matches last names.' }),
-      role: p.enum(['director', 'officer', 'key_employee', 'highest_compensated', 'former', 'institutional_trustee', 'listed'] as const, { lower: true, description: 'Rows having this role (among all roles of the row).' }),
+      person_name: p.str({
+        maxLength: 200,
+        description: 'A person\'s name in any case/order form ("Parker A. Weil", "WEIL, PARKER"); a single word matches last names.',
+      }),
+      role: p.enum(['director', 'officer', 'key_employee', 'highest_compensated', 'former', 'institutional_trustee', 'listed'] as const, {
+        lower: true,
+        description: 'Rows having this role (among all roles of the row).',
+      }),
       min_confidence: minConfidenceParam(),
     },
     filters: {
@@ -32,7 +39,11 @@ export default [
       role: f.sql(['roles'], (v: string, b) => `list_contains(string_split("roles", ','), ${b.param(v)})`),
       min_confidence: f.gte('confidence'),
     },
-    orderBy: [{ column: 'name_last', dir: 'asc' }, { column: 'org_id', dir: 'asc' }, { column: 'record_id', dir: 'asc' }],
+    orderBy: [
+      { column: 'name_last', dir: 'asc' },
+      { column: 'org_id', dir: 'asc' },
+      { column: 'record_id', dir: 'asc' },
+    ],
     record: BoardMember,
     toRecord: (r) => ({
       source_type: r.source_type as 'sec_proxy' | 'irs_990',

@@ -36,7 +36,11 @@ export default [
       min_confidence: f.gte('confidence'),
     },
     validate: (v) => [rangeIssue(v, 'min_fiscal_year', 'max_fiscal_year')],
-    orderBy: [{ column: 'filer_cik', dir: 'asc' }, { column: 'fiscal_year', dir: 'desc' }, { column: 'record_id', dir: 'asc' }],
+    orderBy: [
+      { column: 'filer_cik', dir: 'asc' },
+      { column: 'fiscal_year', dir: 'desc' },
+      { column: 'record_id', dir: 'asc' },
+    ],
     record: Compensation,
     toRecord: (r) => ({
       filer_cik: String(r.filer_cik),

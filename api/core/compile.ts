@@ -88,7 +88,12 @@ function whereClauses(filters: Record<string, unknown>, values: Record<string, u
   return out;
 }
 
-async function scopeClause(services: Services, table: TableSpec, scope: string | undefined, b: SqlBuilder): Promise<{ sql: string | null; partition: string | null }> {
+async function scopeClause(
+  services: Services,
+  table: TableSpec,
+  scope: string | undefined,
+  b: SqlBuilder,
+): Promise<{ sql: string | null; partition: string | null }> {
   if (scope !== 'latest_partition') return { sql: null, partition: null };
   const info = await services.lake.tableInfo(table.name);
   if (!info.latestPartition) return { sql: null, partition: null };
@@ -168,7 +173,7 @@ export async function runCustom(ep: CustomEndpoint, services: Services, req: Req
   const query = validated({ ...(ep.params ?? {}) }, req.query as Record<string, unknown>, 'query');
   crossChecks(ep.validate?.(query as never));
   const path = validated({ ...(ep.pathParams ?? {}) }, req.params as Record<string, unknown>, 'path');
-  let body: unknown = undefined;
+  let body: unknown;
   if (ep.body) {
     const r = ep.body.safeParse(req.body ?? {});
     if (!r.success) {
@@ -185,8 +190,16 @@ export async function runCustom(ep: CustomEndpoint, services: Services, req: Req
   await gate();
   let cost: number | null = null;
   const result = await ep.handler({
-    query: query as never, path: path as never, body, account, services, req, res,
-    setCost(n) { cost = n; },
+    query: query as never,
+    path: path as never,
+    body,
+    account,
+    services,
+    req,
+    res,
+    setCost(n) {
+      cost = n;
+    },
   });
   return { result, cost };
 }

@@ -58,11 +58,17 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
         const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
         const used = rows.length ? Number(rows[0].used) : 0;
         if (opts.metering && plan.one_time && used + credits > plan.included_credits) {
-          throw new ApiError('insufficient_credits',
-            `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`);
+          throw new ApiError(
+            'insufficient_credits',
+            `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`,
+          );
         }
         if (rows.length) {
-          await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [account.accountId, period, credits]);
+          await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [
+            account.accountId,
+            period,
+            credits,
+          ]);
         } else {
           await tx.run('INSERT INTO credit_usage VALUES ($1, $2, $3, 1)', [account.accountId, period, credits]);
         }
@@ -101,7 +107,7 @@ export function openCharge(meter: Meter, account: Account, range: { min: number;
     async settle(finalCost: number | null): Promise<{ charged: number; balance: Balance }> {
       const actual = charged ? Math.min(range.max, Math.max(range.min, finalCost ?? range.max)) : 0;
       // The debit already returned the balance; only a refund (or no debit at all) needs another read.
-      const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : afterDebit ?? (await meter.balance(account));
+      const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : (afterDebit ?? (await meter.balance(account)));
       charged = actual;
       return { charged: actual, balance };
     },

@@ -14,7 +14,9 @@ export interface CursorPayload {
 }
 
 export function filterHash(filters: Record<string, unknown>): string {
-  const keys = Object.keys(filters).filter((k) => k !== 'cursor' && k !== 'limit').sort();
+  const keys = Object.keys(filters)
+    .filter((k) => k !== 'cursor' && k !== 'limit')
+    .sort();
   const norm = keys.map((k) => [k, filters[k]]);
   return createHmac('sha256', 'filters').update(JSON.stringify(norm)).digest('base64url').slice(0, 16);
 }

@@ -144,6 +144,9 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
   handler(ctx: RouteContext<Q, PP, B>): Promise<EnvelopeInput<R> | Record<string, unknown>>;
 }
 
+// The set of every endpoint, whatever its parameter and record types: each is checked where it is declared
+// (defineList/defineLookup/defineRoute), and the app dispatches on `kind` alone.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type Endpoint = ListEndpoint<any, any> | LookupEndpoint<any, any> | CustomEndpoint<any, any, any, any>;
 
 /** An endpoint's credit range (a fixed cost is a range of one); the meter and the OpenAPI text both read it. */
@@ -159,19 +162,13 @@ export function costRange(ep: Endpoint, fallback: number): { min: number; max: n
  */
 type Definition<E, T extends TableSpec> = Omit<E, 'kind' | 'table'> & { table: T };
 
-export function defineList<T extends TableSpec, P extends ParamDefs, R>(
-  e: Definition<ListEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>,
-): ListEndpoint<P, R> {
+export function defineList<T extends TableSpec, P extends ParamDefs, R>(e: Definition<ListEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>): ListEndpoint<P, R> {
   return { kind: 'list', ...e };
 }
-export function defineLookup<T extends TableSpec, P extends ParamDefs, R>(
-  e: Definition<LookupEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>,
-): LookupEndpoint<P, R> {
+export function defineLookup<T extends TableSpec, P extends ParamDefs, R>(e: Definition<LookupEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>): LookupEndpoint<P, R> {
   return { kind: 'lookup', ...e };
 }
-export function defineRoute<Q extends ParamDefs, PP extends ParamDefs, B, R>(
-  e: Omit<CustomEndpoint<Q, PP, B, R>, 'kind'>,
-): CustomEndpoint<Q, PP, B, R> {
+export function defineRoute<Q extends ParamDefs, PP extends ParamDefs, B, R>(e: Omit<CustomEndpoint<Q, PP, B, R>, 'kind'>): CustomEndpoint<Q, PP, B, R> {
   return { kind: 'custom', ...e };
 }
 
@@ -197,10 +194,11 @@ export const f = {
   /** Case-insensitive equality. */
   ieq: <C extends string>(col: C): Filter<string, C> => filter([col], (v, b) => `lower("${col}") = lower(${b.param(v)})`),
   /** Case-insensitive substring over one or more columns (any matches). */
-  contains: <C extends string>(...cols: C[]): Filter<string, C> => filter(cols, (v, b) => {
-    const ph = b.param(`%${likeEscape(v)}%`);
-    return `(${cols.map((c) => `"${c}" ILIKE ${ph} ESCAPE '\\'`).join(' OR ')})`;
-  }),
+  contains: <C extends string>(...cols: C[]): Filter<string, C> =>
+    filter(cols, (v, b) => {
+      const ph = b.param(`%${likeEscape(v)}%`);
+      return `(${cols.map((c) => `"${c}" ILIKE ${ph} ESCAPE '\\'`).join(' OR ')})`;
+    }),
   /** Case-insensitive prefix. */
   startsWith: <C extends string>(col: C): Filter<string, C> => filter([col], (v, b) => `"${col}" ILIKE ${b.param(`${likeEscape(v)}%`)} ESCAPE '\\'`),
   gte: <C extends string>(col: C): Filter<unknown, C> => filter([col], (v, b) => `"${col}" >= ${b.param(v)}`),

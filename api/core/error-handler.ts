@@ -32,7 +32,9 @@ export function errorHandler() {
     }
     const e = err as { type?: string; status?: number; message?: string };
     if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') {
-      res.status(e.status ?? 400).json({ error: { code: 'invalid_param', message: e.type === 'entity.too.large' ? 'Request body too large' : 'Malformed JSON body' } });
+      res
+        .status(e.status ?? 400)
+        .json({ error: { code: 'invalid_param', message: e.type === 'entity.too.large' ? 'Request body too large' : 'Malformed JSON body' } });
       return;
     }
     const call = callOf(res);

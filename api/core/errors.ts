@@ -14,7 +14,11 @@ export class ApiError extends Error {
   /** Members added to the error object beside `code` and `message` (`suggestion`, `param`). */
   readonly extra: Record<string, unknown>;
 
-  constructor(readonly code: ErrorCode, message: string, opts: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    opts: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.status = ERROR_STATUS[code];
     this.headers = opts.headers ?? {};
@@ -23,7 +27,10 @@ export class ApiError extends Error {
 }
 
 export class ValidationError extends Error {
-  constructor(readonly detail: ValidationDetail[], readonly status: 400 | 422 = 422) {
+  constructor(
+    readonly detail: ValidationDetail[],
+    readonly status: 400 | 422 = 422,
+  ) {
     super('validation failed');
   }
 }

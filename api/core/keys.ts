@@ -43,10 +43,15 @@ export async function createKey(state: StateStore, opts: { plan: PlanId; name?: 
     created_at: new Date().toISOString(),
     revoked_at: null,
   };
-  await state.run(
-    'INSERT INTO api_keys (id, account_id, name, plan, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7::TIMESTAMP)',
-    [rec.id, rec.account_id, rec.name, rec.plan, rec.prefix, hashKey(key), rec.created_at.replace('Z', '')],
-  );
+  await state.run('INSERT INTO api_keys (id, account_id, name, plan, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7::TIMESTAMP)', [
+    rec.id,
+    rec.account_id,
+    rec.name,
+    rec.plan,
+    rec.prefix,
+    hashKey(key),
+    rec.created_at.replace('Z', ''),
+  ]);
   return { ...rec, key };
 }
 
@@ -56,10 +61,10 @@ export async function listKeys(state: StateStore): Promise<KeyRecord[]> {
 
 /** Revokes by key id or by the full key. Returns whether a live key was revoked. */
 export async function revokeKey(state: StateStore, idOrKey: string): Promise<boolean> {
-  const rows = await state.all(
-    'UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL AND (id = $1 OR key_hash = $2) RETURNING id',
-    [idOrKey, hashKey(idOrKey)],
-  );
+  const rows = await state.all('UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL AND (id = $1 OR key_hash = $2) RETURNING id', [
+    idOrKey,
+    hashKey(idOrKey),
+  ]);
   return rows.length > 0;
 }
 

@@ -93,7 +93,7 @@ export function reportCredits(): RequestHandler {
 
 /** The answer: the standard envelope, or the handler's object as is (`shape: 'raw'`); nothing if already sent. */
 export function sendEnvelope(ep: Endpoint): RequestHandler {
-  const status = ep.kind === 'custom' ? ep.successStatus ?? 200 : 200;
+  const status = ep.kind === 'custom' ? (ep.successStatus ?? 200) : 200;
   const raw = ep.kind === 'custom' && ep.shape === 'raw';
   return (_req, res) => {
     if (res.headersSent) return;

@@ -29,13 +29,15 @@ function codesOf(status: number): string {
   return codes.map((c) => `\`${c}\``).join(' or ');
 }
 const ValidationBody = z.object({
-  detail: z.array(z.object({
-    loc: z.array(z.union([z.string(), z.number()])),
-    msg: z.string(),
-    type: z.string(),
-    input: z.unknown().optional(),
-    ctx: z.record(z.string(), z.unknown()).optional(),
-  })),
+  detail: z.array(
+    z.object({
+      loc: z.array(z.union([z.string(), z.number()])),
+      msg: z.string(),
+      type: z.string(),
+      input: z.unknown().optional(),
+      ctx: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 });
 
 function envelope(record: z.ZodType, monitoring: boolean, label: string) {
@@ -72,12 +74,11 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     const isPublic = ep.kind === 'custom' && ep.auth === false;
     const monitoring = ep.source === 'svc_monitoring';
     const method = ep.kind === 'custom' ? ep.method : 'get';
-    const query: ParamDefs =
-      ep.kind === 'list' ? { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) } : ep.kind === 'custom' ? ep.params ?? {} : {};
-    const path: ParamDefs = ep.kind === 'lookup' ? ep.pathParams : ep.kind === 'custom' ? ep.pathParams ?? {} : {};
+    const query: ParamDefs = ep.kind === 'list' ? { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) } : ep.kind === 'custom' ? (ep.params ?? {}) : {};
+    const path: ParamDefs = ep.kind === 'lookup' ? ep.pathParams : ep.kind === 'custom' ? (ep.pathParams ?? {}) : {};
     const raw = ep.kind === 'custom' && ep.shape === 'raw';
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [String(ep.kind === 'custom' ? ep.successStatus ?? 200 : 200)]: {
+      [String(ep.kind === 'custom' ? (ep.successStatus ?? 200) : 200)]: {
         description: 'Success',
         content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring, ep.source) } },
       },
@@ -112,7 +113,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     info: {
       title: 'Securities Filings Data API',
       version: info.version,
-      description: 'Read-only JSON API over the regulator\'s public filings and bulk data, with events, monitors and signed webhooks.',
+      description: "Read-only JSON API over the regulator's public filings and bulk data, with events, monitors and signed webhooks.",
     },
     servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
   });

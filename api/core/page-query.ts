@@ -26,12 +26,18 @@ const MAX_WINDOW = 4;
  *      else each as its own top-N (below).
  * Figures: docs/13f-funds.md.
  */
-export async function selectPage(lake: Lake, table: TableSpec, order: OrderColumn[], filters: Filters, n: number, cursorKey: unknown[] | null): Promise<Record<string, unknown>[]> {
+export async function selectPage(
+  lake: Lake,
+  table: TableSpec,
+  order: OrderColumn[],
+  filters: Filters,
+  n: number,
+  cursorKey: unknown[] | null,
+): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
   const type = duckType(table, first.column);
-  const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type)
-    ? orderedPartitions(await lake.partitions(table.name), type, first.dir)
-    : null;
+  const parts =
+    first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? orderedPartitions(await lake.partitions(table.name), type, first.dir) : null;
   const start = cursorKey ? cursorKey[0] : parts?.[0];
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);

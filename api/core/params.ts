@@ -88,104 +88,150 @@ export interface StrOptions extends ParamOptions {
 
 export const p = {
   str(o: StrOptions = {}) {
-    return build<string>((s) => {
-      let v = s.trim();
-      if (o.maxLength && v.length > o.maxLength) {
-        return { issue: { type: 'string_too_long', msg: `String should have at most ${o.maxLength} characters`, ctx: { max_length: o.maxLength } } };
-      }
-      if (o.upper) v = v.toUpperCase();
-      if (o.lower) v = v.toLowerCase();
-      if (o.pattern && !o.pattern.test(v)) {
-        const pattern = o.patternText ?? o.pattern.source;
-        return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
-      }
-      return { value: v };
-    }, { type: 'string', ...(o.pattern ? { pattern: o.patternText ?? o.pattern.source } : {}) }, { ...o, emptyIsAbsent: !o.required });
+    return build<string>(
+      (s) => {
+        let v = s.trim();
+        if (o.maxLength && v.length > o.maxLength) {
+          return { issue: { type: 'string_too_long', msg: `String should have at most ${o.maxLength} characters`, ctx: { max_length: o.maxLength } } };
+        }
+        if (o.upper) v = v.toUpperCase();
+        if (o.lower) v = v.toLowerCase();
+        if (o.pattern && !o.pattern.test(v)) {
+          const pattern = o.patternText ?? o.pattern.source;
+          return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
+        }
+        return { value: v };
+      },
+      { type: 'string', ...(o.pattern ? { pattern: o.patternText ?? o.pattern.source } : {}) },
+      { ...o, emptyIsAbsent: !o.required },
+    );
   },
 
   int(o: ParamOptions & { ge?: number; le?: number; required?: boolean; default?: number } = {}) {
-    return build<number>((s) => {
-      if (!/^[-+]?\d+$/.test(s.trim())) return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' } };
-      const n = Number(s);
-      if (!Number.isSafeInteger(n)) return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, number too large' } };
-      const b = bounds(n, o);
-      return b ? { issue: b } : { value: n };
-    }, { type: 'integer', ...(o.ge !== undefined ? { minimum: o.ge } : {}), ...(o.le !== undefined ? { maximum: o.le } : {}), ...(o.default !== undefined ? { default: o.default } : {}) },
-    { ...o, defaultValue: o.default });
+    return build<number>(
+      (s) => {
+        if (!/^[-+]?\d+$/.test(s.trim()))
+          return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' } };
+        const n = Number(s);
+        if (!Number.isSafeInteger(n)) return { issue: { type: 'int_parsing', msg: 'Input should be a valid integer, number too large' } };
+        const b = bounds(n, o);
+        return b ? { issue: b } : { value: n };
+      },
+      {
+        type: 'integer',
+        ...(o.ge !== undefined ? { minimum: o.ge } : {}),
+        ...(o.le !== undefined ? { maximum: o.le } : {}),
+        ...(o.default !== undefined ? { default: o.default } : {}),
+      },
+      { ...o, defaultValue: o.default },
+    );
   },
 
   float(o: ParamOptions & { ge?: number; le?: number; required?: boolean } = {}) {
-    return build<number>((s) => {
-      const t = s.trim();
-      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return { issue: { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' } };
-      const n = Number(t);
-      const b = bounds(n, o);
-      return b ? { issue: b } : { value: n };
-    }, { type: 'number', ...(o.ge !== undefined ? { minimum: o.ge } : {}), ...(o.le !== undefined ? { maximum: o.le } : {}) }, o);
+    return build<number>(
+      (s) => {
+        const t = s.trim();
+        if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t))
+          return { issue: { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' } };
+        const n = Number(t);
+        const b = bounds(n, o);
+        return b ? { issue: b } : { value: n };
+      },
+      { type: 'number', ...(o.ge !== undefined ? { minimum: o.ge } : {}), ...(o.le !== undefined ? { maximum: o.le } : {}) },
+      o,
+    );
   },
 
   bool(o: ParamOptions & { required?: boolean } = {}) {
-    return build<boolean>((s) => {
-      const t = s.trim().toLowerCase();
-      if (['true', '1', 'yes', 'on', 't', 'y'].includes(t)) return { value: true };
-      if (['false', '0', 'no', 'off', 'f', 'n'].includes(t)) return { value: false };
-      return { issue: { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' } };
-    }, { type: 'boolean' }, o);
+    return build<boolean>(
+      (s) => {
+        const t = s.trim().toLowerCase();
+        if (['true', '1', 'yes', 'on', 't', 'y'].includes(t)) return { value: true };
+        if (['false', '0', 'no', 'off', 'f', 'n'].includes(t)) return { value: false };
+        return { issue: { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' } };
+      },
+      { type: 'boolean' },
+      o,
+    );
   },
 
   /** `YYYY-MM-DD`, a real calendar date (2024-13-01 → 422). */
   date(o: ParamOptions & { required?: boolean } = {}) {
-    return build<string>((s) => {
-      const t = s.trim();
-      const iso = /^\d{4}-\d{2}-\d{2}$/.test(t) ? toIsoDate(t) : null;
-      if (!iso) return { issue: { type: 'date_parsing', msg: 'Input should be a valid date in the format YYYY-MM-DD', ctx: { format: 'YYYY-MM-DD' } } };
-      return { value: iso };
-    }, { type: 'string', format: 'date' }, { ...o, emptyIsAbsent: false });
+    return build<string>(
+      (s) => {
+        const t = s.trim();
+        const iso = /^\d{4}-\d{2}-\d{2}$/.test(t) ? toIsoDate(t) : null;
+        if (!iso) return { issue: { type: 'date_parsing', msg: 'Input should be a valid date in the format YYYY-MM-DD', ctx: { format: 'YYYY-MM-DD' } } };
+        return { value: iso };
+      },
+      { type: 'string', format: 'date' },
+      { ...o, emptyIsAbsent: false },
+    );
   },
 
   enum<const T extends readonly string[]>(values: T, o: ParamOptions & { required?: boolean; lower?: boolean; upper?: boolean } = {}) {
-    return build<T[number]>((s) => {
-      let t = s.trim();
-      if (o.lower) t = t.toLowerCase();
-      if (o.upper) t = t.toUpperCase();
-      if ((values as readonly string[]).includes(t)) return { value: t as T[number] };
-      const expected = values.map((v) => `'${v}'`).join(', ');
-      return { issue: { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } } };
-    }, { type: 'string', enum: values }, o);
+    return build<T[number]>(
+      (s) => {
+        let t = s.trim();
+        if (o.lower) t = t.toLowerCase();
+        if (o.upper) t = t.toUpperCase();
+        if ((values as readonly string[]).includes(t)) return { value: t as T[number] };
+        const expected = values.map((v) => `'${v}'`).join(', ');
+        return { issue: { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } } };
+      },
+      { type: 'string', enum: values },
+      o,
+    );
   },
 
   /** A CIK with or without leading zeros; normalized to 10 digits. */
   cik(o: ParamOptions & { required?: boolean } = {}) {
-    return build<string>((s) => {
-      const v = padCik(s);
-      if (!v) return { issue: { type: 'string_pattern_mismatch', msg: "String should match pattern '^(CIK)?\\d{1,10}$'", ctx: { pattern: '^(CIK)?\\d{1,10}$' } } };
-      return { value: v };
-    }, { type: 'string', pattern: '^(CIK)?\\d{1,10}$' }, { ...o, example: o.example ?? '0000320193' });
+    return build<string>(
+      (s) => {
+        const v = padCik(s);
+        if (!v)
+          return { issue: { type: 'string_pattern_mismatch', msg: "String should match pattern '^(CIK)?\\d{1,10}$'", ctx: { pattern: '^(CIK)?\\d{1,10}$' } } };
+        return { value: v };
+      },
+      { type: 'string', pattern: '^(CIK)?\\d{1,10}$' },
+      { ...o, example: o.example ?? '0000320193' },
+    );
   },
 
   /** An accession number with or without dashes; normalized to `0001234567-24-000123`. */
   accession(o: ParamOptions & { required?: boolean } = {}) {
     const pattern = '^\\d{10}-?\\d{2}-?\\d{6}$';
-    return build<string>((s) => {
-      const v = normalizeAccession(s);
-      if (!v) return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
-      return { value: v };
-    }, { type: 'string', pattern }, { ...o, example: o.example ?? '0000320193-24-000123' });
+    return build<string>(
+      (s) => {
+        const v = normalizeAccession(s);
+        if (!v) return { issue: { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } } };
+        return { value: v };
+      },
+      { type: 'string', pattern },
+      { ...o, example: o.example ?? '0000320193-24-000123' },
+    );
   },
 
   /** Comma-separated list, trimmed, empties dropped. */
   csv(o: ParamOptions & { required?: boolean; upper?: boolean; item?: RegExp; itemText?: string } = {}) {
-    return build<string[]>((s) => {
-      const items = s.split(',').map((x) => (o.upper ? x.trim().toUpperCase() : x.trim())).filter(Boolean);
-      if (o.item) {
-        const bad = items.find((x) => !o.item!.test(x));
-        if (bad !== undefined) {
-          const pattern = o.itemText ?? o.item.source;
-          return { issue: { type: 'string_pattern_mismatch', msg: `Each item should match pattern '${pattern}' (got '${bad}')`, ctx: { pattern } } };
+    return build<string[]>(
+      (s) => {
+        const items = s
+          .split(',')
+          .map((x) => (o.upper ? x.trim().toUpperCase() : x.trim()))
+          .filter(Boolean);
+        if (o.item) {
+          const bad = items.find((x) => !o.item!.test(x));
+          if (bad !== undefined) {
+            const pattern = o.itemText ?? o.item.source;
+            return { issue: { type: 'string_pattern_mismatch', msg: `Each item should match pattern '${pattern}' (got '${bad}')`, ctx: { pattern } } };
+          }
         }
-      }
-      return { value: items };
-    }, { type: 'string' }, o);
+        return { value: items };
+      },
+      { type: 'string' },
+      o,
+    );
   },
 };
 

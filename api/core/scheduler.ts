@@ -54,8 +54,14 @@ export function startScheduler(
       busy = false;
     }
   };
-  const nightly = cron.schedule(settings.NIGHTLY_CRON, lane('nightly', () => runNightly(settings, log, run)));
-  const daily = cron.schedule(settings.DAILY_CRON, lane('daily', () => runDaily(settings, now().toISOString().slice(0, 10), log, run)));
+  const nightly = cron.schedule(
+    settings.NIGHTLY_CRON,
+    lane('nightly', () => runNightly(settings, log, run)),
+  );
+  const daily = cron.schedule(
+    settings.DAILY_CRON,
+    lane('daily', () => runDaily(settings, now().toISOString().slice(0, 10), log, run)),
+  );
   return {
     stop() {
       nightly.stop();

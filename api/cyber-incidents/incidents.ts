@@ -42,7 +42,11 @@ function incidentsOf(hits: EftsHit[]): Incident[] {
     byAcc.set(acc, {
       accession: acc,
       form: s.form ?? '8-K',
-      company: s.display_names?.[0]?.replace(/\s*\(CIK \d{10}\)\s*$/, '').replace(/\s{2}\([^()]*\)\s*$/, '').trim() ?? null,
+      company:
+        s.display_names?.[0]
+          ?.replace(/\s*\(CIK \d{10}\)\s*$/, '')
+          .replace(/\s{2}\([^()]*\)\s*$/, '')
+          .trim() ?? null,
       ciks: (s.ciks ?? []).map((c) => padCik(c)!).filter(Boolean),
       filed_date: s.file_date ?? null,
       period_ending: s.period_ending ?? null,
@@ -59,9 +63,25 @@ export async function allIncidents(services: Services, q: { dateFrom?: string; d
   const key = JSON.stringify([services.settings.SEC_EFTS_BASE_URL, q]);
   const hit = cache.get(key);
   if (hit && services.now().getTime() - hit.at < TTL_MS) return hit;
-  const walk = await walkEfts(services.http, services.settings.SEC_EFTS_BASE_URL, {
-    q: `"Item ${CYBER_ITEM}"`, forms: ['8-K'], items: [CYBER_ITEM], dateFrom: q.dateFrom, dateTo: q.dateTo, ciks: q.ciks,
-  }, { offset: 0, limit: Number.MAX_SAFE_INTEGER, keep: reportsCyberIncident, maxPages: MAX_PAGES, fetch: { ...LIVE_FETCH, timeoutMs: Math.min(services.settings.HTTP_TIMEOUT_MS, 20_000) } });
+  const walk = await walkEfts(
+    services.http,
+    services.settings.SEC_EFTS_BASE_URL,
+    {
+      q: `"Item ${CYBER_ITEM}"`,
+      forms: ['8-K'],
+      items: [CYBER_ITEM],
+      dateFrom: q.dateFrom,
+      dateTo: q.dateTo,
+      ciks: q.ciks,
+    },
+    {
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+      keep: reportsCyberIncident,
+      maxPages: MAX_PAGES,
+      fetch: { ...LIVE_FETCH, timeoutMs: Math.min(services.settings.HTTP_TIMEOUT_MS, 20_000) },
+    },
+  );
   const entry = { at: services.now().getTime(), incidents: incidentsOf(walk.hits), truncated: !walk.exhausted };
   cache.set(key, entry);
   return entry;

@@ -15,7 +15,8 @@ export default defineRoute({
   method: 'get',
   path: PATH,
   summary: 'Material cybersecurity incidents (8-K Item 1.05), live',
-  description: '8-K and 8-K/A filings that report Item 1.05 (filings that merely mention it and voluntary Item 8.01 notes are excluded), newest first, with an excerpt of the item. Sourced live from the regulator\'s full-text index and the filings themselves.',
+  description:
+    "8-K and 8-K/A filings that report Item 1.05 (filings that merely mention it and voluntary Item 8.01 notes are excluded), newest first, with an excerpt of the item. Sourced live from the regulator's full-text index and the filings themselves.",
   tag: 'Full-text search and feeds',
   source: SOURCE,
   params: {
@@ -35,26 +36,29 @@ export default defineRoute({
     const warnings: { code: string; message: string }[] = [];
     let fetched = 0;
     const store = services.filings;
-    const data = await Promise.all(page.map(async (inc) => {
-      const cik = String(Number(inc.ciks[0] ?? inc.accession.slice(0, 10)));
-      const indexUrl = `${services.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${inc.accession.replace(/-/g, '')}/${inc.accession}-index.htm`;
-      try {
-        const m = await store.manifest(inc.accession, inc.ciks[0]);
-        const doc = primaryDocument(m);
-        if (!doc) return { ...inc, excerpt: null, url: null, index_url: m.index_url };
-        const { text, fetchedBytes } = await store.documentText(m, doc);
-        if (fetchedBytes || !m.cached) fetched++;
-        const section = extractItem(text, '8-K', CYBER_ITEM);
-        return { ...inc, excerpt: section ? excerptOf(section.text, 500) : null, url: doc.url, index_url: m.index_url };
-      } catch (err) {
-        warnings.push({ code: 'excerpt_unavailable', message: `${inc.accession}: ${(err as Error).message}` });
-        return { ...inc, excerpt: null, url: null, index_url: indexUrl };
-      }
-    }));
+    const data = await Promise.all(
+      page.map(async (inc) => {
+        const cik = String(Number(inc.ciks[0] ?? inc.accession.slice(0, 10)));
+        const indexUrl = `${services.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${inc.accession.replace(/-/g, '')}/${inc.accession}-index.htm`;
+        try {
+          const m = await store.manifest(inc.accession, inc.ciks[0]);
+          const doc = primaryDocument(m);
+          if (!doc) return { ...inc, excerpt: null, url: null, index_url: m.index_url };
+          const { text, fetchedBytes } = await store.documentText(m, doc);
+          if (fetchedBytes || !m.cached) fetched++;
+          const section = extractItem(text, '8-K', CYBER_ITEM);
+          return { ...inc, excerpt: section ? excerptOf(section.text, 500) : null, url: doc.url, index_url: m.index_url };
+        } catch (err) {
+          warnings.push({ code: 'excerpt_unavailable', message: `${inc.accession}: ${(err as Error).message}` });
+          return { ...inc, excerpt: null, url: null, index_url: indexUrl };
+        }
+      }),
+    );
     setCost(Math.min(20, 5 + fetched));
     const next = offset + page.length;
     const hasMore = next < all.incidents.length;
-    if (all.truncated) warnings.push({ code: 'upstream_truncated', message: `Only the first ${MAX_PAGES * 100} upstream hits were read; narrow date_from/date_to.` });
+    if (all.truncated)
+      warnings.push({ code: 'upstream_truncated', message: `Only the first ${MAX_PAGES * 100} upstream hits were read; narrow date_from/date_to.` });
     if (!data.length) warnings.push({ code: 'empty_result', message: 'No records match the query.' });
     return {
       data,
@@ -66,4 +70,3 @@ export default defineRoute({
     };
   },
 });
-

@@ -32,7 +32,10 @@ export default [
       penalty_min: f.gte('penalty_usd'),
     },
     validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
-    orderBy: [{ column: 'action_date', dir: 'desc' }, { column: 'action_id', dir: 'asc' }],
+    orderBy: [
+      { column: 'action_date', dir: 'desc' },
+      { column: 'action_id', dir: 'asc' },
+    ],
     record: EnforcementRecord,
     toRecord: (r) => ({
       id: String(r.action_id),

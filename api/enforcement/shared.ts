@@ -14,7 +14,14 @@ export function amount(usd: unknown, text: unknown) {
  */
 export function releaseNumberParam(prefix: 'LR' | '34', description: string) {
   const pattern = prefix === 'LR' ? /^(LR[-\s]?)?\d{3,6}$/ : /^(34-)?\d{4,7}$/;
-  return p.str({ pattern, patternText: prefix === 'LR' ? '^(LR-?)?\\d{3,6}$' : '^(34-)?\\d{4,7}$', upper: true, maxLength: 20, description, example: prefix === 'LR' ? 'LR-26040' : '34-100512' });
+  return p.str({
+    pattern,
+    patternText: prefix === 'LR' ? '^(LR-?)?\\d{3,6}$' : '^(34-)?\\d{4,7}$',
+    upper: true,
+    maxLength: 20,
+    description,
+    example: prefix === 'LR' ? 'LR-26040' : '34-100512',
+  });
 }
 
 export function releaseNumberFilter<C extends string>(column: C, prefix: 'LR' | '34'): Filter<string, C> {

@@ -77,7 +77,13 @@ async function byTicker(services: Services, identifier: string, date?: string): 
     [ticker],
   );
   if (rows.length) {
-    const ranges = rows.map((r) => ({ cik: String(r.cik), name: r.name as string | null, listed_name: r.listed_name as string | null, valid_from: String(r.valid_from), valid_to: r.valid_to == null ? null : String(r.valid_to) }));
+    const ranges = rows.map((r) => ({
+      cik: String(r.cik),
+      name: r.name as string | null,
+      listed_name: r.listed_name as string | null,
+      valid_from: String(r.valid_from),
+      valid_to: r.valid_to == null ? null : String(r.valid_to),
+    }));
     const hit = pickRange(ranges, date)!;
     const isCurrentHolder = hit.valid_to == null && (!date || date >= hit.valid_from);
     return { cik: hit.cik, name: String(hit.name ?? hit.listed_name ?? hit.cik), ticker, confidence: isCurrentHolder ? 1 : 0.95 };

@@ -47,7 +47,12 @@ export default [
     table: entitiesTable,
     params: {
       cik: p.cik({ description: 'CIK with or without leading zeros.' }),
-      ticker: p.str({ pattern: TICKER_PATTERN, patternText: TICKER_PATTERN.source, upper: true, description: 'Ticker, current or former (BRK.B and BRK-B both work).' }),
+      ticker: p.str({
+        pattern: TICKER_PATTERN,
+        patternText: TICKER_PATTERN.source,
+        upper: true,
+        description: 'Ticker, current or former (BRK.B and BRK-B both work).',
+      }),
       q: p.str({ maxLength: 200, description: 'Substring of the current or a former name.' }),
       sic: p.str({ pattern: SIC_PATTERN, description: '4-digit SIC code.' }),
       entity_type: p.str({ lower: true, maxLength: 40, description: 'operating, other, investment, individual, …' }),

@@ -36,9 +36,14 @@ const list = defineList({
   source: SOURCE.svc_events,
   table: eventsTable,
   params: {
-    event_type: p.str({ pattern: /^sec(\.[a-z0-9_]+)*(\.\*)?$/, patternText: '^sec(\\.[a-z0-9_]+)*(\\.\\*)?$', description: 'Exact type or namespace prefix such as `sec.8k.*`', example: 'sec.8k.*' }),
+    event_type: p.str({
+      pattern: /^sec(\.[a-z0-9_]+)*(\.\*)?$/,
+      patternText: '^sec(\\.[a-z0-9_]+)*(\\.\\*)?$',
+      description: 'Exact type or namespace prefix such as `sec.8k.*`',
+      example: 'sec.8k.*',
+    }),
     cik: p.cik({ description: 'Entity CIK, with or without leading zeros' }),
-    ticker: p.str({ upper: true, pattern: /^[A-Z0-9.\-]{1,10}$/ }),
+    ticker: p.str({ upper: true, pattern: /^[A-Z0-9.-]{1,10}$/ }),
     importance_min: p.enum(['low', 'medium', 'high'], { lower: true }),
     since: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or after (YYYY-MM-DD or ISO timestamp)' }),
     until: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or before (YYYY-MM-DD or ISO timestamp)' }),
@@ -46,14 +51,15 @@ const list = defineList({
   },
   filters: {
     event_type: f.sql(['event_type'], (v: string, b) =>
-      v.endsWith('.*') ? `"event_type" LIKE ${b.param(`${likeEscape(v.slice(0, -1))}%`)} ESCAPE '\\'` : `"event_type" = ${b.param(v)}`),
+      v.endsWith('.*') ? `"event_type" LIKE ${b.param(`${likeEscape(v.slice(0, -1))}%`)} ESCAPE '\\'` : `"event_type" = ${b.param(v)}`,
+    ),
     cik: f.eq('entity_cik'),
     ticker: f.eq('entity_ticker'),
     importance_min: f.sql(['importance_rank'], (v: Importance, b) => `"importance_rank" >= ${b.param(IMPORTANCE_RANK[v])}`),
     since: f.sql(['detected_at'], (v: string, b) => `"detected_at" >= ${b.param(v.replace('Z', ''))}::TIMESTAMP`),
-    until: f.sql(['detected_at'], (v: string, b) => (v.length === 10
-      ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY`
-      : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`)),
+    until: f.sql(['detected_at'], (v: string, b) =>
+      v.length === 10 ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY` : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`,
+    ),
     accession: f.eq('accession'),
   },
   validate: (v) => [rangeIssue(v as Record<string, unknown>, 'since', 'until')],

@@ -9,7 +9,8 @@ export default defineRoute({
   method: 'get',
   path: '/v1/filings/:accession/events',
   summary: 'Items reported in an 8-K',
-  description: 'Each item the 8-K reports, with its canonical title and a short excerpt, from the item headings of the primary document and the items declared in the filing header.',
+  description:
+    'Each item the 8-K reports, with its canonical title and a short excerpt, from the item headings of the primary document and the items declared in the filing header.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,
@@ -21,8 +22,16 @@ export default defineRoute({
     const { form, primary } = await formOf(services, m);
     if (itemFormOf(form) !== '8-K') throw wrongForm(m.accession, `Filing ${m.accession} is a ${form ?? 'filing of unknown form'}, not an 8-K`);
     if (!primary) throw notFound(`Filing ${m.accession} has no primary document`);
-    const { value: items, fetchedBytes, textBytes } = await loadDerived(services, m, primary, `events-${m.items.join('_')}`, (text) => classify8kItems(text, m.items));
+    const {
+      value: items,
+      fetchedBytes,
+      textBytes,
+    } = await loadDerived(services, m, primary, `events-${m.items.join('_')}`, (text) => classify8kItems(text, m.items));
     setCost(parseCost(fetchedBytes + textBytes));
-    return envelope(m, items.map((i) => ({ item: i.item, title: i.title, excerpt: i.excerpt, detected_from: i.source, accession: m.accession, source_url: primary.url })), { form });
+    return envelope(
+      m,
+      items.map((i) => ({ item: i.item, title: i.title, excerpt: i.excerpt, detected_from: i.source, accession: m.accession, source_url: primary.url })),
+      { form },
+    );
   },
 });

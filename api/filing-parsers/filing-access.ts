@@ -17,7 +17,10 @@ export const COST = { min: 10, max: 20 };
 export const accessionPath = { accession: p.accession({ required: true, description: 'Accession number, with or without dashes.' }) };
 
 export const cikParam = {
-  cik: p.cik({ description: "CIK of a party to the filing. Only needed when the filing is not in the lake's filing index and was submitted by a filing agent (the accession prefix is then the agent's CIK)." }),
+  cik: p.cik({
+    description:
+      "CIK of a party to the filing. Only needed when the filing is not in the lake's filing index and was submitted by a filing agent (the accession prefix is then the agent's CIK).",
+  }),
 };
 
 /** The store's "no such filing or document" as the API's 404. */

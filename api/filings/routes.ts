@@ -40,7 +40,8 @@ export default [
   defineList({
     path: '/v1/filings',
     summary: 'Filing index',
-    description: 'Every filing of the EDGAR index, newest first, with 8-K items, acceptance time, primary document, size and XBRL flags from the submissions data.',
+    description:
+      'Every filing of the EDGAR index, newest first, with 8-K items, acceptance time, primary document, size and XBRL flags from the submissions data.',
     tag: 'Filings',
     source: SOURCE.sec_edgar_index,
     table: filingsTable,
@@ -62,7 +63,8 @@ export default [
       cik: f.eq('cik'),
       ticker: tickerFilter(),
       form_type: f.sql(['base_form', 'form'], (v: string, b, all) =>
-        (all.include_amendments ? `base_form = ${b.param(v.replace(/\/A$/, ''))}` : `form = ${b.param(v)}`)),
+        all.include_amendments ? `base_form = ${b.param(v.replace(/\/A$/, ''))}` : `form = ${b.param(v)}`,
+      ),
       q: f.contains('company'),
       accession: f.eq('accession'),
       filed_from: dateFrom('filed_date', 'filed_quarter'),
@@ -74,7 +76,11 @@ export default [
       is_xbrl: f.flag('is_xbrl'),
     },
     validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],
-    orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'cik', dir: 'asc' }],
+    orderBy: [
+      { column: 'filed_date', dir: 'desc' },
+      { column: 'accession', dir: 'desc' },
+      { column: 'cik', dir: 'asc' },
+    ],
     record: FilingRecord,
     toRecord,
   }),

@@ -16,7 +16,9 @@ function decodeAfter(cursor: string): string {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
     if (typeof v.after === 'string') return v.after;
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: not issued by this endpoint', type: 'value_error', input: cursor }]);
 }
 
@@ -24,7 +26,8 @@ export default defineRoute({
   method: 'get',
   path: '/v1/financials/{cik}',
   summary: 'Reported XBRL values of one company, per concept',
-  description: 'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label and, per unit, every reported value with period, fiscal year/period, form, accession, filing date and frame. Pages over concepts (`limit` concepts per page).',
+  description:
+    'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label and, per unit, every reported value with period, fiscal year/period, form, accession, filing date and frame. Pages over concepts (`limit` concepts per page).',
   tag: 'Financials',
   source: SOURCE,
   pathParams: { cik: p.str({ required: true, maxLength: 200, description: 'CIK, ticker or company name.' }) },
@@ -54,13 +57,19 @@ export default defineRoute({
     // a ticker or a name goes through resolution first.
     const directCik = /^(CIK)?\d{1,10}$/i.test(id.trim()) ? padCik(id) : null;
     const resolving = directCik
-      ? services.lake.query('SELECT name, ticker FROM entities WHERE cik = $1 LIMIT 1', [directCik]).then((r) =>
-        r[0] ? { cik: directCik, name: String(r[0].name), ticker: str(r[0].ticker), confidence: 1 } : null)
+      ? services.lake
+          .query('SELECT name, ticker FROM entities WHERE cik = $1 LIMIT 1', [directCik])
+          .then((r) => (r[0] ? { cik: directCik, name: String(r[0].name), ticker: str(r[0].ticker), confidence: 1 } : null))
       : resolveEntity(services, id);
     const hit = directCik ? { cik: directCik, name: directCik, ticker: null as string | null, confidence: 1 } : await resolving;
     if (!hit) throw await unresolved();
     const params: unknown[] = [];
-    const b: SqlBuilder = { param: (v) => { params.push(v); return `$${params.length}`; } };
+    const b: SqlBuilder = {
+      param: (v) => {
+        params.push(v);
+        return `$${params.length}`;
+      },
+    };
     const where = [`cik_bucket = ${b.param(cikBucket(hit.cik))}`, `cik = ${b.param(hit.cik)}`];
     for (const [name, filter] of Object.entries(sharedFilters)) {
       const v = (query as Record<string, unknown>)[name];
@@ -70,7 +79,8 @@ export default defineRoute({
     }
     const limit = Number(query.limit ?? 25);
     if (typeof query.cursor === 'string') where.push(`concept > ${b.param(decodeAfter(query.cursor))}`);
-    const columns = 'concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name';
+    const columns =
+      'concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name';
     const order = 'ORDER BY concept, unit, period_end, period_days, filed, accession';
     let facts: Record<string, unknown>[] = [];
     let concepts: string[];
@@ -82,14 +92,20 @@ export default defineRoute({
     } else {
       // Pick the page's concepts first (sorted files: a plain range scan), then read their facts.
       const conceptRows = await services.lake.query(
-        `SELECT DISTINCT concept FROM financial_facts WHERE ${where.join(' AND ')} ORDER BY concept LIMIT ${limit + 1}`, params,
+        `SELECT DISTINCT concept FROM financial_facts WHERE ${where.join(' AND ')} ORDER BY concept LIMIT ${limit + 1}`,
+        params,
       );
       hasMore = conceptRows.length > limit;
       concepts = conceptRows.slice(0, limit).map((r) => String(r.concept));
     }
     if (!query.concept && concepts.length) {
       const p2 = [...params];
-      const b2: SqlBuilder = { param: (v) => { p2.push(v); return `$${p2.length}`; } };
+      const b2: SqlBuilder = {
+        param: (v) => {
+          p2.push(v);
+          return `$${p2.length}`;
+        },
+      };
       const range = `concept >= ${b2.param(concepts[0])} AND concept <= ${b2.param(concepts[concepts.length - 1])}`;
       facts = await services.lake.query(`SELECT ${columns} FROM financial_facts WHERE ${where.join(' AND ')} AND ${range} ${order}`, p2);
     }
@@ -97,10 +113,21 @@ export default defineRoute({
     for (const r of facts) {
       const c = String(r.concept);
       let rec = byConcept.get(c);
-      if (!rec) { rec = { concept: c, taxonomy: String(r.taxonomy), label: str(r.label), units: {} }; byConcept.set(c, rec); }
+      if (!rec) {
+        rec = { concept: c, taxonomy: String(r.taxonomy), label: str(r.label), units: {} };
+        byConcept.set(c, rec);
+      }
       (rec.units[String(r.unit)] ??= []).push({
-        start: str(r.period_start), end: String(r.period_end), value: Number(r.value), fy: num(r.fiscal_year), fp: str(r.fiscal_period),
-        form: str(r.form), accession: String(r.accession), filed: String(r.filed), frame: str(r.frame), is_latest: Boolean(r.is_latest),
+        start: str(r.period_start),
+        end: String(r.period_end),
+        value: Number(r.value),
+        fy: num(r.fiscal_year),
+        fp: str(r.fiscal_period),
+        form: str(r.form),
+        accession: String(r.accession),
+        filed: String(r.filed),
+        frame: str(r.frame),
+        is_latest: Boolean(r.is_latest),
       });
     }
     const entity = directCik ? await resolving : hit;

@@ -23,7 +23,11 @@ function conceptFilter(v: string, b: SqlBuilder): string {
 }
 
 export const conceptParam = () =>
-  p.str({ pattern: CONCEPT, patternText: CONCEPT.source, description: 'XBRL concept in namespaced form (us-gaap:Revenues); a bare tag matches it in us-gaap, ifrs-full, dei or srt.' });
+  p.str({
+    pattern: CONCEPT,
+    patternText: CONCEPT.source,
+    description: 'XBRL concept in namespaced form (us-gaap:Revenues); a bare tag matches it in us-gaap, ifrs-full, dei or srt.',
+  });
 
 function factRecord(r: Record<string, unknown>): z.infer<typeof FactRecord> {
   const cik = String(r.cik);
@@ -86,7 +90,8 @@ export default [
   defineList({
     path: '/v1/financials',
     summary: 'XBRL financial facts',
-    description: 'Every non-dimensional XBRL fact per reporting filing (company facts data). A value re-reported by later filings appears once per filing; `latest=true` keeps the latest-filed one per concept/unit/period.',
+    description:
+      'Every non-dimensional XBRL fact per reporting filing (company facts data). A value re-reported by later filings appears once per filing; `latest=true` keeps the latest-filed one per concept/unit/period.',
     tag: 'Financials',
     source: SOURCE,
     table: financialFactsTable,
@@ -99,8 +104,12 @@ export default [
     },
     validate: rangeChecks,
     orderBy: [
-      { column: 'cik', dir: 'asc' }, { column: 'concept', dir: 'asc' }, { column: 'unit', dir: 'asc' },
-      { column: 'period_end', dir: 'asc' }, { column: 'period_days', dir: 'asc' }, { column: 'accession', dir: 'asc' },
+      { column: 'cik', dir: 'asc' },
+      { column: 'concept', dir: 'asc' },
+      { column: 'unit', dir: 'asc' },
+      { column: 'period_end', dir: 'asc' },
+      { column: 'period_days', dir: 'asc' },
+      { column: 'accession', dir: 'asc' },
     ],
     record: FactRecord,
     toRecord: factRecord,

@@ -9,14 +9,28 @@ import { SOURCE } from '../../schemas/sources.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof Form144Record> {
   return {
-    accession: String(r.accession), row_seq: Number(r.row_seq), submission_type: str(r.submission_type), filed_date: isoDate(r.filed_date)!,
+    accession: String(r.accession),
+    row_seq: Number(r.row_seq),
+    submission_type: str(r.submission_type),
+    filed_date: isoDate(r.filed_date)!,
     issuer: { cik: String(r.issuer_cik), name: str(r.issuer_name), sec_file_number: str(r.sec_file_number) },
-    person_name: str(r.person_name), relationships: jsonList<string>(r.relationships), class_of_securities: str(r.class_of_securities),
-    broker_name: str(r.broker_name), broker_normalized_name: str(r.broker_normalized_name), units_to_be_sold: num(r.units_to_be_sold),
-    aggregate_market_value: num(r.aggregate_market_value), units_outstanding: num(r.units_outstanding), approx_sale_date: isoDate(r.approx_sale_date),
-    exchange: str(r.exchange), notice_date: isoDate(r.notice_date), plan_adoption_dates: jsonList<string>(r.plan_adoption_dates),
-    securities_to_be_sold: jsonList(r.securities_to_be_sold), sold_past_3_months: jsonList(r.sold_past_3_months), remarks: str(r.remarks),
-    source: SOURCE.sec_form_144, source_url: str(r.source_url),
+    person_name: str(r.person_name),
+    relationships: jsonList<string>(r.relationships),
+    class_of_securities: str(r.class_of_securities),
+    broker_name: str(r.broker_name),
+    broker_normalized_name: str(r.broker_normalized_name),
+    units_to_be_sold: num(r.units_to_be_sold),
+    aggregate_market_value: num(r.aggregate_market_value),
+    units_outstanding: num(r.units_outstanding),
+    approx_sale_date: isoDate(r.approx_sale_date),
+    exchange: str(r.exchange),
+    notice_date: isoDate(r.notice_date),
+    plan_adoption_dates: jsonList<string>(r.plan_adoption_dates),
+    securities_to_be_sold: jsonList(r.securities_to_be_sold),
+    sold_past_3_months: jsonList(r.sold_past_3_months),
+    remarks: str(r.remarks),
+    source: SOURCE.sec_form_144,
+    source_url: str(r.source_url),
   };
 }
 
@@ -29,7 +43,11 @@ const list = defineList({
   table: form144Table,
   params: {
     issuer_cik: p.cik({ description: 'Issuer CIK.' }),
-    broker_normalized_name: p.str({ maxLength: 200, description: 'Broker name; normalized the same way as the stored key (case, punctuation, LLC/Inc/& Co folded), then matched as a substring.', example: 'Goldman Sachs & Co. LLC' }),
+    broker_normalized_name: p.str({
+      maxLength: 200,
+      description: 'Broker name; normalized the same way as the stored key (case, punctuation, LLC/Inc/& Co folded), then matched as a substring.',
+      example: 'Goldman Sachs & Co. LLC',
+    }),
     class_of_securities: p.str({ maxLength: 100, description: 'Case-insensitive substring of the class title.' }),
     sale_date_from: p.date({ description: 'Earliest approximate sale date.' }),
     sale_date_to: p.date({ description: 'Latest approximate sale date.' }),
@@ -38,8 +56,10 @@ const list = defineList({
   },
   filters: {
     issuer_cik: f.eq('issuer_cik'),
-    broker_normalized_name: f.sql(['broker_normalized_name'], (v: string, b) =>
-      `contains("broker_normalized_name", ${b.param(normalizeBrokerName(v) ?? v.toLowerCase())})`),
+    broker_normalized_name: f.sql(
+      ['broker_normalized_name'],
+      (v: string, b) => `contains("broker_normalized_name", ${b.param(normalizeBrokerName(v) ?? v.toLowerCase())})`,
+    ),
     class_of_securities: f.contains('class_of_securities'),
     sale_date_from: f.gte('approx_sale_date'),
     sale_date_to: f.lte('approx_sale_date'),
@@ -47,7 +67,11 @@ const list = defineList({
     min_shares: f.gte('units_to_be_sold'),
   },
   validate: (v) => [rangeIssue(v, 'sale_date_from', 'sale_date_to')],
-  orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
+  orderBy: [
+    { column: 'filed_date', dir: 'desc' },
+    { column: 'accession', dir: 'desc' },
+    { column: 'row_seq', dir: 'asc' },
+  ],
   record: Form144Record,
   toRecord,
 });

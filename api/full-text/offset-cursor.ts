@@ -13,7 +13,9 @@ export function readOffsetCursor(services: Services, path: string, query: Record
   const c = decodeCursor(services.cursorSecret, raw);
   const offset = c?.k[0];
   if (!c || c.e !== path || c.f !== filterHash(query) || typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: take it verbatim from page.next_cursor of the same query', type: 'value_error', input: raw }]);
+    throw new ValidationError([
+      { loc: ['query', 'cursor'], msg: 'Invalid cursor: take it verbatim from page.next_cursor of the same query', type: 'value_error', input: raw },
+    ]);
   }
   return offset;
 }

@@ -17,12 +17,18 @@ export default defineRoute({
   method: 'get',
   path: PATH,
   summary: 'Full-text search over filing bodies (live)',
-  description: 'The regulator\'s full-text search (filings since 2001), fetched live. `q`: keywords or a quoted exact phrase. One record per matching document (a filing whose main document and exhibits match appears once per document). The upstream serves at most 10,000 hits per query: narrow the date range to reach more.',
+  description:
+    "The regulator's full-text search (filings since 2001), fetched live. `q`: keywords or a quoted exact phrase. One record per matching document (a filing whose main document and exhibits match appears once per document). The upstream serves at most 10,000 hits per query: narrow the date range to reach more.",
   tag: 'Full-text search and feeds',
   source: SOURCE,
   params: {
     q: p.str({ required: true, maxLength: 500, description: 'Keywords, or a quoted exact phrase ("material weakness").' }),
-    forms: p.csv({ upper: true, item: /^[A-Z0-9][A-Z0-9 \-/]{0,19}$/, itemText: 'form type such as 10-K, 8-K/A, SC 13G', description: 'Comma-separated form types (10-K,8-K).' }),
+    forms: p.csv({
+      upper: true,
+      item: /^[A-Z0-9][A-Z0-9 \-/]{0,19}$/,
+      itemText: 'form type such as 10-K, 8-K/A, SC 13G',
+      description: 'Comma-separated form types (10-K,8-K).',
+    }),
     date_from: p.date({ description: 'Filed on or after (YYYY-MM-DD).' }),
     date_to: p.date({ description: 'Filed on or before (YYYY-MM-DD).' }),
     ciks: cikListParam,
@@ -38,9 +44,18 @@ export default defineRoute({
     const offset = readOffsetCursor(services, PATH, query);
     const ciks = query.ciks?.map((c) => padCik(c)!) ?? [];
     const keep = ciks.length ? (h: EftsHit) => (h._source.ciks ?? []).some((c) => ciks.includes(padCik(c)!)) : undefined;
-    const walk = await walkEfts(services.http, services.settings.SEC_EFTS_BASE_URL, {
-      q: query.q!, forms: query.forms, dateFrom: query.date_from, dateTo: query.date_to, ciks,
-    }, { offset, limit: query.limit!, keep, fetch: { ...LIVE_FETCH, timeoutMs: Math.min(services.settings.HTTP_TIMEOUT_MS, 20_000) } });
+    const walk = await walkEfts(
+      services.http,
+      services.settings.SEC_EFTS_BASE_URL,
+      {
+        q: query.q!,
+        forms: query.forms,
+        dateFrom: query.date_from,
+        dateTo: query.date_to,
+        ciks,
+      },
+      { offset, limit: query.limit!, keep, fetch: { ...LIVE_FETCH, timeoutMs: Math.min(services.settings.HTTP_TIMEOUT_MS, 20_000) } },
+    );
     setCost(walk.pages > 1 ? 5 : 3);
     const hasMore = !walk.exhausted;
     const warnings = [];
@@ -55,8 +70,14 @@ export default defineRoute({
       as_of: services.now().toISOString(),
       source: SOURCE,
       query_echo: {
-        q: query.q, forms: query.forms ?? null, date_from: query.date_from ?? null, date_to: query.date_to ?? null, ciks: ciks.length ? ciks : null,
-        limit: query.limit, upstream_total: walk.total?.value ?? null, upstream_total_relation: walk.total?.relation ?? null,
+        q: query.q,
+        forms: query.forms ?? null,
+        date_from: query.date_from ?? null,
+        date_to: query.date_to ?? null,
+        ciks: ciks.length ? ciks : null,
+        limit: query.limit,
+        upstream_total: walk.total?.value ?? null,
+        upstream_total_relation: walk.total?.relation ?? null,
       },
       warnings,
     };

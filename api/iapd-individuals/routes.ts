@@ -6,7 +6,13 @@ import { type Employment, Individual } from '../../schemas/records/iapd-individu
 import { iapdIndividualsTable } from '../../schemas/tables/iapd-individuals.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
-const scope = (what: string) => p.str({ upper: true, pattern: /^[A-Z]{1,20}$/, patternText: '^[A-Za-z]{1,20}$', description: `${what} scope, case-insensitive (ACTIVE, INACTIVE, NOTINSCOPE).` });
+const scope = (what: string) =>
+  p.str({
+    upper: true,
+    pattern: /^[A-Z]{1,20}$/,
+    patternText: '^[A-Za-z]{1,20}$',
+    description: `${what} scope, case-insensitive (ACTIVE, INACTIVE, NOTINSCOPE).`,
+  });
 
 const list = defineList({
   path: '/v1/iapd-individuals',
@@ -46,14 +52,31 @@ const list = defineList({
   },
   validate: (v) => [rangeIssue(v, 'firm_count_min', 'firm_count_max'), rangeIssue(v, 'cal_date_from', 'cal_date_to')],
   scope: 'latest_partition',
-  orderBy: [{ column: 'sort_name', dir: 'asc' }, { column: 'ind_int', dir: 'asc' }],
+  orderBy: [
+    { column: 'sort_name', dir: 'asc' },
+    { column: 'ind_int', dir: 'asc' },
+  ],
   record: Individual,
   toRecord: (r) => ({
-    ind_source_id: String(r.ind_source_id), first_name: (r.first_name as string) ?? null, middle_name: (r.middle_name as string) ?? null,
-    last_name: String(r.last_name), suffix: (r.suffix as string) ?? null, full_name: String(r.full_name), other_names: jsonList<string>(r.other_names),
-    ia_scope: String(r.ia_scope), bc_scope: String(r.bc_scope), has_disclosure: Number(r.has_disclosure), disclosure_types: jsonList<string>(r.disclosure_types),
-    firm_count: Number(r.firm_count), current_employments: jsonList<z.infer<typeof Employment>>(r.current_employments), exams: jsonList<{ code: string | null; name: string | null; date: string | null }>(r.exams), designations: jsonList<string>(r.designations),
-    cal_date: isoDate(r.cal_date), snapshot_date: isoDate(r.snapshot_date)!, source: SOURCE.iapd_individuals, source_url: String(r.source_url),
+    ind_source_id: String(r.ind_source_id),
+    first_name: (r.first_name as string) ?? null,
+    middle_name: (r.middle_name as string) ?? null,
+    last_name: String(r.last_name),
+    suffix: (r.suffix as string) ?? null,
+    full_name: String(r.full_name),
+    other_names: jsonList<string>(r.other_names),
+    ia_scope: String(r.ia_scope),
+    bc_scope: String(r.bc_scope),
+    has_disclosure: Number(r.has_disclosure),
+    disclosure_types: jsonList<string>(r.disclosure_types),
+    firm_count: Number(r.firm_count),
+    current_employments: jsonList<z.infer<typeof Employment>>(r.current_employments),
+    exams: jsonList<{ code: string | null; name: string | null; date: string | null }>(r.exams),
+    designations: jsonList<string>(r.designations),
+    cal_date: isoDate(r.cal_date),
+    snapshot_date: isoDate(r.snapshot_date)!,
+    source: SOURCE.iapd_individuals,
+    source_url: String(r.source_url),
   }),
 });
 

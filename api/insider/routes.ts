@@ -51,10 +51,22 @@ const TRANSACTION_CODES = 'PSVADFIMCEHOXGLWZJKU';
 const params = {
   issuer_cik: p.cik({ description: 'Issuer CIK (leading zeros optional).' }),
   owner_cik: p.cik({ description: 'CIK of any reporting owner of the filing.' }),
-  ticker: p.str({ upper: true, pattern: /^[A-Z0-9.\-]{1,10}$/, patternText: '^[A-Za-z0-9.-]{1,10}$', description: 'Issuer trading symbol as filed (case-insensitive).', example: 'AAPL' }),
+  ticker: p.str({
+    upper: true,
+    pattern: /^[A-Z0-9.-]{1,10}$/,
+    patternText: '^[A-Za-z0-9.-]{1,10}$',
+    description: 'Issuer trading symbol as filed (case-insensitive).',
+    example: 'AAPL',
+  }),
   issuer: p.str({ maxLength: 200, description: 'Case-insensitive substring of the issuer name.' }),
-  owner: p.str({ maxLength: 200, description: 'Case-insensitive substring of any reporting owner\'s name.' }),
-  trans_code: p.csv({ upper: true, item: new RegExp(`^[${TRANSACTION_CODES}]$`), itemText: `^[${TRANSACTION_CODES}]$`, description: 'Transaction code, or several comma-separated (e.g. P,S).', example: 'P' }),
+  owner: p.str({ maxLength: 200, description: "Case-insensitive substring of any reporting owner's name." }),
+  trans_code: p.csv({
+    upper: true,
+    item: new RegExp(`^[${TRANSACTION_CODES}]$`),
+    itemText: `^[${TRANSACTION_CODES}]$`,
+    description: 'Transaction code, or several comma-separated (e.g. P,S).',
+    example: 'P',
+  }),
   acquired_disposed: p.enum(['A', 'D'] as const, { upper: true, description: 'A acquired, D disposed.' }),
   derivative: p.bool({ description: 'true: Table II rows only; false: Table I rows only.' }),
   date_from: p.date({ description: 'Earliest transaction date, YYYY-MM-DD.' }),
@@ -65,7 +77,8 @@ const params = {
 const list = defineList({
   path: '/v1/insider',
   summary: 'Insider transactions (Forms 3/4/5)',
-  description: 'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, with issuer, every reporting owner and relationship, shares, price (or its footnote), acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported without a transaction are in the lake table insider_holdings.',
+  description:
+    'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, with issuer, every reporting owner and relationship, shares, price (or its footnote), acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported without a transaction are in the lake table insider_holdings.',
   tag: 'Insider transactions',
   source: SOURCE.sec_insider_transactions,
   table: insiderTransactionsTable,
@@ -85,7 +98,11 @@ const list = defineList({
     min_value_usd: f.gte('value_usd'),
   },
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
-  orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }, { column: 'row_seq', dir: 'asc' }],
+  orderBy: [
+    { column: 'filed_date', dir: 'desc' },
+    { column: 'accession', dir: 'desc' },
+    { column: 'row_seq', dir: 'asc' },
+  ],
   record: InsiderTransaction,
   toRecord,
 });

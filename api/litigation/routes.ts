@@ -30,7 +30,10 @@ export default [
       date_to: f.lte('release_date'),
     },
     validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
-    orderBy: [{ column: 'release_date', dir: 'desc' }, { column: 'release_number', dir: 'asc' }],
+    orderBy: [
+      { column: 'release_date', dir: 'desc' },
+      { column: 'release_number', dir: 'asc' },
+    ],
     record: LitigationRecord,
     toRecord: (r) => ({
       release_number: String(r.release_number),

@@ -11,7 +11,8 @@ import { isEventType } from './taxonomy.ts';
 
 function checkSignals(signals: string[]): string[] {
   const unknown = signals.filter((s) => !isEventType(s));
-  if (unknown.length) throw invalid('signals', `Unknown signal(s): ${unknown.join(', ')}. Signals are event types of the taxonomy (GET /v1/events documents them).`);
+  if (unknown.length)
+    throw invalid('signals', `Unknown signal(s): ${unknown.join(', ')}. Signals are event types of the taxonomy (GET /v1/events documents them).`);
   return [...new Set(signals)];
 }
 

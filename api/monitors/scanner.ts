@@ -37,12 +37,11 @@ export function alertId(monitorId: string, eventId: string): string {
 export class MonitorScanner {
   private running: Promise<ScanResult> | null = null;
 
-  constructor(
-    private readonly o: { state: StateDb; readEvents: EventReader; now: () => Date; batchSize?: number },
-  ) {}
+  constructor(private readonly o: { state: StateDb; readEvents: EventReader; now: () => Date; batchSize?: number }) {}
 
   async position(): Promise<{ seq: number; id: string }> {
-    const rows = await rowsOf<{ last_seq: number | bigint; last_event_id: string }>(this.o.state, 
+    const rows = await rowsOf<{ last_seq: number | bigint; last_event_id: string }>(
+      this.o.state,
       `SELECT last_seq, last_event_id FROM monitor_scan_state WHERE id = 1`,
     );
     return rows[0] ? { seq: Number(rows[0].last_seq), id: rows[0].last_event_id } : { seq: -1, id: '' };
@@ -75,7 +74,8 @@ export class MonitorScanner {
   }
 
   private async loadIndex(): Promise<MonitorIndex> {
-    const rows = await rowsOf<Record<string, unknown>>(this.o.state, 
+    const rows = await rowsOf<Record<string, unknown>>(
+      this.o.state,
       `SELECT m.*, e.status AS endpoint_status FROM monitors m
        LEFT JOIN webhook_endpoints e ON e.id = m.webhook_endpoint_id
        WHERE m.status = 'active'`,
@@ -95,12 +95,27 @@ export class MonitorScanner {
       const eventJson = JSON.stringify(e);
       for (const m of matched) {
         const withDelivery = m.webhook_endpoint_id && (m as { endpointActive?: boolean }).endpointActive;
-        const alert = { id: alertId(m.id, e.id), account_id: m.account_id, monitor_id: m.id, event_id: e.id, event_json: eventJson, delivery_id: withDelivery ? randomUUID() : null, created_at: now };
+        const alert = {
+          id: alertId(m.id, e.id),
+          account_id: m.account_id,
+          monitor_id: m.id,
+          event_id: e.id,
+          event_json: eventJson,
+          delivery_id: withDelivery ? randomUUID() : null,
+          created_at: now,
+        };
         alertRows.push(alert);
         if (withDelivery) {
           deliveryRows.push({
-            id: alert.delivery_id, account_id: m.account_id, endpoint_id: m.webhook_endpoint_id, monitor_id: m.id, alert_id: alert.id,
-            event_id: e.id, type: e.event_type, event_json: eventJson, created_at: now,
+            id: alert.delivery_id,
+            account_id: m.account_id,
+            endpoint_id: m.webhook_endpoint_id,
+            monitor_id: m.id,
+            alert_id: alert.id,
+            event_id: e.id,
+            type: e.event_type,
+            event_json: eventJson,
+            created_at: now,
           });
         }
       }

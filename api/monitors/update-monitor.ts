@@ -8,7 +8,8 @@ export default defineRoute({
   method: 'patch',
   path: '/v1/monitors/{monitor_id}',
   summary: 'Update a monitor (pause/resume with `status`)',
-  description: 'Any of `name`, `status` (`active`/`paused`), `signals`, `materiality`, `webhook_endpoint_id` (null detaches). A paused monitor matches nothing.',
+  description:
+    'Any of `name`, `status` (`active`/`paused`), `signals`, `materiality`, `webhook_endpoint_id` (null detaches). A paused monitor matches nothing.',
   tag: MONITORS_TAG,
   source: MONITORING_SOURCE,
   pathParams: monitorIdParam,

@@ -8,7 +8,10 @@ import { SOURCE } from '../../schemas/sources.ts';
 
 /** `US 11,540,449 B2`, `D0656308`, `re49876` → the stored PatentsView form. */
 function canonicalPatentNumber(raw: string): string | null {
-  const m = raw.toUpperCase().replace(/[\s,.-]/g, '').match(/^(?:US)?([A-Z]{0,2}?)0*(\d{1,8})(?:[ABSPEH]\d?)?$/);
+  const m = raw
+    .toUpperCase()
+    .replace(/[\s,.-]/g, '')
+    .match(/^(?:US)?([A-Z]{0,2}?)0*(\d{1,8})(?:[ABSPEH]\d?)?$/);
   return m ? `${m[1]}${m[2]}` : null;
 }
 
@@ -23,13 +26,24 @@ export default [
     source: SOURCE.uspto_patent_grants,
     table: patentGrantsTable,
     params: {
-      patent_number: p.str({ pattern: PATENT_NUMBER, patternText: '^(US)?[A-Z]{0,2}[0-9,]{1,11}([A-Z][0-9]?)?$', maxLength: 30, description: 'Patent number; `11540449`, `US 11,540,449 B2`, `D656308` and `D0656308` are the same.', example: '11540449' }),
+      patent_number: p.str({
+        pattern: PATENT_NUMBER,
+        patternText: '^(US)?[A-Z]{0,2}[0-9,]{1,11}([A-Z][0-9]?)?$',
+        maxLength: 30,
+        description: 'Patent number; `11540449`, `US 11,540,449 B2`, `D656308` and `D0656308` are the same.',
+        example: '11540449',
+      }),
       title: p.str({ description: 'Substring of the title (case-insensitive).', maxLength: 200 }),
       assignee: p.str({ description: 'Substring of any assignee name (case-insensitive).', maxLength: 200 }),
       assignee_state: p.str({ pattern: /^[A-Z]{2}$/, upper: true, description: 'Two-letter US state of the first assignee.', example: 'CA' }),
       assignee_country: p.str({ pattern: /^[A-Z]{2}$/, upper: true, description: 'ISO-2 country of the first assignee.', example: 'US' }),
       kind_code: p.str({ pattern: /^[A-Z]\d?$/, upper: true, description: 'WIPO kind code: B1, B2, S1, P2, P3, E, H1.', example: 'B2' }),
-      application_number: p.str({ pattern: /^[\d/,\s]{6,14}$/, patternText: '^[0-9/, ]{6,14}$', description: 'Application number: `29379369` or `29/379,369`.', example: '29379369' }),
+      application_number: p.str({
+        pattern: /^[\d/,\s]{6,14}$/,
+        patternText: '^[0-9/, ]{6,14}$',
+        description: 'Application number: `29379369` or `29/379,369`.',
+        example: '29379369',
+      }),
       grant_year: p.int({ ge: 1976, le: 2100, description: 'Year of the grant date.' }),
       grant_date_from: p.date({ description: 'Earliest grant date (inclusive).' }),
       grant_date_to: p.date({ description: 'Latest grant date (inclusive).' }),
@@ -49,7 +63,10 @@ export default [
       claims_count_min: f.gte('claims_count'),
     },
     validate: (v) => [rangeIssue(v, 'grant_date_from', 'grant_date_to')],
-    orderBy: [{ column: 'grant_date', dir: 'desc' }, { column: 'patent_number', dir: 'asc' }],
+    orderBy: [
+      { column: 'grant_date', dir: 'desc' },
+      { column: 'patent_number', dir: 'asc' },
+    ],
     record: PatentRecord,
     toRecord: (r) => ({
       patent_number: String(r.patent_number),
@@ -73,8 +90,9 @@ export default [
       abstract: str(r.abstract),
       source: SOURCE.uspto_patent_grants,
       // Local imports (`--from`) have no URL: the weekly file's canonical bulk-data address is the provenance.
-      source_url: str(r.source_url)
-        ?? `https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/${String(r.grant_date).slice(0, 4)}/${String(r.source_file).replace(/\.xml$/i, '.zip')}`,
+      source_url:
+        str(r.source_url) ??
+        `https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/${String(r.grant_date).slice(0, 4)}/${String(r.source_file).replace(/\.xml$/i, '.zip')}`,
     }),
   }),
 ];

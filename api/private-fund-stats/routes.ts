@@ -30,11 +30,23 @@ const list = defineList({
   },
   validate: (v) => [rangeIssue(v, 'min_value', 'max_value')],
   scope: 'all',
-  orderBy: [{ column: 'quarter_end_date', dir: 'desc' }, { column: 'tab_name', dir: 'asc' }, { column: 'row_order', dir: 'asc' }, { column: 'col_order', dir: 'asc' }],
+  orderBy: [
+    { column: 'quarter_end_date', dir: 'desc' },
+    { column: 'tab_name', dir: 'asc' },
+    { column: 'row_order', dir: 'asc' },
+    { column: 'col_order', dir: 'asc' },
+  ],
   record: StatRecord,
   toRecord: (r) => ({
-    quarter_end_date: isoDate(r.quarter_end_date)!, tab_name: String(r.tab_name), table_title: str(r.table_title), row_key: String(r.row_key),
-    metric_key: String(r.metric_key), value: num(r.value), value_raw: str(r.value_raw), source: SOURCE.sec_private_fund_stats, source_url: String(r.source_url),
+    quarter_end_date: isoDate(r.quarter_end_date)!,
+    tab_name: String(r.tab_name),
+    table_title: str(r.table_title),
+    row_key: String(r.row_key),
+    metric_key: String(r.metric_key),
+    value: num(r.value),
+    value_raw: str(r.value_raw),
+    source: SOURCE.sec_private_fund_stats,
+    source_url: String(r.source_url),
   }),
 });
 

@@ -10,7 +10,8 @@ export default [
   defineList({
     path: '/v1/proxy/officers',
     summary: 'Directors and executive officers named in DEF 14A proxy statements',
-    description: 'One row per person per proxy statement, merged across the director table, director bios, the summary compensation table and the director/fund compensation tables.',
+    description:
+      'One row per person per proxy statement, merged across the director table, director bios, the summary compensation table and the director/fund compensation tables.',
     tag: 'Board and compensation',
     source: SOURCE.sec_proxy,
     table: proxyOfficersTable,
@@ -34,7 +35,11 @@ export default [
       min_age: f.gte('age'),
       min_confidence: f.gte('confidence'),
     },
-    orderBy: [{ column: 'cik', dir: 'asc' }, { column: 'proxy_fiscal_year', dir: 'desc' }, { column: 'record_id', dir: 'asc' }],
+    orderBy: [
+      { column: 'cik', dir: 'asc' },
+      { column: 'proxy_fiscal_year', dir: 'desc' },
+      { column: 'record_id', dir: 'asc' },
+    ],
     record: ProxyOfficer,
     toRecord: (r) => ({
       cik: String(r.cik),

@@ -13,7 +13,15 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof Raise> {
     is_amendment: Boolean(r.is_amendment),
     previous_accession: str(r.previous_accession),
     filed_date: isoDate(r.filed_date)!,
-    issuer: { cik: String(r.issuer_cik), name: str(r.issuer_name), state: str(r.state), city: str(r.city), jurisdiction_of_inc: str(r.jurisdiction_of_inc), entity_type: str(r.entity_type), year_of_inc: str(r.year_of_inc) },
+    issuer: {
+      cik: String(r.issuer_cik),
+      name: str(r.issuer_name),
+      state: str(r.state),
+      city: str(r.city),
+      jurisdiction_of_inc: str(r.jurisdiction_of_inc),
+      entity_type: str(r.entity_type),
+      year_of_inc: str(r.year_of_inc),
+    },
     co_issuers: jsonList<z.infer<typeof Issuer>>(r.issuers).filter((i) => !i.is_primary),
     industry_group: str(r.industry_group),
     investment_fund_type: str(r.investment_fund_type),
@@ -46,14 +54,24 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof Raise> {
 const list = defineList({
   path: '/v1/raises',
   summary: 'Private placements (Form D notices)',
-  description: 'One record per Form D filing (D new notice or D/A amendment, kept apart), newest first, with the offering amounts, industry, fund type, exemptions, related persons and sales compensation recipients. `min_amount` compares the total offering amount; offerings whose amount is "Indefinite" never match it and carry `total_offering_indefinite: true`.',
+  description:
+    'One record per Form D filing (D new notice or D/A amendment, kept apart), newest first, with the offering amounts, industry, fund type, exemptions, related persons and sales compensation recipients. `min_amount` compares the total offering amount; offerings whose amount is "Indefinite" never match it and carry `total_offering_indefinite: true`.',
   tag: 'Private placements',
   source: SOURCE.sec_form_d,
   table: formDOfferingsTable,
   params: {
-    state: p.str({ upper: true, pattern: /^[A-Z0-9]{2}$/, patternText: '^[A-Za-z0-9]{2}$', description: 'Primary issuer address state, or EDGAR country code (e.g. E9 Cayman Islands).', example: 'CA' }),
+    state: p.str({
+      upper: true,
+      pattern: /^[A-Z0-9]{2}$/,
+      patternText: '^[A-Za-z0-9]{2}$',
+      description: 'Primary issuer address state, or EDGAR country code (e.g. E9 Cayman Islands).',
+      example: 'CA',
+    }),
     industry: p.str({ maxLength: 100, description: 'Case-insensitive substring of the industry group (e.g. "biotech", "pooled").' }),
-    fund_type: p.str({ maxLength: 100, description: 'Case-insensitive substring of the investment fund type (Hedge Fund, Private Equity Fund, Venture Capital Fund, Other Investment Fund).' }),
+    fund_type: p.str({
+      maxLength: 100,
+      description: 'Case-insensitive substring of the investment fund type (Hedge Fund, Private Equity Fund, Venture Capital Fund, Other Investment Fund).',
+    }),
     min_amount: p.int({ ge: 0, description: 'Minimum total offering amount, USD (Indefinite amounts never match).', example: 10_000_000 }),
     is_pooled_fund: p.bool({ description: 'Industry group is Pooled Investment Fund.' }),
     q: p.str({ maxLength: 200, description: 'Case-insensitive substring of the primary issuer name.' }),
@@ -70,7 +88,10 @@ const list = defineList({
     issuer_cik: f.eq('issuer_cik'),
     is_amendment: f.eq('is_amendment'),
   },
-  orderBy: [{ column: 'filed_date', dir: 'desc' }, { column: 'accession', dir: 'desc' }],
+  orderBy: [
+    { column: 'filed_date', dir: 'desc' },
+    { column: 'accession', dir: 'desc' },
+  ],
   record: Raise,
   toRecord,
 });

@@ -24,7 +24,19 @@ export default defineRoute({
       partition_key: e.partition_key,
       partitions: e.partitions.map((p) => ({ value: p.value, rows: p.rows, refreshed_at: p.refreshed_at, parser_version: p.parser_version })),
     }));
-    const newest = data.map((d) => d.last_refresh).filter((x): x is string => !!x).sort().pop() ?? null;
-    return { data, page: { limit: Math.max(1, data.length), next_cursor: null, has_more: false }, as_of: newest, source: SOURCE.svc_catalog, query_echo: {}, warnings: [] };
+    const newest =
+      data
+        .map((d) => d.last_refresh)
+        .filter((x): x is string => !!x)
+        .sort()
+        .pop() ?? null;
+    return {
+      data,
+      page: { limit: Math.max(1, data.length), next_cursor: null, has_more: false },
+      as_of: newest,
+      source: SOURCE.svc_catalog,
+      query_echo: {},
+      warnings: [],
+    };
   },
 });

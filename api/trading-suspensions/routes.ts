@@ -25,7 +25,10 @@ export default [
       date_to: f.lte('suspension_date'),
     },
     validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
-    orderBy: [{ column: 'suspension_date', dir: 'desc' }, { column: 'release_number', dir: 'asc' }],
+    orderBy: [
+      { column: 'suspension_date', dir: 'desc' },
+      { column: 'release_number', dir: 'asc' },
+    ],
     record: SuspensionRecord,
     toRecord: (r) => ({
       release_number: String(r.release_number),

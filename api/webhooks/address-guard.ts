@@ -65,7 +65,12 @@ export function parseAllowHosts(setting: string): Set<string> {
   return new Set(
     setting
       .split(',')
-      .map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, ''))
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
       .filter(Boolean),
   );
 }

@@ -9,6 +9,6 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
   const r = schema.safeParse(body ?? {});
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const member = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys?.join(', ') ?? 'body' : 'body');
+  const member = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? ((issue as { keys?: string[] }).keys?.join(', ') ?? 'body') : 'body');
   throw invalid(member, `Invalid ${member}: ${issue.message}`);
 }

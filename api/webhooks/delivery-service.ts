@@ -51,7 +51,7 @@ export async function retryDelivery(db: StateDb, accountId: string, id: string, 
   const d = await getDelivery(db, accountId, id);
   if (d.status === 'pending') throw conflict(`Delivery ${id} is already pending.`);
   const ep = await rowsOf<{ status: string }>(db, `SELECT status FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [d.endpoint_id, accountId]);
-  if (!ep[0] || ep[0].status !== 'active') {
+  if (ep[0]?.status !== 'active') {
     throw conflict(`The endpoint of delivery ${id} is ${ep[0] ? ep[0].status : 'deleted'}; it cannot be redelivered.`);
   }
   const ts = now.toISOString();

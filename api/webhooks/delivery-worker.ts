@@ -75,16 +75,18 @@ export class DeliveryWorker {
   async recover(): Promise<number> {
     this.recovered = true;
     const now = this.o.now();
-    const stale = await rowsOf<{ id: string; delivery_id: string; started_at: string }>(this.o.state, 
+    const stale = await rowsOf<{ id: string; delivery_id: string; started_at: string }>(
+      this.o.state,
       `SELECT id, delivery_id, started_at FROM webhook_attempts WHERE outcome = 'sending'`,
     );
     for (const a of stale) {
       if (this.inFlight.has(a.delivery_id)) continue;
       await this.o.state.transaction(async (tx) => {
-        await tx.run(
-          `UPDATE webhook_attempts SET outcome = 'interrupted', error = $2, finished_at = $3 WHERE id = $1`,
-          [a.id, 'interrupted by a restart; outcome unknown, not re-sent under this id', iso(now)],
-        );
+        await tx.run(`UPDATE webhook_attempts SET outcome = 'interrupted', error = $2, finished_at = $3 WHERE id = $1`, [
+          a.id,
+          'interrupted by a restart; outcome unknown, not re-sent under this id',
+          iso(now),
+        ]);
         await this.scheduleAfterFailure(tx, a.delivery_id, a.started_at, null, 'interrupted by a restart', now);
       });
     }
@@ -245,17 +247,16 @@ export class DeliveryWorker {
   private async recordFailure(tx: StateTx, d: DueRow, attemptId: string, outcome: SendOutcome): Promise<void> {
     const now = this.o.now();
     const error = (outcome.error ?? 'failed') + (outcome.responseExcerpt ? `: ${outcome.responseExcerpt.slice(0, 200)}` : '');
-    await tx.run(
-      `UPDATE webhook_attempts SET outcome = 'error', response_status = $2, error = $3, finished_at = $4 WHERE id = $1`,
-      [attemptId, outcome.status, error, iso(now)],
-    );
+    await tx.run(`UPDATE webhook_attempts SET outcome = 'error', response_status = $2, error = $3, finished_at = $4 WHERE id = $1`, [
+      attemptId,
+      outcome.status,
+      error,
+      iso(now),
+    ]);
     if (outcome.status === 410) {
       // The receiver says the endpoint is gone for good: stop everything owed to it.
       const reason = 'receiver answered 410 Gone; endpoint disabled';
-      await tx.run(
-        `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`,
-        [d.endpoint_id, reason, iso(now)],
-      );
+      await tx.run(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`, [d.endpoint_id, reason, iso(now)]);
       await tx.run(
         `UPDATE webhook_deliveries SET status = 'failed', response_status = $2, last_error = $3, next_attempt_at = NULL, updated_at = $4
          WHERE id = $1 AND status = 'pending'`,
@@ -273,13 +274,14 @@ export class DeliveryWorker {
 
   /** After a failed attempt: the next wait of the schedule from `failedAt`, or `failed` when none is left. */
   private async scheduleAfterFailure(tx: StateTx, deliveryId: string, failedAt: string, status: number | null, error: string, now: Date) {
-    const rows = await rowsOf<{ schedule_step: number; status: string; endpoint_status: string | null }>(tx, 
+    const rows = await rowsOf<{ schedule_step: number; status: string; endpoint_status: string | null }>(
+      tx,
       `SELECT d.schedule_step, d.status, e.status AS endpoint_status
        FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`,
       [deliveryId],
     );
     const row = rows[0];
-    if (!row || row.status !== 'pending') return;
+    if (row?.status !== 'pending') return;
     const step = Number(row.schedule_step);
     const endpointGone = row.endpoint_status !== 'active';
     if (step >= RETRY_SCHEDULE_MS.length || endpointGone) {

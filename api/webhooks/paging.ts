@@ -26,7 +26,8 @@ export function readCursor(services: Services, path: string, filters: Record<str
   if (cursor === undefined) return null;
   const c = decodeCursor(secretFor(services), cursor);
   if (!c) throw cursorIssue('Invalid cursor: not issued by this service or altered', cursor);
-  if (c.e !== path || c.f !== filterHash(filters) || c.k.length !== 2) throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', cursor);
+  if (c.e !== path || c.f !== filterHash(filters) || c.k.length !== 2)
+    throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', cursor);
   return { created_at: String(c.k[0]), id: String(c.k[1]) };
 }
 

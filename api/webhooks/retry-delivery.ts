@@ -9,7 +9,8 @@ export default defineRoute({
   method: 'post',
   path: '/v1/webhooks/deliveries/{delivery_id}/retry',
   summary: 'Redeliver',
-  description: 'A finished delivery (success or failed) is queued again at once with a fresh retry schedule. 409 while it is pending or when its endpoint is disabled or deleted.',
+  description:
+    'A finished delivery (success or failed) is queued again at once with a fresh retry schedule. 409 while it is pending or when its endpoint is disabled or deleted.',
   tag: WEBHOOKS_TAG,
   source: MONITORING_SOURCE,
   pathParams: { delivery_id: p.str({ required: true, description: 'Delivery id.' }) },

@@ -1,3 +1,4 @@
+import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -64,8 +65,9 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
     return { status: null, error: (err as Error).message, responseExcerpt: '' };
   }
   const pinned: LookupFunction = (_host, opts, cb) => {
-    if ((opts as { all?: boolean }).all) (cb as any)(null, [{ address: target.address, family: target.family }]);
-    else (cb as any)(null, target.address, target.family);
+    // Node calls a lookup with `all` for the list form and without it for one address; answer the form asked for.
+    if ((opts as { all?: boolean }).all) (cb as (err: null, addresses: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else (cb as (err: null, address: string, family: number) => void)(null, target.address, target.family);
   };
 
   return new Promise<SendOutcome>((resolve) => {

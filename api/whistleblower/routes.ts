@@ -28,7 +28,10 @@ export default [
       public_summary: f.contains('public_summary'),
     },
     validate: (v) => [rangeIssue(v, 'min_award_amount_usd', 'max_award_amount_usd')],
-    orderBy: [{ column: 'order_date', dir: 'desc' }, { column: 'award_order_no', dir: 'asc' }],
+    orderBy: [
+      { column: 'order_date', dir: 'desc' },
+      { column: 'award_order_no', dir: 'asc' },
+    ],
     record: WhistleblowerRecord,
     toRecord: (r) => ({
       award_order_no: String(r.award_order_no),

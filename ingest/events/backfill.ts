@@ -22,7 +22,12 @@ export function partitionSpan(value: string): { start: string; end: string } | n
  * Recomputes events for the partitions of every diff input table that overlap [from, to]. The writer's dedup
  * makes it safe to run any number of times: only events missing from the feed are appended.
  */
-export async function backfillEvents(settings: Settings, from: string, to: string, opts: { only?: string[]; quiet?: boolean } = {}): Promise<DiffSummary & { partitions: ChangedTable[] }> {
+export async function backfillEvents(
+  settings: Settings,
+  from: string,
+  to: string,
+  opts: { only?: string[]; quiet?: boolean } = {},
+): Promise<DiffSummary & { partitions: ChangedTable[] }> {
   const handlers = diffHandlers.filter((h) => !opts.only || opts.only.includes(h.name));
   const tables = [...new Set(handlers.flatMap((h) => h.tables))];
   const changed: ChangedTable[] = [];

@@ -17,13 +17,13 @@ export interface DiffSummary {
 }
 
 export async function runDiffStage(settings: Settings, changed: ChangedTable[], opts: { quiet?: boolean; only?: string[] } = {}): Promise<DiffSummary> {
-  const handlers = diffHandlers.filter(
-    (h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)),
-  );
+  const handlers = diffHandlers.filter((h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)));
   const summary: DiffSummary = { handlers: handlers.length, drafted: 0, appended: 0 };
   if (!handlers.length) return summary;
   const lake = await openLakeReader(settings.lakeDir);
-  const log = (m: string) => { if (!opts.quiet) process.stderr.write(`[events] ${m}\n`); };
+  const log = (m: string) => {
+    if (!opts.quiet) process.stderr.write(`[events] ${m}\n`);
+  };
   try {
     const drafts: EventDraft[] = [];
     const sql: SqlDrafts[] = [];

@@ -19,5 +19,10 @@ export const ENTITY_LOOKUP = `(SELECT cik, any_value(ticker) AS ticker, any_valu
 /** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
 export function inPartitions(col: string, values: string[], params: unknown[]): string {
   if (!values.length) return 'false';
-  return `CAST("${col}" AS VARCHAR) IN (${values.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`;
+  return `CAST("${col}" AS VARCHAR) IN (${values
+    .map((v) => {
+      params.push(v);
+      return `$${params.length}`;
+    })
+    .join(', ')})`;
 }

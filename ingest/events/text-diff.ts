@@ -14,7 +14,10 @@ export interface TextDiff {
 const norm = (p: string) => p.toLowerCase().replace(/\s+/g, ' ').replace(/[“”]/g, '"').replace(/[‘’]/g, "'").trim();
 
 export function paragraphsOf(text: string): string[] {
-  return text.split(/\n+/).map((p) => p.trim()).filter((p) => p.length >= 20);
+  return text
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 20);
 }
 
 export function compareText(before: string, after: string): TextDiff {

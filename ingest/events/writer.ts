@@ -32,11 +32,7 @@ const DRAFT_DDL =
  * file is renamed into place only when complete, so a crash leaves either nothing or the whole batch, and a
  * rerun appends exactly what is missing. Returns the number appended.
  */
-export async function appendEvents(
-  settings: Settings,
-  drafts: EventDraft[],
-  opts: { now?: Date; lake?: LakeReader; sql?: SqlDrafts[] } = {},
-): Promise<number> {
+export async function appendEvents(settings: Settings, drafts: EventDraft[], opts: { now?: Date; lake?: LakeReader; sql?: SqlDrafts[] } = {}): Promise<number> {
   if (!drafts.length && !opts.sql?.length) return 0;
   const now = opts.now ?? new Date();
   const lock = join(settings.lakeDir, eventsTable.name, '.lock');
@@ -51,7 +47,10 @@ export async function appendEvents(
       await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
       if (drafts.length) {
         const file = join(workDir, 'drafts.ndjson');
-        await writeFile(file, `${drafts.map((d) => JSON.stringify({ ...d, details: JSON.stringify(d.details), evidence: JSON.stringify(d.evidence) })).join('\n')}\n`);
+        await writeFile(
+          file,
+          `${drafts.map((d) => JSON.stringify({ ...d, details: JSON.stringify(d.details), evidence: JSON.stringify(d.evidence) })).join('\n')}\n`,
+        );
         await conn.run(`INSERT INTO ${table} SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${DRAFT_COLUMNS}})`);
       }
       for (const s of opts.sql ?? []) {
@@ -84,8 +83,15 @@ export async function appendEvents(
 
 async function recordInCatalog(settings: Settings, day: string, n: number, now: Date): Promise<void> {
   const entry = (await readCatalogEntry(settings.lakeDir, eventsTable.name)) ?? {
-    table: eventsTable.name, dataset: 'events', description: eventsTable.description, source: 'svc_events',
-    source_urls: [], partition_key: eventsTable.partitionBy, record_count: 0, last_refresh: null, partitions: [],
+    table: eventsTable.name,
+    dataset: 'events',
+    description: eventsTable.description,
+    source: 'svc_events',
+    source_urls: [],
+    partition_key: eventsTable.partitionBy,
+    record_count: 0,
+    last_refresh: null,
+    partitions: [],
   };
   const part = entry.partitions.find((p) => p.value === day);
   if (part) part.rows += n;

@@ -47,7 +47,9 @@ export function viewSql(lakeDir: string, spec: TableSpec, uniform = false): stri
   const cols = allColumns(spec);
   const name = sqlIdent(spec.name);
   if (tableFiles(lakeDir, spec.name).length === 0) {
-    const select = Object.entries(cols).map(([c, s]) => `NULL::${duckType(s.type)} AS ${sqlIdent(c)}`).join(', ');
+    const select = Object.entries(cols)
+      .map(([c, s]) => `NULL::${duckType(s.type)} AS ${sqlIdent(c)}`)
+      .join(', ');
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
   }
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.

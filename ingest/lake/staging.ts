@@ -6,7 +6,6 @@ import type { z } from 'zod';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { allColumns, ddlColumns, rowSchema, type TableSpec } from '../../schemas/table.ts';
 
-
 /** A source line that could not become a row, reported with its place (never aborts a run). */
 export interface BadRow {
   file: string;
@@ -26,11 +25,18 @@ export class StagingTable {
   readonly file: string;
   count = 0;
 
-  constructor(readonly spec: TableSpec, workDir: string, private readonly parserVersion: number, private readonly onBad: (b: BadRow) => void) {
+  constructor(
+    readonly spec: TableSpec,
+    workDir: string,
+    private readonly parserVersion: number,
+    private readonly onBad: (b: BadRow) => void,
+  ) {
     this.file = join(workDir, `staging_${spec.name}.ndjson`);
     this.stream = createWriteStream(this.file);
     this.schema = rowSchema(spec);
-    this.jsonCols = Object.entries(spec.columns).filter(([, c]) => c.type === 'JSON').map(([n]) => n);
+    this.jsonCols = Object.entries(spec.columns)
+      .filter(([, c]) => c.type === 'JSON')
+      .map(([n]) => n);
   }
 
   /** Validates and stages one row; false when it was reported as a bad row instead. */

@@ -23,7 +23,9 @@ export interface WrittenPartition {
 export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec): Promise<WrittenPartition[]> {
   const staging = sqlIdent(`staging_${spec.name}`);
   const part = sqlIdent(spec.partitionBy);
-  const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) => String(r.v));
+  const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
+    String(r.v),
+  );
   const written: WrittenPartition[] = [];
   for (const value of values) {
     const dir = partitionDir(lakeDir, spec, value);

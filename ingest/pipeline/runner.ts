@@ -50,7 +50,9 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
   if (!def) throw new Error(`unknown dataset '${nameOrDef}' (see: npm run ingest -- --list)`);
   const http = opts.http ?? createHttpClient(settings);
   const progress = createProgress(def.name, { quiet: opts.quiet });
-  const log = (m: string) => { if (!opts.quiet) process.stderr.write(`[${def.name}] ${m}\n`); };
+  const log = (m: string) => {
+    if (!opts.quiet) process.stderr.write(`[${def.name}] ${m}\n`);
+  };
   const ctx: IngestContext = { http, settings, progress, log };
   const locks = def.tables.map((t) => join(settings.lakeDir, t.name, '.lock'));
 
@@ -74,8 +76,16 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
     if (rederived.length) log(`re-deriving ${rederived.length} partition(s) written by an older parser: ${rederived.join(', ')}`);
 
     const summary: IngestSummary = {
-      dataset: def.name, tables: [], rowsWritten: 0, rowsCounted: 0, badRows: 0, badRowSamples: [], rederived,
-      elapsedMs: 0, rowsPerSecond: 0, events: { handlers: 0, drafted: 0, appended: 0 },
+      dataset: def.name,
+      tables: [],
+      rowsWritten: 0,
+      rowsCounted: 0,
+      badRows: 0,
+      badRowSamples: [],
+      rederived,
+      elapsedMs: 0,
+      rowsPerSecond: 0,
+      events: { handlers: 0, drafted: 0, appended: 0 },
     };
     const onBad = (b: BadRow) => {
       summary.badRows++;
@@ -158,12 +168,26 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
   }
 }
 
-async function updateCatalog(settings: Settings, def: DatasetIngester, table: string, parts: WrittenPartition[], inputs: RawInput[], args: IngestArgs): Promise<void> {
+async function updateCatalog(
+  settings: Settings,
+  def: DatasetIngester,
+  table: string,
+  parts: WrittenPartition[],
+  inputs: RawInput[],
+  args: IngestArgs,
+): Promise<void> {
   const spec = def.tables.find((t) => t.name === table)!;
   const now = new Date().toISOString();
   const entry: CatalogEntry = (await readCatalogEntry(settings.lakeDir, table)) ?? {
-    table, dataset: def.name, description: spec.description, source: def.source, source_urls: def.sourceUrls,
-    partition_key: spec.partitionBy, record_count: 0, last_refresh: null, partitions: [],
+    table,
+    dataset: def.name,
+    description: spec.description,
+    source: def.source,
+    source_urls: def.sourceUrls,
+    partition_key: spec.partitionBy,
+    record_count: 0,
+    last_refresh: null,
+    partitions: [],
   };
   entry.description = spec.description;
   entry.source = def.source;
@@ -171,7 +195,11 @@ async function updateCatalog(settings: Settings, def: DatasetIngester, table: st
   const byValue = new Map(entry.partitions.map((p) => [p.value, p]));
   for (const p of parts) {
     const pe: PartitionEntry = {
-      value: p.value, dataset: def.name, rows: p.rows, parser_version: def.parserVersion, refreshed_at: now,
+      value: p.value,
+      dataset: def.name,
+      rows: p.rows,
+      parser_version: def.parserVersion,
+      refreshed_at: now,
       inputs: inputs.map((i) => ({ path: i.path, url: i.url })),
       args: { period: args.period, date: args.date, from: args.from, accession: args.accession },
     };

@@ -2,7 +2,7 @@ import { encodeCp1252 } from '../sources/common/text.ts';
 
 /** One CSV line the way the regulator's exports write it: every field quoted, `""` escapes, CRLF. */
 export function csvLine(fields: (string | number | null | undefined)[]): string {
-  return fields.map((f) => `"${f == null ? '' : String(f).replace(/"/g, '""')}"`).join(',') + '\r\n';
+  return `${fields.map((f) => `"${f == null ? '' : String(f).replace(/"/g, '""')}"`).join(',')}\r\n`;
 }
 
 /** A whole CSV (header + rows, picked by header name) encoded as Windows-1252. */

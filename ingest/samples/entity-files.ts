@@ -11,16 +11,33 @@ export async function writeEntitiesSample(dir: string, opts: SampleOptions): Pro
   await mkdir(dir, { recursive: true });
   const companies = sampleCompanies(opts.seed, opts.scale);
   const tickers: Record<string, unknown> = {};
-  companies.forEach((c, i) => { tickers[String(i)] = { cik_str: c.cik, ticker: c.ticker, title: c.name }; });
+  companies.forEach((c, i) => {
+    tickers[String(i)] = { cik_str: c.cik, ticker: c.ticker, title: c.name };
+  });
   await writeFile(join(dir, 'company_tickers.json'), JSON.stringify(tickers));
-  await writeFile(join(dir, 'company_tickers_exchange.json'), JSON.stringify({
-    fields: ['cik', 'name', 'ticker', 'exchange'],
-    data: companies.map((c) => [c.cik, c.name, c.ticker, c.exchange]),
-  }));
+  await writeFile(
+    join(dir, 'company_tickers_exchange.json'),
+    JSON.stringify({
+      fields: ['cik', 'name', 'ticker', 'exchange'],
+      data: companies.map((c) => [c.cik, c.name, c.ticker, c.exchange]),
+    }),
+  );
   for (const [i, c] of companies.entries()) {
     const recent: Record<string, unknown[]> = {
-      accessionNumber: [], filingDate: [], reportDate: [], acceptanceDateTime: [], act: [], form: [], fileNumber: [],
-      filmNumber: [], items: [], size: [], isXBRL: [], isInlineXBRL: [], primaryDocument: [], primaryDocDescription: [],
+      accessionNumber: [],
+      filingDate: [],
+      reportDate: [],
+      acceptanceDateTime: [],
+      act: [],
+      form: [],
+      fileNumber: [],
+      filmNumber: [],
+      items: [],
+      size: [],
+      isXBRL: [],
+      isInlineXBRL: [],
+      primaryDocument: [],
+      primaryDocDescription: [],
     };
     sampleFormsFor(i).forEach((f, j) => {
       const filed = addDays('2024-01-02', (i * 7 + j * 9) % 88);
@@ -41,16 +58,45 @@ export async function writeEntitiesSample(dir: string, opts: SampleOptions): Pro
       recent.primaryDocDescription.push(f.form);
     });
     const doc = {
-      cik: String(c.cik), entityType: 'operating', sic: c.sic, sicDescription: c.sicDescription, ownerOrg: '',
-      insiderTransactionForOwnerExists: 0, insiderTransactionForIssuerExists: 1, name: c.name,
-      tickers: [c.ticker], exchanges: [c.exchange], ein: String(100000000 + c.cik), lei: null, description: '', website: '',
-      investorWebsite: '', category: i % 2 ? 'Large accelerated filer' : 'Non-accelerated filer<br>Smaller reporting company',
-      fiscalYearEnd: c.fye, stateOfIncorporation: c.state, stateOfIncorporationDescription: c.state,
+      cik: String(c.cik),
+      entityType: 'operating',
+      sic: c.sic,
+      sicDescription: c.sicDescription,
+      ownerOrg: '',
+      insiderTransactionForOwnerExists: 0,
+      insiderTransactionForIssuerExists: 1,
+      name: c.name,
+      tickers: [c.ticker],
+      exchanges: [c.exchange],
+      ein: String(100000000 + c.cik),
+      lei: null,
+      description: '',
+      website: '',
+      investorWebsite: '',
+      category: i % 2 ? 'Large accelerated filer' : 'Non-accelerated filer<br>Smaller reporting company',
+      fiscalYearEnd: c.fye,
+      stateOfIncorporation: c.state,
+      stateOfIncorporationDescription: c.state,
       addresses: {
-        mailing: { street1: `${100 + i} Main St`, street2: null, city: 'SPRINGFIELD', stateOrCountry: c.state, zipCode: '12345', stateOrCountryDescription: c.state },
-        business: { street1: `${100 + i} Main St`, street2: null, city: 'SPRINGFIELD', stateOrCountry: c.state, zipCode: '12345', stateOrCountryDescription: c.state },
+        mailing: {
+          street1: `${100 + i} Main St`,
+          street2: null,
+          city: 'SPRINGFIELD',
+          stateOrCountry: c.state,
+          zipCode: '12345',
+          stateOrCountryDescription: c.state,
+        },
+        business: {
+          street1: `${100 + i} Main St`,
+          street2: null,
+          city: 'SPRINGFIELD',
+          stateOrCountry: c.state,
+          zipCode: '12345',
+          stateOrCountryDescription: c.state,
+        },
       },
-      phone: '555-0100', flags: '',
+      phone: '555-0100',
+      flags: '',
       formerNames: c.formerName ? [{ name: c.formerName.toUpperCase(), from: '2015-03-01T00:00:00.000Z', to: '2020-06-30T00:00:00.000Z' }] : [],
       filings: { recent, files: [] },
     };

@@ -40,7 +40,10 @@ export function sampleFirms(seed: number, scale: number): SampleFirm[] {
     const exempt = i % 5 === 4;
     let { business, legal } = firmName(rng, i);
     // Now and then a name outside ASCII (curly apostrophe, accents): the roster is Windows-1252, the feed Latin-1.
-    if (i % 50 === 3) { business = `L’ÉTOILE ${business}`; legal = `L’ÉTOILE ${legal}`; }
+    if (i % 50 === 3) {
+      business = `L’ÉTOILE ${business}`;
+      legal = `L’ÉTOILE ${legal}`;
+    }
     const foreign = i % 97 === 13;
     const state = foreign ? '' : rng.pick(STATES);
     const aum = exempt ? null : rng.logUniform(25_000_000, 900_000_000_000);

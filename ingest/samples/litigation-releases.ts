@@ -14,13 +14,19 @@ export function sampleLitigationReleases(seed: number, count: number, end = '202
     const kind = r.int(0, 2);
     const body = [
       `The Securities and Exchange Commission announced that on ${date} the United States District Court for the ${r.pick(DISTRICTS)} ` +
-        (kind === 0 ? `entered a final judgment against ${people[0]}.` : kind === 1 ? `granted the SEC's request for an asset freeze against ${company}.` : `received the SEC's complaint against ${name}.`),
+        (kind === 0
+          ? `entered a final judgment against ${people[0]}.`
+          : kind === 1
+            ? `granted the SEC's request for an asset freeze against ${company}.`
+            : `received the SEC's complaint against ${name}.`),
       `The case is SEC v. ${people[0]}, Civil Action No. ${civilActionNumber(r, year)}.`,
     ];
     if (kind === 0) {
       const d = sampleAmount(r);
       const p = sampleAmount(r);
-      body.push(`The final judgment orders ${people[0]} to pay disgorgement of ${d.text}, prejudgment interest of $${r.int(1000, 90000).toLocaleString('en-US')}, and a civil penalty of ${p.text}.`);
+      body.push(
+        `The final judgment orders ${people[0]} to pay disgorgement of ${d.text}, prejudgment interest of $${r.int(1000, 90000).toLocaleString('en-US')}, and a civil penalty of ${p.text}.`,
+      );
     }
     const path = `/enforcement-litigation/litigation-releases/lr-${n}`;
     return {

@@ -21,7 +21,7 @@ export function mulberry32(seed: number): () => number {
  */
 export function lcg(seed: number, multiplier = 1664525, increment = 1013904223): () => number {
   let s = seed >>> 0 || 1;
-  return () => ((s = (Math.imul(s, multiplier) + increment) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, multiplier) + increment) >>> 0) / 2 ** 32;
 }
 
 export function pick<T>(next: () => number, items: readonly T[]): T {
@@ -33,7 +33,7 @@ export class Rng {
   readonly next: () => number;
   constructor(seed: number) {
     // Seed 0 is swapped for a fixed constant: the adviser samples were first generated that way.
-    this.next = mulberry32((seed >>> 0) || 0x9e3779b9);
+    this.next = mulberry32(seed >>> 0 || 0x9e3779b9);
   }
   /** An integer in [lo, hi], both included. */
   int = (lo: number, hi: number): number => lo + Math.floor(this.next() * (hi - lo + 1));

@@ -1,13 +1,50 @@
-import { Rng } from './random.ts';
-
+import type { Rng } from './random.ts';
 
 export const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'MA', 'NJ', 'PA', 'CT', 'GA', 'OH', 'WA', 'CO', 'AZ', 'MN', 'NC', 'VA', 'MD', 'MI', 'TN'] as const;
 export const CITIES: Record<string, string> = {
-  NY: 'NEW YORK', CA: 'SAN FRANCISCO', TX: 'DALLAS', FL: 'MIAMI', IL: 'CHICAGO', MA: 'BOSTON', NJ: 'PRINCETON', PA: 'PHILADELPHIA',
-  CT: 'GREENWICH', GA: 'ATLANTA', OH: 'COLUMBUS', WA: 'SEATTLE', CO: 'DENVER', AZ: 'SCOTTSDALE', MN: 'MINNEAPOLIS', NC: 'CHARLOTTE',
-  VA: 'RICHMOND', MD: 'BALTIMORE', MI: 'DETROIT', TN: 'NASHVILLE',
+  NY: 'NEW YORK',
+  CA: 'SAN FRANCISCO',
+  TX: 'DALLAS',
+  FL: 'MIAMI',
+  IL: 'CHICAGO',
+  MA: 'BOSTON',
+  NJ: 'PRINCETON',
+  PA: 'PHILADELPHIA',
+  CT: 'GREENWICH',
+  GA: 'ATLANTA',
+  OH: 'COLUMBUS',
+  WA: 'SEATTLE',
+  CO: 'DENVER',
+  AZ: 'SCOTTSDALE',
+  MN: 'MINNEAPOLIS',
+  NC: 'CHARLOTTE',
+  VA: 'RICHMOND',
+  MD: 'BALTIMORE',
+  MI: 'DETROIT',
+  TN: 'NASHVILLE',
 };
-const NAME_A = ['Summit', 'Harbor', 'Granite', 'Blue Ridge', 'Cedar', 'Northstar', 'Meridian', 'Keystone', 'Crescent', 'Sterling', 'Beacon', 'Oakmont', 'Riverside', 'Pinnacle', 'Lakeshore', 'Evergreen', 'Redwood', 'Falcon', 'Atlas', 'Bayview'];
+const NAME_A = [
+  'Summit',
+  'Harbor',
+  'Granite',
+  'Blue Ridge',
+  'Cedar',
+  'Northstar',
+  'Meridian',
+  'Keystone',
+  'Crescent',
+  'Sterling',
+  'Beacon',
+  'Oakmont',
+  'Riverside',
+  'Pinnacle',
+  'Lakeshore',
+  'Evergreen',
+  'Redwood',
+  'Falcon',
+  'Atlas',
+  'Bayview',
+];
 const NAME_B = ['Capital', 'Wealth', 'Asset', 'Investment', 'Financial', 'Partners', 'Advisory', 'Portfolio', 'Global', 'Private'];
 const NAME_C = ['Management', 'Advisors', 'Group', 'Partners', 'Counsel', 'Strategies'];
 const SUFFIX = ['LLC', 'L.P.', 'INC.', 'LLC', 'LTD', 'CORP.'];
@@ -20,7 +57,7 @@ export function firmName(rng: Rng, i: number): { business: string; legal: string
 }
 
 const FIRST = ['JOHN', 'MARY', 'ROBERT', 'PATRICIA', 'MICHAEL', 'JENNIFER', 'DAVID', 'LINDA', 'JAMES', 'ELIZABETH', 'JOSÉ', 'RENÉE', 'WILLIAM', 'SUSAN'];
-const LAST = ['SMITH', 'JOHNSON', 'WILLIAMS', 'BROWN', 'JONES', 'GARCIA', 'MILLER', 'DAVIS', 'O\'BRIEN', 'MÜLLER', 'NGUYEN', 'PATEL', 'KIM', 'LOPEZ'];
+const LAST = ['SMITH', 'JOHNSON', 'WILLIAMS', 'BROWN', 'JONES', 'GARCIA', 'MILLER', 'DAVIS', "O'BRIEN", 'MÜLLER', 'NGUYEN', 'PATEL', 'KIM', 'LOPEZ'];
 export function personName(rng: Rng): { first: string; last: string; middle: string | null } {
   return { first: rng.pick(FIRST), last: rng.pick(LAST), middle: rng.chance(0.4) ? String.fromCharCode(65 + rng.int(0, 25)) : null };
 }

@@ -47,25 +47,30 @@ ${main}
 }
 
 export function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryColumn?: boolean; nextHref?: string } = {}): string {
-  const body = rows.map((r) => {
-    const numbers = r.releaseNumbers.map((n) => `Release No. ${esc(n)}`).join('<br>');
-    const seeAlso = r.seeAlso.length
-      ? `<div class="release-view__see-also">See Also: ${r.seeAlso.map((l) => `<a href="${esc(l.href)}">${esc(l.title)}</a>`).join(' ')}</div>`
-      : '';
-    const file = r.fileNumber ? `<div class="release-view__file-number">File No. ${esc(r.fileNumber)}</div>` : '';
-    const summary = opts.summaryColumn
-      ? `\n  <td headers="view-field-summary-table-column" class="views-field views-field-field-summary">${esc(r.summary ?? '')}</td>` : '';
-    return `<tr>
+  const body = rows
+    .map((r) => {
+      const numbers = r.releaseNumbers.map((n) => `Release No. ${esc(n)}`).join('<br>');
+      const seeAlso = r.seeAlso.length
+        ? `<div class="release-view__see-also">See Also: ${r.seeAlso.map((l) => `<a href="${esc(l.href)}">${esc(l.title)}</a>`).join(' ')}</div>`
+        : '';
+      const file = r.fileNumber ? `<div class="release-view__file-number">File No. ${esc(r.fileNumber)}</div>` : '';
+      const summary = opts.summaryColumn
+        ? `\n  <td headers="view-field-summary-table-column" class="views-field views-field-field-summary">${esc(r.summary ?? '')}</td>`
+        : '';
+      return `<tr>
   <td headers="view-field-publish-date-table-column" class="views-field views-field-field-publish-date"><time datetime="${r.date}T12:00:00Z" class="datetime">${printedDate(r.date)}</time></td>
   <td headers="view-field-respondents-table-column" class="views-field views-field-field-respondents"><div class="release-view__respondents"><a href="${esc(r.path)}">${esc(r.name)}</a></div>
     <div class="release-view__release-number">${numbers}</div>${file}${seeAlso}</td>${summary}
 </tr>`;
-  }).join('\n');
+    })
+    .join('\n');
   const pager = opts.nextHref
     ? `<nav class="usa-pagination" aria-label="Pagination"><ul class="usa-pagination__list"><li class="usa-pagination__item usa-pagination__arrow"><a href="${esc(opts.nextHref)}" class="usa-pagination__next-page" rel="next">Next</a></li></ul></nav>`
     : '';
   const summaryHead = opts.summaryColumn ? '<th id="view-field-summary-table-column" class="views-field views-field-field-summary">Summary</th>' : '';
-  return pageShell(title, `<h1>${esc(title)}</h1>
+  return pageShell(
+    title,
+    `<h1>${esc(title)}</h1>
 <div class="view-content">
 <table class="usa-table views-table views-view-table cols-3">
 <thead><tr><th id="view-field-publish-date-table-column" class="views-field views-field-field-publish-date">Date</th><th id="view-field-respondents-table-column" class="views-field views-field-field-respondents">Respondents</th>${summaryHead}</tr></thead>
@@ -74,13 +79,16 @@ ${body}
 </tbody>
 </table>
 </div>
-${pager}`);
+${pager}`,
+  );
 }
 
 export function releasePageHtml(r: SampleRelease, kindTitle: string): string {
   const paragraphs = (r.body ?? []).map((p) => `<p>${esc(p)}</p>`).join('\n');
   const links = r.seeAlso.map((l) => `<li><a href="${esc(l.href)}">${esc(l.title)}</a></li>`).join('');
-  return pageShell(r.name, `<article class="node node--type-release">
+  return pageShell(
+    r.name,
+    `<article class="node node--type-release">
 <h1 class="page-title">${esc(r.name)}</h1>
 <div class="field--name-field-release-number">${esc(kindTitle)} No. ${r.releaseNumbers.map(esc).join(', ')}</div>
 <div class="field--name-field-publish-date"><time datetime="${r.date}T12:00:00Z">${printedDate(r.date)}</time></div>
@@ -88,7 +96,8 @@ export function releasePageHtml(r: SampleRelease, kindTitle: string): string {
 ${paragraphs}
 ${links ? `<h2>See Also</h2><ul>${links}</ul>` : ''}
 </div>
-</article>`);
+</article>`,
+  );
 }
 
 function rfc822(iso: string, r: Rng): string {
@@ -102,7 +111,9 @@ function rfc822(iso: string, r: Rng): string {
 }
 
 export function rssXml(channelTitle: string, description: string, rows: SampleRelease[], r: Rng): string {
-  const items = rows.map((row, i) => `<item>
+  const items = rows
+    .map(
+      (row, i) => `<item>
   <title>${esc(row.name)}</title>
   <link>https://www.sec.gov/node/${960000 + i * 5}
 </link>
@@ -110,7 +121,9 @@ export function rssXml(channelTitle: string, description: string, rows: SampleRe
   <pubDate>${rfc822(row.date, r)}</pubDate>
     <dc:creator>${esc(row.releaseNumbers[0])}</dc:creator>
     <guid isPermaLink="true">https://www.sec.gov/${uuidish(r)}</guid>
-    </item>`).join('\n');
+    </item>`,
+    )
+    .join('\n');
   return `<?xml version="1.0" encoding="utf-8"?>
 <rss xmlns:dc="http://purl.org/dc/elements/1.1/" version="2.0" xml:base="https://www.sec.gov/">
   <channel>
@@ -134,7 +147,15 @@ function uuidish(r: Rng): string {
 /** Writes a month's listing pages (paged by `perPage`), the release pages, and optionally the feed. */
 export async function writeSampleSite(
   dir: string,
-  opts: { slug: string; title: string; kindTitle: string; releases: SampleRelease[]; perPage?: number; summaryColumn?: boolean; rss?: { title: string; description: string; random: Rng } },
+  opts: {
+    slug: string;
+    title: string;
+    kindTitle: string;
+    releases: SampleRelease[];
+    perPage?: number;
+    summaryColumn?: boolean;
+    rss?: { title: string; description: string; random: Rng };
+  },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   const perPage = opts.perPage ?? 25;
@@ -143,7 +164,10 @@ export async function writeSampleSite(
   for (let p = 0; p < pages; p++) {
     const rows = newestFirst.slice(p * perPage, (p + 1) * perPage);
     const next = p + 1 < pages ? `?page=${p + 1}` : undefined;
-    await writeFile(join(dir, `${opts.slug}-page-${String(p).padStart(3, '0')}.html`), listingPageHtml(opts.title, rows, { summaryColumn: opts.summaryColumn, nextHref: next }));
+    await writeFile(
+      join(dir, `${opts.slug}-page-${String(p).padStart(3, '0')}.html`),
+      listingPageHtml(opts.title, rows, { summaryColumn: opts.summaryColumn, nextHref: next }),
+    );
   }
   for (const r of opts.releases) {
     if (!r.body?.length) continue;

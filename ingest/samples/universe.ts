@@ -18,9 +18,37 @@ export interface SampleCompany {
   formerName: string | null;
 }
 
-const WORDS = ['Apex', 'Blue', 'Cedar', 'Delta', 'Ember', 'Falcon', 'Granite', 'Harbor', 'Iron', 'Juniper', 'Keystone', 'Lumen', 'Meridian', 'Nova', 'Orion', 'Pioneer', 'Quarry', 'Ridge', 'Summit', 'Tidal'];
+const WORDS = [
+  'Apex',
+  'Blue',
+  'Cedar',
+  'Delta',
+  'Ember',
+  'Falcon',
+  'Granite',
+  'Harbor',
+  'Iron',
+  'Juniper',
+  'Keystone',
+  'Lumen',
+  'Meridian',
+  'Nova',
+  'Orion',
+  'Pioneer',
+  'Quarry',
+  'Ridge',
+  'Summit',
+  'Tidal',
+];
 const KINDS = ['Holdings Inc.', 'Corp', 'Technologies, Inc.', 'Industries Inc', 'Group Ltd', 'Therapeutics, Inc.', 'Energy Co', 'Bancorp, Inc.'];
-const SICS: [string, string][] = [['3571', 'Electronic Computers'], ['7372', 'Services-Prepackaged Software'], ['2834', 'Pharmaceutical Preparations'], ['6022', 'State Commercial Banks'], ['1311', 'Crude Petroleum & Natural Gas'], ['3674', 'Semiconductors & Related Devices']];
+const SICS: [string, string][] = [
+  ['3571', 'Electronic Computers'],
+  ['7372', 'Services-Prepackaged Software'],
+  ['2834', 'Pharmaceutical Preparations'],
+  ['6022', 'State Commercial Banks'],
+  ['1311', 'Crude Petroleum & Natural Gas'],
+  ['3674', 'Semiconductors & Related Devices'],
+];
 const STATES = ['DE', 'CA', 'NY', 'NV', 'TX', 'MD'];
 const EXCHANGES = ['Nasdaq', 'NYSE', 'OTC'];
 const FYES = ['1231', '0930', '0630', '0331'];
@@ -68,14 +96,26 @@ export function addDays(iso: string, days: number): string {
 
 /** Forms the demo filings cycle through (with 8-K items), so every downstream event type has input. */
 export const SAMPLE_FORMS: { form: string; items?: string }[] = [
-  { form: '10-K' }, { form: '10-Q' }, { form: '8-K', items: '2.02,9.01' }, { form: '8-K', items: '5.02' },
-  { form: '4' }, { form: '10-K/A' }, { form: 'S-1' }, { form: 'D' }, { form: 'NT 10-K' }, { form: 'NT 10-Q' },
-  { form: '8-K', items: '1.01,9.01' }, { form: 'S-1/A' },
+  { form: '10-K' },
+  { form: '10-Q' },
+  { form: '8-K', items: '2.02,9.01' },
+  { form: '8-K', items: '5.02' },
+  { form: '4' },
+  { form: '10-K/A' },
+  { form: 'S-1' },
+  { form: 'D' },
+  { form: 'NT 10-K' },
+  { form: 'NT 10-Q' },
+  { form: '8-K', items: '1.01,9.01' },
+  { form: 'S-1/A' },
 ];
 
 /** Rarer 8-K items, one per company in turn, so the demo feed carries every 8-K event type without flooding it. */
 const RARE_8K: { form: string; items: string }[] = [
-  { form: '8-K', items: '4.01,9.01' }, { form: '8-K', items: '1.03' }, { form: '8-K', items: '1.05' }, { form: '8-K', items: '3.01,9.01' },
+  { form: '8-K', items: '4.01,9.01' },
+  { form: '8-K', items: '1.03' },
+  { form: '8-K', items: '1.05' },
+  { form: '8-K', items: '3.01,9.01' },
 ];
 
 /** The forms company number `i` of the sample files (same order in the index and in its submissions JSON). */

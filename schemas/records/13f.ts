@@ -7,8 +7,11 @@ export const ManagerRecord = z.object({
   cik: z.string().describe('Manager CIK, 10 digits.'),
   name: z.string().nullable(),
   address: z.object({
-    street1: z.string().nullable(), street2: z.string().nullable(), city: z.string().nullable(),
-    state_or_country: z.string().nullable(), postal_code: z.string().nullable(),
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string().nullable(),
+    state_or_country: z.string().nullable(),
+    postal_code: z.string().nullable(),
   }),
   period: z.string().describe('Reporting quarter, e.g. 2024Q4.'),
   period_of_report: z.string().describe('Quarter end date.'),
@@ -47,7 +50,9 @@ export const HoldingRecord = z.object({
   amendment_effect: z.string().describe('original, restatement or new_holdings: how the filing entered the report.'),
   is_current: z.boolean().describe('False only for lines replaced by a later restatement (include_superseded=true).'),
   value_unit: z.object({ decision: z.string(), reason: z.string() }).describe('Unit VALUE was filed in and why it was decided so.'),
-  issuer_entity: enriched(z.object({ cik: z.string(), ticker: z.string().nullable() })).describe('Issuer resolved from the entity directory; null when unmapped.'),
+  issuer_entity: enriched(z.object({ cik: z.string(), ticker: z.string().nullable() })).describe(
+    'Issuer resolved from the entity directory; null when unmapped.',
+  ),
   source: z.string(),
   source_url: z.string(),
 });

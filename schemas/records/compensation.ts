@@ -10,7 +10,9 @@ export const Compensation = z.object({
   accession_number: z.string().nullable(),
   filed_date: z.string().nullable(),
   proxy_fiscal_year: z.number().int().describe('Fiscal year the proxy statement covers.'),
-  table_kind: z.enum(['summary_compensation', 'director_compensation', 'fund_compensation']).describe('Summary compensation table (executives, one row per year), director compensation table, or an investment company\'s compensation table.'),
+  table_kind: z
+    .enum(['summary_compensation', 'director_compensation', 'fund_compensation'])
+    .describe("Summary compensation table (executives, one row per year), director compensation table, or an investment company's compensation table."),
   executive_name: z.string().describe('As printed.'),
   executive_name_normalized: z.string(),
   title: z.string().nullable(),

@@ -2,10 +2,16 @@ import { z } from 'zod';
 
 /** API record of /v1/entities (also the base of the /v1/entities/{identifier} resolution record). */
 
-export const EntityAddress = z.object({
-  street1: z.string().nullable(), street2: z.string().nullable(), city: z.string().nullable(),
-  state_or_country: z.string().nullable(), postal_code: z.string().nullable(), state_or_country_description: z.string().nullable(),
-}).nullable();
+export const EntityAddress = z
+  .object({
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string().nullable(),
+    state_or_country: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    state_or_country_description: z.string().nullable(),
+  })
+  .nullable();
 
 export const EntityRecord = z.object({
   cik: z.string().describe('CIK zero-padded to 10 digits.'),

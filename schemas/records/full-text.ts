@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const fullTextRecord = z.object({
   accession: z.string(),
-  ciks: z.array(z.string()).describe('10-digit CIKs of the filing\'s parties.'),
+  ciks: z.array(z.string()).describe("10-digit CIKs of the filing's parties."),
   entity_names: z.array(z.string()),
   tickers: z.array(z.string()),
   form: z.string().nullable(),

@@ -8,7 +8,9 @@ export const Employment = z.object({
   city: z.string().nullable(),
   state: z.string().nullable(),
   country: z.string().nullable(),
-  registrations: z.array(z.object({ authority: z.string().nullable(), category: z.string().nullable(), status: z.string().nullable(), date: z.string().nullable() })),
+  registrations: z.array(
+    z.object({ authority: z.string().nullable(), category: z.string().nullable(), status: z.string().nullable(), date: z.string().nullable() }),
+  ),
 });
 
 export const Individual = z.object({

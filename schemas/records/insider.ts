@@ -19,14 +19,14 @@ export const FootnoteRecord = z.object({
 
 export const InsiderTransaction = z.object({
   accession: z.string(),
-  row_seq: z.number().int().describe('Position among the filing\'s transactions (Table I first, then Table II).'),
+  row_seq: z.number().int().describe("Position among the filing's transactions (Table I first, then Table II)."),
   form_type: z.string().nullable().describe('3, 4, 5 or an amendment 3/A, 4/A, 5/A.'),
   is_amendment: z.boolean(),
   filed_date: z.string(),
   period_of_report: z.string().nullable(),
   issuer: z.object({ cik: z.string(), name: z.string().nullable(), ticker: z.string().nullable() }),
-  owners: z.array(OwnerRecord).describe('Every reporting owner; a joint filing\'s transactions belong to all of them.'),
-  relationship: z.string().nullable().describe('Union of the owners\' relationships, comma-separated.'),
+  owners: z.array(OwnerRecord).describe("Every reporting owner; a joint filing's transactions belong to all of them."),
+  relationship: z.string().nullable().describe("Union of the owners' relationships, comma-separated."),
   officer_title: z.string().nullable(),
   derivative: z.boolean().describe('True for Table II (options, RSUs, convertibles).'),
   security_title: z.string().nullable(),

@@ -9,7 +9,9 @@ export const LitigationRecord = z.object({
   title: z.string().nullable().describe('Defendants line as published.'),
   defendants: z.array(z.string()),
   more_defendants: z.boolean().describe('The title ends with "et al.".'),
-  action_type: z.string().nullable()
+  action_type: z
+    .string()
+    .nullable()
     .describe('What the release reports, derived from its text (one of the values of the `action_type` parameter); null when not stated.'),
   summary: z.string().nullable(),
   court_case_number: z.string().nullable(),

@@ -3,21 +3,37 @@ import { z } from 'zod';
 /** API record of /v1/raises. */
 
 export const Person = z.object({
-  first_name: z.string().nullable(), middle_name: z.string().nullable(), last_name: z.string().nullable(),
-  city: z.string().nullable(), state_or_country: z.string().nullable(),
+  first_name: z.string().nullable(),
+  middle_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  city: z.string().nullable(),
+  state_or_country: z.string().nullable(),
   relationships: z.array(z.string()).describe('Executive Officer, Director, Promoter.'),
   clarification: z.string().nullable(),
 });
 
 export const Recipient = z.object({
-  name: z.string().nullable(), crd: z.string().nullable(), associated_bd_name: z.string().nullable(), associated_bd_crd: z.string().nullable(),
-  city: z.string().nullable(), state_or_country: z.string().nullable(), states_of_solicitation: z.array(z.string()), foreign_solicitation: z.boolean().nullable(),
+  name: z.string().nullable(),
+  crd: z.string().nullable(),
+  associated_bd_name: z.string().nullable(),
+  associated_bd_crd: z.string().nullable(),
+  city: z.string().nullable(),
+  state_or_country: z.string().nullable(),
+  states_of_solicitation: z.array(z.string()),
+  foreign_solicitation: z.boolean().nullable(),
 });
 
-export const Issuer = z.object({
-  is_primary: z.boolean(), cik: z.string().nullable(), name: z.string().nullable(), city: z.string().nullable(),
-  state_or_country: z.string().nullable(), jurisdiction_of_inc: z.string().nullable(), entity_type: z.string().nullable(),
-}).passthrough();
+export const Issuer = z
+  .object({
+    is_primary: z.boolean(),
+    cik: z.string().nullable(),
+    name: z.string().nullable(),
+    city: z.string().nullable(),
+    state_or_country: z.string().nullable(),
+    jurisdiction_of_inc: z.string().nullable(),
+    entity_type: z.string().nullable(),
+  })
+  .passthrough();
 
 export const Raise = z.object({
   accession: z.string(),
@@ -25,7 +41,15 @@ export const Raise = z.object({
   is_amendment: z.boolean(),
   previous_accession: z.string().nullable(),
   filed_date: z.string(),
-  issuer: z.object({ cik: z.string(), name: z.string().nullable(), state: z.string().nullable(), city: z.string().nullable(), jurisdiction_of_inc: z.string().nullable(), entity_type: z.string().nullable(), year_of_inc: z.string().nullable() }),
+  issuer: z.object({
+    cik: z.string(),
+    name: z.string().nullable(),
+    state: z.string().nullable(),
+    city: z.string().nullable(),
+    jurisdiction_of_inc: z.string().nullable(),
+    entity_type: z.string().nullable(),
+    year_of_inc: z.string().nullable(),
+  }),
   co_issuers: z.array(Issuer),
   industry_group: z.string().nullable(),
   investment_fund_type: z.string().nullable(),

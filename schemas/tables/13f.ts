@@ -37,10 +37,10 @@ export const filings13f = defineTable({
     sec_file_number: { type: 'VARCHAR' },
     other_included_managers_count: { type: 'INTEGER' },
     table_entry_total: { type: 'INTEGER', description: 'Row count stated on the summary page (may differ from info_rows).' },
-    table_value_total_reported: { type: 'DOUBLE', description: 'Summary page total as filed, in the filing\'s unit.' },
+    table_value_total_reported: { type: 'DOUBLE', description: "Summary page total as filed, in the filing's unit." },
     table_value_total_usd: { type: 'BIGINT', description: 'Summary page total converted to USD.' },
     info_rows: { type: 'INTEGER', nullable: false, description: 'Information table rows actually present.' },
-    info_value_usd: { type: 'BIGINT', description: 'Sum of the rows\' values in USD.' },
+    info_value_usd: { type: 'BIGINT', description: "Sum of the rows' values in USD." },
     is_confidential_omitted: { type: 'BOOLEAN' },
     schema_version: { type: 'VARCHAR' },
     value_unit_decision: { type: 'VARCHAR', nullable: false, description: 'thousands | dollars: unit of VALUE in this filing.' },
@@ -72,7 +72,7 @@ export const holdings13f = defineTable({
     cusip: { type: 'VARCHAR', nullable: false, description: 'Upper-cased, blanks removed, lost leading zeros restored when the check digit agrees.' },
     cusip_valid: { type: 'BOOLEAN', nullable: false },
     figi: { type: 'VARCHAR' },
-    value_usd: { type: 'BIGINT', description: 'Market value in USD (VALUE × the filing\'s unit).' },
+    value_usd: { type: 'BIGINT', description: "Market value in USD (VALUE × the filing's unit)." },
     value_reported: { type: 'DOUBLE', description: 'VALUE as filed.' },
     value_unit_decision: { type: 'VARCHAR', nullable: false },
     value_unit_reason: { type: 'VARCHAR', nullable: false },
@@ -136,7 +136,7 @@ export const managers13f = defineTable({
 
 export const unmappedCusips13f = defineTable({
   name: 'unmapped_cusips_13f',
-  description: 'CUSIPs of a quarter\'s 13F holdings that could not be resolved to an issuer entity (listed, never guessed).',
+  description: "CUSIPs of a quarter's 13F holdings that could not be resolved to an issuer entity (listed, never guessed).",
   columns: {
     period,
     cusip: { type: 'VARCHAR', nullable: false },

@@ -31,7 +31,11 @@ export const boardMembersTable = defineTable({
     name_last: { type: 'VARCHAR', nullable: false },
     name_suffix: { type: 'VARCHAR' },
     title: { type: 'VARCHAR' },
-    role: { type: 'VARCHAR', nullable: false, description: 'Main role: director | officer | key_employee | highest_compensated | former | institutional_trustee | listed.' },
+    role: {
+      type: 'VARCHAR',
+      nullable: false,
+      description: 'Main role: director | officer | key_employee | highest_compensated | former | institutional_trustee | listed.',
+    },
     roles: { type: 'VARCHAR', nullable: false, description: 'Every role, comma-separated.' },
     is_director: { type: 'BOOLEAN' },
     is_officer: { type: 'BOOLEAN' },

@@ -2,13 +2,14 @@ import { defineTable } from '../table.ts';
 
 export const enforcementTable = defineTable({
   name: 'enforcement_actions',
-  description: 'Enforcement actions: the SEC\'s administrative proceedings and litigation releases in one table, keyed by agency and release number, with penalties and disgorgement parsed from the text.',
+  description:
+    "Enforcement actions: the SEC's administrative proceedings and litigation releases in one table, keyed by agency and release number, with penalties and disgorgement parsed from the text.",
   columns: {
     action_id: { type: 'VARCHAR', nullable: false, description: '`<agency>:<release_number>`, e.g. `SEC:34-100512`.' },
     agency: { type: 'VARCHAR', nullable: false, description: 'Publishing agency (`SEC`).' },
     action_kind: { type: 'VARCHAR', nullable: false, description: 'administrative_proceeding | litigation_release | aaer' },
     release_number: { type: 'VARCHAR', nullable: false },
-    other_release_numbers: { type: 'JSON', description: 'The same order\'s numbers under other Acts, AAER numbers.' },
+    other_release_numbers: { type: 'JSON', description: "The same order's numbers under other Acts, AAER numbers." },
     case_number: { type: 'VARCHAR', description: 'Administrative file number `3-NNNNN`, or the court civil action number.' },
     action_date: { type: 'DATE', nullable: false },
     action_year: { type: 'INTEGER', nullable: false, description: 'Partition: calendar year of action_date.' },

@@ -87,7 +87,28 @@ export function normalizeName(name: string): string {
     .trim();
 }
 
-const CORPORATE_NOISE = new Set(['INC', 'INCORPORATED', 'CORP', 'CORPORATION', 'CO', 'COMPANY', 'LTD', 'LIMITED', 'LLC', 'LP', 'PLC', 'SA', 'NV', 'AG', 'HOLDINGS', 'HOLDING', 'GROUP', 'THE', 'DE', 'NEW']);
+const CORPORATE_NOISE = new Set([
+  'INC',
+  'INCORPORATED',
+  'CORP',
+  'CORPORATION',
+  'CO',
+  'COMPANY',
+  'LTD',
+  'LIMITED',
+  'LLC',
+  'LP',
+  'PLC',
+  'SA',
+  'NV',
+  'AG',
+  'HOLDINGS',
+  'HOLDING',
+  'GROUP',
+  'THE',
+  'DE',
+  'NEW',
+]);
 
 /** normalizeName minus corporate suffixes and a trailing state tag (`/DE/`): `Apple Inc.` → `APPLE`. */
 export function coreName(name: string): string {

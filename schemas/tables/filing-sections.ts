@@ -32,6 +32,9 @@ export const filingSectionsTable = defineTable({
 
 /** Which items are kept, per form. */
 export const SECTIONS: Record<'10-K' | '10-Q', { section: 'risk_factors' | 'mda'; item: string }[]> = {
-  '10-K': [{ section: 'risk_factors', item: '1A' }, { section: 'mda', item: '7' }],
+  '10-K': [
+    { section: 'risk_factors', item: '1A' },
+    { section: 'mda', item: '7' },
+  ],
   '10-Q': [{ section: 'mda', item: 'I-2' }],
 };

@@ -8,11 +8,16 @@ import { defineTable } from '../table.ts';
  */
 export const filingsTable = defineTable({
   name: 'filings',
-  description: 'EDGAR filing index (full-index / daily-index master.idx) enriched with the submissions data (items, acceptance time, primary document, size, XBRL flags).',
+  description:
+    'EDGAR filing index (full-index / daily-index master.idx) enriched with the submissions data (items, acceptance time, primary document, size, XBRL flags).',
   columns: {
     accession: { type: 'VARCHAR', nullable: false, description: 'Dashed accession number 0001234567-24-000123.' },
     cik: { type: 'VARCHAR', nullable: false, description: 'Filer CIK (10 digits) this listing is under.' },
-    company: { type: 'VARCHAR', nullable: false, description: 'Conformed name at filing time (index); the current entity name when only the submissions data listed it.' },
+    company: {
+      type: 'VARCHAR',
+      nullable: false,
+      description: 'Conformed name at filing time (index); the current entity name when only the submissions data listed it.',
+    },
     form: { type: 'VARCHAR', nullable: false, description: 'Form type as filed, e.g. 10-K, 8-K/A, SC 13G, NT 10-Q.' },
     base_form: { type: 'VARCHAR', nullable: false, description: 'Form without the /A suffix (S-1/A → S-1).' },
     is_amendment: { type: 'BOOLEAN', nullable: false, description: 'Form ends with /A.' },

@@ -10,7 +10,10 @@ export const litigationTable = defineTable({
     title: { type: 'VARCHAR', description: 'Defendants line as published.' },
     defendants: { type: 'JSON', description: 'Array of defendant names split from the title.' },
     more_defendants: { type: 'BOOLEAN', description: 'The title ends with "et al.".' },
-    action_type: { type: 'VARCHAR', description: 'complaint | settlement | final_judgment | emergency_action | verdict | dismissal; derived from the text, null when not stated.' },
+    action_type: {
+      type: 'VARCHAR',
+      description: 'complaint | settlement | final_judgment | emergency_action | verdict | dismissal; derived from the text, null when not stated.',
+    },
     summary: { type: 'VARCHAR', description: 'Release text (page body), else the listing/feed description.' },
     court_case_number: { type: 'VARCHAR', description: 'Federal civil action number found in the text.' },
     other_release_numbers: { type: 'JSON', description: 'Other release numbers on the same page (AAER, Act releases).' },

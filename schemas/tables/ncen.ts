@@ -6,7 +6,8 @@ import { defineTable } from '../table.ts';
  */
 export const fundProviders = defineTable({
   name: 'fund_providers',
-  description: 'Service providers of registered funds from Form N-CEN: advisers, sub-advisers, administrators, custodians, transfer agents, pricing services, underwriters, auditors, …',
+  description:
+    'Service providers of registered funds from Form N-CEN: advisers, sub-advisers, administrators, custodians, transfer agents, pricing services, underwriters, auditors, …',
   columns: {
     accession_number: { type: 'VARCHAR', nullable: false },
     provider_no: { type: 'INTEGER', nullable: false, description: 'Ordinal of the provider within the filing.' },
@@ -14,7 +15,12 @@ export const fundProviders = defineTable({
     registrant_name: { type: 'VARCHAR' },
     series_id: { type: 'VARCHAR' },
     fund_name: { type: 'VARCHAR' },
-    role: { type: 'VARCHAR', nullable: false, description: 'Lower case: adviser, sub-adviser, administrator, custodian, transfer agent, pricing service, shareholder servicing agent, securities lending agent, broker-dealer, broker, underwriter, auditor.' },
+    role: {
+      type: 'VARCHAR',
+      nullable: false,
+      description:
+        'Lower case: adviser, sub-adviser, administrator, custodian, transfer agent, pricing service, shareholder servicing agent, securities lending agent, broker-dealer, broker, underwriter, auditor.',
+    },
     provider_name: { type: 'VARCHAR', nullable: false },
     provider_cik: { type: 'VARCHAR', description: 'Only when the filing states one (N-CEN rarely does).' },
     provider_lei: { type: 'VARCHAR' },

@@ -25,7 +25,10 @@ export const ntLateTable = defineTable({
 
 /** `NT 10-K` → 10-K, `NT 10-Q/A` → 10-Q, `NT NCSR` → N-CSR; null when the form is not a late notice. */
 export function lateForForm(form: string): string | null {
-  const m = form.trim().toUpperCase().match(/^NT\s+(.+?)(\/A)?$/);
+  const m = form
+    .trim()
+    .toUpperCase()
+    .match(/^NT\s+(.+?)(\/A)?$/);
   if (!m) return null;
   const target = m[1].trim();
   const aliases: Record<string, string> = { NCSR: 'N-CSR', 'N-CSR': 'N-CSR', NCEN: 'N-CEN', 'N-CEN': 'N-CEN', NMFP: 'N-MFP' };
@@ -33,8 +36,15 @@ export function lateForForm(form: string): string | null {
 }
 
 export function ntRow(f: {
-  accession: string; cik: string; company: string; form: string; filed_date: string; filed_quarter: string;
-  report_date: string | null; filing_url: string; index_url: string;
+  accession: string;
+  cik: string;
+  company: string;
+  form: string;
+  filed_date: string;
+  filed_quarter: string;
+  report_date: string | null;
+  filing_url: string;
+  index_url: string;
 }) {
   const late = lateForForm(f.form);
   if (!late) return null;

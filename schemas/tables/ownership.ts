@@ -2,7 +2,8 @@ import { defineTable } from '../table.ts';
 
 export const beneficialOwnershipTable = defineTable({
   name: 'beneficial_ownership',
-  description: 'Schedule 13D / 13G beneficial-ownership reports (structured XML since 2024-12-18; legacy SC 13D/G text best-effort): one row per reporting person per filing.',
+  description:
+    'Schedule 13D / 13G beneficial-ownership reports (structured XML since 2024-12-18; legacy SC 13D/G text best-effort): one row per reporting person per filing.',
   columns: {
     accession: { type: 'VARCHAR', nullable: false },
     row_seq: { type: 'INTEGER', nullable: false, description: 'Position of the reporting person on the cover pages.' },
@@ -30,7 +31,10 @@ export const beneficialOwnershipTable = defineTable({
     shared_voting_power: { type: 'DOUBLE' },
     sole_dispositive_power: { type: 'DOUBLE' },
     shared_dispositive_power: { type: 'DOUBLE' },
-    aggregate_amount: { type: 'DOUBLE', description: 'Shares beneficially owned (fractional in some 13G filings). Joint filers repeat shared positions: do not sum across a filing.' },
+    aggregate_amount: {
+      type: 'DOUBLE',
+      description: 'Shares beneficially owned (fractional in some 13G filings). Joint filers repeat shared positions: do not sum across a filing.',
+    },
     percent_of_class: { type: 'DOUBLE', description: 'Percentage points, e.g. 7.3.' },
     type_of_reporting_person: { type: 'VARCHAR', description: 'IN, CO, PN, IA, HC, OO, BD, BK, IC, EP … (comma-separated).' },
     member_of_group: { type: 'VARCHAR' },

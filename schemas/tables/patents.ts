@@ -2,9 +2,14 @@ import { defineTable } from '../table.ts';
 
 export const patentGrantsTable = defineTable({
   name: 'uspto_patent_grants',
-  description: 'USPTO patent grants from the weekly full-text grant files (ipgYYMMDD.xml, us-patent-grant v4.x): bibliographic data, first assignee flattened for filtering, all assignees and inventors as JSON.',
+  description:
+    'USPTO patent grants from the weekly full-text grant files (ipgYYMMDD.xml, us-patent-grant v4.x): bibliographic data, first assignee flattened for filtering, all assignees and inventors as JSON.',
   columns: {
-    patent_number: { type: 'VARCHAR', nullable: false, description: 'PatentsView form: leading zeros dropped after the prefix (`11540449`, `D656308`, `RE49876`).' },
+    patent_number: {
+      type: 'VARCHAR',
+      nullable: false,
+      description: 'PatentsView form: leading zeros dropped after the prefix (`11540449`, `D656308`, `RE49876`).',
+    },
     doc_number: { type: 'VARCHAR', nullable: false, description: 'doc-number as printed in the XML (`D0656308`).' },
     kind_code: { type: 'VARCHAR', description: 'B1, B2, S1, P2, P3, E, H1…' },
     patent_type: { type: 'VARCHAR', description: 'appl-type: utility, design, plant, reissue…' },

@@ -16,7 +16,10 @@ export const privateFundsTable = defineTable({
     firm_name: { type: 'VARCHAR', description: 'Adviser business name (Item 1.B.1), or legal name when none.' },
     firm_legal_name: { type: 'VARCHAR', description: 'Item 1.A.' },
     filer_type: { type: 'VARCHAR', nullable: false, description: 'IA (registered) | ERA (exempt reporting).' },
-    control_person: { type: 'INTEGER', description: "Item 10.A of the adviser's filing: 1 when a person not named in Item 1.A or Schedules A-C controls the adviser, else 0." },
+    control_person: {
+      type: 'INTEGER',
+      description: "Item 10.A of the adviser's filing: 1 when a person not named in Item 1.A or Schedules A-C controls the adviser, else 0.",
+    },
     filing_id: { type: 'BIGINT', nullable: false },
     date_submitted: { type: 'TIMESTAMP', description: 'When the filing was submitted (US Eastern, as published).' },
     fund_key: { type: 'VARCHAR', nullable: false, description: 'Fund ID, or `ref:<ReferenceID>` for the rare fund without one.' },
@@ -32,7 +35,10 @@ export const privateFundsTable = defineTable({
     master_fund_name: { type: 'VARCHAR' },
     master_fund_id: { type: 'VARCHAR' },
     is_fund_of_funds: { type: 'BOOLEAN' },
-    fund_type: { type: 'VARCHAR', description: 'Hedge Fund, Liquidity Fund, Private Equity Fund, Real Estate Fund, Securitized Asset Fund, Venture Capital Fund, Other Private Fund.' },
+    fund_type: {
+      type: 'VARCHAR',
+      description: 'Hedge Fund, Liquidity Fund, Private Equity Fund, Real Estate Fund, Securitized Asset Fund, Venture Capital Fund, Other Private Fund.',
+    },
     fund_type_other: { type: 'VARCHAR' },
     gross_asset_value: { type: 'BIGINT', description: 'USD.' },
     gross_asset_value_raw: { type: 'VARCHAR' },

@@ -2,7 +2,8 @@ import { defineTable } from '../table.ts';
 
 export const formDOfferingsTable = defineTable({
   name: 'form_d_offerings',
-  description: 'Form D notices of exempt offerings (D new notice, D/A amendment), one row per filing, with issuers, related persons and sales compensation recipients.',
+  description:
+    'Form D notices of exempt offerings (D new notice, D/A amendment), one row per filing, with issuers, related persons and sales compensation recipients.',
   columns: {
     accession: { type: 'VARCHAR', nullable: false },
     submission_type: { type: 'VARCHAR', description: 'D (new notice) or D/A (amendment).' },

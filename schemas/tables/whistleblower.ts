@@ -6,7 +6,11 @@ export const whistleblowerTable = defineTable({
   columns: {
     award_order_no: { type: 'VARCHAR', nullable: false, description: 'Exchange Act release number of the final order, `34-NNNNNN`.' },
     order_date: { type: 'DATE', nullable: false },
-    fiscal_year: { type: 'INTEGER', nullable: false, description: 'U.S. federal fiscal year of order_date (Oct 1 – Sep 30; FY2024 = 2023-10-01..2024-09-30). Partition.' },
+    fiscal_year: {
+      type: 'INTEGER',
+      nullable: false,
+      description: 'U.S. federal fiscal year of order_date (Oct 1 – Sep 30; FY2024 = 2023-10-01..2024-09-30). Partition.',
+    },
     title: { type: 'VARCHAR' },
     decision: { type: 'VARCHAR', description: 'award | denial | null when the text says neither.' },
     award_amount_usd: { type: 'BIGINT', description: 'Award stated in USD (integer), null when the order states only a percentage.' },

@@ -25,8 +25,14 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(1);
     expect(r.body.data[0]).toMatchObject({
-      issuer: 'CHOICE HOTELS INTL INC', accession_number: '0001387131-13-002344', shares: 1021549, value_usd: 42645000,
-      amendment_effect: 'restatement', is_current: true, period: '2013Q1', value_unit: { decision: 'thousands' },
+      issuer: 'CHOICE HOTELS INTL INC',
+      accession_number: '0001387131-13-002344',
+      shares: 1021549,
+      value_usd: 42645000,
+      amendment_effect: 'restatement',
+      is_current: true,
+      period: '2013Q1',
+      value_unit: { decision: 'thousands' },
     });
     const all = await app.get('/v1/holdings?manager=1569205&cusip=169905106&include_superseded=true');
     expect(all.body.data.map((d: { accession_number: string }) => d.accession_number).sort()).toEqual(['0001387131-13-002055', '0001387131-13-002344']);
@@ -58,7 +64,14 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
   it('XML filing through the same pipeline: Acorn Creek 2024Q4 totals 194,611,845 USD over 77 lines', async () => {
     const r = await app.get('/v1/managers?q=acorn%20creek');
     expect(r.body.data).toHaveLength(1);
-    expect(r.body.data[0]).toMatchObject({ cik: '0001994827', period: '2024Q4', holdings_count: 77, total_value_usd: 194611845, value_unit: 'dollars', filing_date: '2025-01-22' });
+    expect(r.body.data[0]).toMatchObject({
+      cik: '0001994827',
+      period: '2024Q4',
+      holdings_count: 77,
+      total_value_usd: 194611845,
+      value_unit: 'dollars',
+      filing_date: '2025-01-22',
+    });
     expect(r.body.data[0].source_url).toBe('https://www.sec.gov/Archives/edgar/data/1994827/000195175725000093/0001951757-25-000093-index.htm');
   });
 
@@ -128,12 +141,17 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
     expect(periods[0].n).toBe(periods[1].n);
     const types = await app.services.lake.query(`SELECT DISTINCT event_type FROM events WHERE event_type LIKE 'sec.13f.%' ORDER BY 1`, []);
     expect(types.map((t) => t.event_type)).toEqual([
-      'sec.13f.holding_added', 'sec.13f.holding_removed', 'sec.13f.position_decreased', 'sec.13f.position_increased',
+      'sec.13f.holding_added',
+      'sec.13f.holding_removed',
+      'sec.13f.position_decreased',
+      'sec.13f.position_increased',
     ]);
     // The restated manager's events compare against the restatement, not the superseded original.
     const restated = await app.services.lake.query(
       `SELECT DISTINCT e.accession FROM events e JOIN filings_13f f ON f.accession_number = e.accession
-       WHERE e.event_type LIKE 'sec.13f.%' AND f.amendment_effect = 'original' AND NOT f.is_current`, []);
+       WHERE e.event_type LIKE 'sec.13f.%' AND f.amendment_effect = 'original' AND NOT f.is_current`,
+      [],
+    );
     expect(restated).toEqual([]);
   });
 
@@ -163,7 +181,9 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
 
   it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
     const rows = await app.services.lake.query(
-      `SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)`, []);
+      `SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)`,
+      [],
+    );
     expect(rows[0].n).toBeGreaterThan(0);
   });
 

@@ -29,12 +29,22 @@ describe('13F VALUE unit decision', () => {
     expect(decideValueUnit({ ...base, medianPrice: null, priceRows: 0, filingDate: '2023-03-23' })).toMatchObject({ unit: 'dollars', basis: 'filing_date' });
   });
   it('no filing date: the period decides', () => {
-    expect(decideValueUnit({ ...base, medianPrice: null, priceRows: 0, filingDate: null, periodOfReport: '2021-12-31' })).toMatchObject({ unit: 'thousands', basis: 'period' });
+    expect(decideValueUnit({ ...base, medianPrice: null, priceRows: 0, filingDate: null, periodOfReport: '2021-12-31' })).toMatchObject({
+      unit: 'thousands',
+      basis: 'period',
+    });
   });
 });
 
 const f = (accession: string, type: string, amendmentType: string | null, filingDate: string, acceptedAt: string | null = null): FilingOrderKey => ({
-  accession, cik: '0000000001', periodOfReport: '2024-12-31', submissionType: type, amendmentType, isAmendment: type.endsWith('/A'), acceptedAt, filingDate,
+  accession,
+  cik: '0000000001',
+  periodOfReport: '2024-12-31',
+  submissionType: type,
+  amendmentType,
+  isAmendment: type.endsWith('/A'),
+  acceptedAt,
+  filingDate,
 });
 
 describe('13F amendments', () => {
@@ -101,17 +111,53 @@ describe.skipIf(!hasFixtures)('13F-HR XML filings (real fixtures)', () => {
   it('dissemination .nc with ns1: prefixes: Acorn Creek 2024Q4, 77 lines', async () => {
     const p = await parse13fFiling(await readFixture('13f/13f-hr_acorn_creek_capital_2024Q4_dissemination.nc'));
     expect(p.filing).toMatchObject({
-      accession_number: '0001951757-25-000093', cik: '0001994827', manager_name: 'ACORN CREEK CAPITAL LLC', period_of_report: '2024-12-31',
-      filing_date: '2025-01-22', submission_type: '13F-HR', table_entry_total: 77, table_value_total_reported: 194611845, city: 'FORT COLLINS',
+      accession_number: '0001951757-25-000093',
+      cik: '0001994827',
+      manager_name: 'ACORN CREEK CAPITAL LLC',
+      period_of_report: '2024-12-31',
+      filing_date: '2025-01-22',
+      submission_type: '13F-HR',
+      table_entry_total: 77,
+      table_value_total_reported: 194611845,
+      city: 'FORT COLLINS',
     });
     expect(p.rows).toHaveLength(77);
-    expect(p.rows[0]).toMatchObject({ issuer_name: 'ABBVIE INC', cusip_raw: '00287Y109', value_reported: 406755, shares: 2289, shares_type: 'SH', voting_none: 2289, line_no: 1 });
+    expect(p.rows[0]).toMatchObject({
+      issuer_name: 'ABBVIE INC',
+      cusip_raw: '00287Y109',
+      value_reported: 406755,
+      shares: 2289,
+      shares_type: 'SH',
+      voting_none: 2289,
+      line_no: 1,
+    });
   });
   it('full submission .txt filed 2023 for period 2021: MetLife, dollars by implied price', async () => {
     const p = await parse13fFiling(await readFixture('13f/13f-hr_metlife_2021Q4_full_submission.txt'));
-    expect(p.filing).toMatchObject({ accession_number: '0001140361-23-013281', cik: '0001099219', filing_date: '2023-03-23', accepted_at: '2023-03-23T11:27:45', report_type: '13F COMBINATION REPORT', table_value_total_reported: 11019796 });
-    expect(p.rows[0]).toMatchObject({ issuer_name: 'ISHARES MSCI CHILE ETF', cusip_raw: '464286640', value_reported: 2049983, shares: 98000, investment_discretion: 'DFND', voting_shared: 98000 });
-    const d = decideValueUnit({ medianPrice: 2049983 / 98000, priceRows: 1, hasFigi: false, schemaVersion: 'X0202', filingDate: '2023-03-23', periodOfReport: '2021-12-31' });
+    expect(p.filing).toMatchObject({
+      accession_number: '0001140361-23-013281',
+      cik: '0001099219',
+      filing_date: '2023-03-23',
+      accepted_at: '2023-03-23T11:27:45',
+      report_type: '13F COMBINATION REPORT',
+      table_value_total_reported: 11019796,
+    });
+    expect(p.rows[0]).toMatchObject({
+      issuer_name: 'ISHARES MSCI CHILE ETF',
+      cusip_raw: '464286640',
+      value_reported: 2049983,
+      shares: 98000,
+      investment_discretion: 'DFND',
+      voting_shared: 98000,
+    });
+    const d = decideValueUnit({
+      medianPrice: 2049983 / 98000,
+      priceRows: 1,
+      hasFigi: false,
+      schemaVersion: 'X0202',
+      filingDate: '2023-03-23',
+      periodOfReport: '2021-12-31',
+    });
     expect(d.unit).toBe('dollars');
   });
   it('LTS One 2023Q3 full submission: 14 lines summing to the summary page', async () => {

@@ -24,19 +24,29 @@ describe('13F and N-CEN --period downloads (loopback only)', () => {
   beforeAll(async () => {
     await write13fSample(join(dir, '13f'), { seed: 4, scale: 0.1 });
     for (const z of await readdir(join(dir, '13f'))) files.set(`/files/structureddata/data/form-13f-data-sets/${z}`, await readFile(join(dir, '13f', z)));
-    files.set('/data-research/sec-markets-data/form-13f-data-sets', Buffer.from(`<html><body><table>
+    files.set(
+      '/data-research/sec-markets-data/form-13f-data-sets',
+      Buffer.from(`<html><body><table>
       <tr><td><a href="/files/structureddata/data/form-13f-data-sets/01dec2024-28feb2025_form13f.zip">December 2024 - February 2025</a></td></tr>
       <tr><td><a href="/files/structureddata/data/form-13f-data-sets/01sep2024-30nov2024_form13f.zip">September - November 2024</a></td></tr>
-      <tr><td><a href="/files/structureddata/data/form-13f-data-sets/2023q4_form13f.zip">2023 Q4</a></td></tr></table></body></html>`));
+      <tr><td><a href="/files/structureddata/data/form-13f-data-sets/2023q4_form13f.zip">2023 Q4</a></td></tr></table></body></html>`),
+    );
     await writeNcenDatasetSample(join(dir, 'ncen'), { seed: 2, scale: 0.3 });
     files.set('/files/dera/data/form-n-cen-data-sets/2025q1_ncen.zip', await readFile(join(dir, 'ncen', '2025q1_ncen.zip')));
-    files.set('/data-research/sec-markets-data/form-n-cen-data-sets', Buffer.from(`<html><body><ul>
+    files.set(
+      '/data-research/sec-markets-data/form-n-cen-data-sets',
+      Buffer.from(`<html><body><ul>
       <li><a href="/files/dera/data/form-n-cen-data-sets/2025q1_ncen.zip">2025 Q1</a></li>
-      <li><a href="/files/dera/data/form-n-cen-data-sets/2024q4_ncen.zip">2024 Q4</a></li></ul></body></html>`));
+      <li><a href="/files/dera/data/form-n-cen-data-sets/2024q4_ncen.zip">2024 Q4</a></li></ul></body></html>`),
+    );
     server = createServer((req, res) => {
       hits.push(req.url!);
       const body = files.get(req.url!);
-      if (!body) { res.statusCode = 404; res.end('not found'); return; }
+      if (!body) {
+        res.statusCode = 404;
+        res.end('not found');
+        return;
+      }
       res.end(body);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

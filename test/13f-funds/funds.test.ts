@@ -14,17 +14,40 @@ import datasetNport from '../../ingest/datasets/nport/dataset.ts';
 describe.skipIf(!hasFixtures)('N-PORT XML (real fixtures)', () => {
   it('Dupree Kentucky Tax-Free: 55 municipal positions with identifiers', async () => {
     const rows: NportHolding[] = [];
-    const ctx = await parseNportReport(await readFixture('nport/nport-p_dupree_kentucky_tax_free_2022-12-31.xml'), (h) => { rows.push(h); });
-    expect(ctx).toMatchObject({ registrant_cik: '0000311101', registrant_name: 'Dupree Mutual Funds', series_id: 'S000012000', report_date: '2022-12-31', report_period_end: '2023-06-30', net_assets: 41349926.01 });
+    const ctx = await parseNportReport(await readFixture('nport/nport-p_dupree_kentucky_tax_free_2022-12-31.xml'), (h) => {
+      rows.push(h);
+    });
+    expect(ctx).toMatchObject({
+      registrant_cik: '0000311101',
+      registrant_name: 'Dupree Mutual Funds',
+      series_id: 'S000012000',
+      report_date: '2022-12-31',
+      report_period_end: '2023-06-30',
+      net_assets: 41349926.01,
+    });
     expect(rows).toHaveLength(55);
     expect(rows[0]).toMatchObject({
-      issuer_name: 'KENTUCKY ST PPTY & BLDGS COMMN', issuer_lei: null, security_title: 'KY KYSFAC 5 08/01/2028', cusip: '49151FGH7', isin: 'US49151FGH73',
-      ticker: 'KYSFAC', balance: 755000, units: 'PA', currency: 'USD', value_usd: 794207.15, asset_category: 'DBT', issuer_category: 'MUN', is_restricted: false, fair_value_level: '2',
+      issuer_name: 'KENTUCKY ST PPTY & BLDGS COMMN',
+      issuer_lei: null,
+      security_title: 'KY KYSFAC 5 08/01/2028',
+      cusip: '49151FGH7',
+      isin: 'US49151FGH73',
+      ticker: 'KYSFAC',
+      balance: 755000,
+      units: 'PA',
+      currency: 'USD',
+      value_usd: 794207.15,
+      asset_category: 'DBT',
+      issuer_category: 'MUN',
+      is_restricted: false,
+      fair_value_level: '2',
     });
   });
   it('a liquidating fund with no positions still yields its context', async () => {
     let n = 0;
-    const ctx = await parseNportReport(await readFixture('nport/nport-p_advanced_series_trust_ast_bond_2022_2022-12-30.xml'), () => { n++; });
+    const ctx = await parseNportReport(await readFixture('nport/nport-p_advanced_series_trust_ast_bond_2022_2022-12-30.xml'), () => {
+      n++;
+    });
     expect(n).toBe(0);
     expect(ctx).toMatchObject({ series_id: 'S000030880', report_date: '2022-12-30', total_assets: 1441198.96 });
   });
@@ -38,7 +61,13 @@ describe.skipIf(!hasFixtures)('N-CEN XML (real fixtures)', () => {
     const auditor = r.providers.find((p) => p.role === 'auditor');
     expect(auditor).toMatchObject({ provider_name: 'Ernst & Young LLP', provider_lei: '254900Y3CIB1KF938C31', series_id: null });
     const adviser = r.providers.find((p) => p.role === 'adviser');
-    expect(adviser).toMatchObject({ provider_name: 'AllianceBernstein L.P.', provider_file_number: '801-56720', provider_crd: '000108477', state: 'US-TN', country: 'US' });
+    expect(adviser).toMatchObject({
+      provider_name: 'AllianceBernstein L.P.',
+      provider_file_number: '801-56720',
+      provider_crd: '000108477',
+      state: 'US-TN',
+      country: 'US',
+    });
     expect(r.providers.filter((p) => p.role === 'custodian')).toHaveLength(19);
     expect(r.providers.filter((p) => p.role === 'pricing service')).toHaveLength(21);
     expect(new Set(r.providers.map((p) => p.role))).toContain('transfer agent');
@@ -94,8 +123,13 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
   });
 
   it('/v1/funds/holdings: 422s name the parameter', async () => {
-    for (const [q, name] of [['report_date=2024-13-01', 'report_date'], ['min_value_usd=-1', 'min_value_usd'], ['series_id=X1', 'series_id'],
-      ['report_date_from=2025-01-01&report_date_to=2024-01-01', 'report_date_to'], ['restricted_only=maybe', 'restricted_only']]) {
+    for (const [q, name] of [
+      ['report_date=2024-13-01', 'report_date'],
+      ['min_value_usd=-1', 'min_value_usd'],
+      ['series_id=X1', 'series_id'],
+      ['report_date_from=2025-01-01&report_date_to=2024-01-01', 'report_date_to'],
+      ['restricted_only=maybe', 'restricted_only'],
+    ]) {
       const r = await app.get(`/v1/funds/holdings?${q}`);
       expect(r.status, q).toBe(422);
       expect(r.body.detail[0].loc, q).toEqual(['query', name]);
@@ -130,12 +164,19 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
     const r = await app.get('/v1/funds/providers?filer_cik=930200&limit=100');
     expect(r.status).toBe(200);
     const roles = r.body.data.map((d: any) => d.role);
-    expect(new Set(roles)).toEqual(new Set(['adviser', 'sub-adviser', 'administrator', 'custodian', 'transfer agent', 'pricing service', 'underwriter', 'auditor']));
+    expect(new Set(roles)).toEqual(
+      new Set(['adviser', 'sub-adviser', 'administrator', 'custodian', 'transfer agent', 'pricing service', 'underwriter', 'auditor']),
+    );
     expect(r.body.data).toHaveLength(13);
     const sub = r.body.data.find((d: any) => d.role === 'sub-adviser');
     expect(sub).toMatchObject({
-      accession_number: '0001193125-25-070000', filer_cik: '0000930200', series_id: 'S000030001', report_period_end: '2024-12-31', filing_date: '2025-02-14',
-      provider: { name: 'Kestrel Fixed Income Partners LP', file_number: '801-99001', crd: '170001', state: 'US-IL', country: 'US' }, is_affiliated: false,
+      accession_number: '0001193125-25-070000',
+      filer_cik: '0000930200',
+      series_id: 'S000030001',
+      report_period_end: '2024-12-31',
+      filing_date: '2025-02-14',
+      provider: { name: 'Kestrel Fixed Income Partners LP', file_number: '801-99001', crd: '170001', state: 'US-IL', country: 'US' },
+      is_affiliated: false,
       source_url: 'https://www.sec.gov/Archives/edgar/data/930200/000119312525070000/0001193125-25-070000-index.htm',
     });
     expect(sub.fund_name).toMatch(/ Bond Fund$/);

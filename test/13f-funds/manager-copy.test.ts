@@ -14,8 +14,12 @@ describe('holdings_13f_by_manager', () => {
   afterAll(() => app.close());
 
   it('holds exactly the rows of holdings_13f', async () => {
-    const [a] = await app.services.lake.query('SELECT count(*) AS n, sum(hash(accession_number, line_no, value_usd, shares, is_current)) AS h FROM holdings_13f');
-    const [b] = await app.services.lake.query('SELECT count(*) AS n, sum(hash(accession_number, line_no, value_usd, shares, is_current)) AS h FROM holdings_13f_by_manager');
+    const [a] = await app.services.lake.query(
+      'SELECT count(*) AS n, sum(hash(accession_number, line_no, value_usd, shares, is_current)) AS h FROM holdings_13f',
+    );
+    const [b] = await app.services.lake.query(
+      'SELECT count(*) AS n, sum(hash(accession_number, line_no, value_usd, shares, is_current)) AS h FROM holdings_13f_by_manager',
+    );
     expect(Number(a.n)).toBeGreaterThan(0);
     expect(b).toEqual(a);
   });
@@ -24,10 +28,14 @@ describe('holdings_13f_by_manager', () => {
     const [{ cik }] = await app.services.lake.query('SELECT manager_cik AS cik FROM holdings_13f WHERE is_current GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
     // The API record has no line number: compare the (accession, CUSIP, shares, value, discretion) multiset.
     const key = (r: any) => [r.accession_number, r.cusip, Number(r.shares), Number(r.value_usd), r.investment_discretion].join('|');
-    const want = (await app.services.lake.query(
-      'SELECT accession_number, cusip, shares, value_usd, investment_discretion FROM holdings_13f WHERE manager_cik = $1 AND is_current',
-      [cik],
-    )).map(key).sort();
+    const want = (
+      await app.services.lake.query(
+        'SELECT accession_number, cusip, shares, value_usd, investment_discretion FROM holdings_13f WHERE manager_cik = $1 AND is_current',
+        [cik],
+      )
+    )
+      .map(key)
+      .sort();
     const got: string[] = [];
     const seq: string[] = [];
     let cursor: string | null = null;

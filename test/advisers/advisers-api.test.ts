@@ -34,8 +34,12 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
     expect(r.body.page).toMatchObject({ limit: 5, has_more: true });
     const top = [...firms].filter((f) => f.aum != null).sort((a, b) => b.aum! - a.aum! || a.crd - b.crd)[0];
     expect(r.body.data[0]).toMatchObject({
-      crd: String(top.crd), business_name: top.business, legal_name: top.legal, regulatory_aum_total: top.aum,
-      snapshot_date: '2026-07-01', source_url: `https://adviserinfo.sec.gov/firm/summary/${top.crd}`,
+      crd: String(top.crd),
+      business_name: top.business,
+      legal_name: top.legal,
+      regulatory_aum_total: top.aum,
+      snapshot_date: '2026-07-01',
+      source_url: `https://adviserinfo.sec.gov/firm/summary/${top.crd}`,
       address: { street1: top.street1, city: top.city, state: top.state, postal_code: top.postal, country: top.country },
     });
     const every = await all('');
@@ -55,7 +59,12 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
     expect(got.map((d) => d.crd).sort()).toEqual(want.map((f) => String(f.crd)).sort());
     expect(got.length).toBeGreaterThan(0);
     const disc = await all('disciplinary=true');
-    expect(disc.map((d) => d.crd).sort()).toEqual(firms.filter((f) => f.disciplinary).map((f) => String(f.crd)).sort());
+    expect(disc.map((d) => d.crd).sort()).toEqual(
+      firms
+        .filter((f) => f.disciplinary)
+        .map((f) => String(f.crd))
+        .sort(),
+    );
     const q = await all('q=%C3%A9toile'); // "étoile", case-insensitive, matches L’ÉTOILE names
     expect(q.length).toBe(firms.filter((f) => f.business.includes('ÉTOILE')).length);
     expect(q.length).toBeGreaterThan(0);
@@ -89,9 +98,18 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
     expect(r.body.query_echo.crd).toBe(`00${f.crd}`);
     const d = r.body.data[0];
     expect(d).toMatchObject({
-      crd: String(f.crd), legal_name: f.legal, sec_number: f.secNumber, registration_type: 'registered', disciplinary: f.disciplinary,
-      regulatory_aum_total: f.aum, raum_discretionary: f.discretionary, employees: f.employees, cik: f.cik!.padStart(10, '0'),
-      websites: [f.website], latest_filing_date: f.filed, has_private_funds: f.hasPrivateFunds,
+      crd: String(f.crd),
+      legal_name: f.legal,
+      sec_number: f.secNumber,
+      registration_type: 'registered',
+      disciplinary: f.disciplinary,
+      regulatory_aum_total: f.aum,
+      raum_discretionary: f.discretionary,
+      employees: f.employees,
+      cik: f.cik!.padStart(10, '0'),
+      websites: [f.website],
+      latest_filing_date: f.filed,
+      has_private_funds: f.hasPrivateFunds,
     });
     expect(d.address.street2 ?? '').toBe(f.street2);
     expect(Array.isArray(d.client_types)).toBe(true);
@@ -124,7 +142,11 @@ describe.skipIf(!hasFixtures)('GET /v1/advisers over the real IAPD firm-search f
     expect(q.body.data.map((d: any) => d.business_name)).toEqual(['CITADEL INVESTMENT ADVISORY INC', 'CITADEL ADVISORS LLC']); // no AUM in search results: CRD order
     const p = await app.get('/v1/advisers/148826');
     expect(p.body.data[0]).toMatchObject({
-      crd: '148826', business_name: 'CITADEL ADVISORS LLC', sec_number: '801-70860', disciplinary: false, sec_status: 'ACTIVE',
+      crd: '148826',
+      business_name: 'CITADEL ADVISORS LLC',
+      sec_number: '801-70860',
+      disciplinary: false,
+      sec_status: 'ACTIVE',
       address: { street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', postal_code: '33131', country: 'United States' },
       source_url: 'https://adviserinfo.sec.gov/firm/summary/148826',
     });

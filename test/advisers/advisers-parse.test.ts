@@ -41,16 +41,41 @@ describe('advisers: demo roster (zip of a Windows-1252 CSV, as published)', () =
   it('parses a registered adviser exactly (money with commas → integer USD, MM/DD/YYYY → ISO, Y/N → boolean)', () => {
     const r = c.rows.advisers!.find((x) => x.crd === '100012')!;
     expect(r).toMatchObject({
-      snapshot_date: '2026-07-01', crd_int: 100012, sec_number: '801-60001', registration_type: 'registered',
-      cik: '0001645695', business_name: 'SUMMIT ASSET MANAGEMENT', legal_name: 'SUMMIT ASSET MANAGEMENT L.P.',
-      street1: '4877 STATE STREET', street2: 'SUITE 1855', city: 'CHARLOTTE', state: 'NC', postal_code: '13369',
-      sec_status: '120-Day Approval', sec_status_date: '2023-08-15', latest_filing_date: '2026-02-06', employees: 760,
-      raum_discretionary: 4459038468, raum_non_discretionary: 2061890327, regulatory_aum_total: 6520928795,
-      regulatory_aum_total_raw: '6,520,928,795.00', aum_rank: 6520928795, accounts_total: 789, has_private_funds: true,
-      private_fund_count: 9, private_fund_gross_assets: 21164212237, disciplinary: false, source_line: 3,
+      snapshot_date: '2026-07-01',
+      crd_int: 100012,
+      sec_number: '801-60001',
+      registration_type: 'registered',
+      cik: '0001645695',
+      business_name: 'SUMMIT ASSET MANAGEMENT',
+      legal_name: 'SUMMIT ASSET MANAGEMENT L.P.',
+      street1: '4877 STATE STREET',
+      street2: 'SUITE 1855',
+      city: 'CHARLOTTE',
+      state: 'NC',
+      postal_code: '13369',
+      sec_status: '120-Day Approval',
+      sec_status_date: '2023-08-15',
+      latest_filing_date: '2026-02-06',
+      employees: 760,
+      raum_discretionary: 4459038468,
+      raum_non_discretionary: 2061890327,
+      regulatory_aum_total: 6520928795,
+      regulatory_aum_total_raw: '6,520,928,795.00',
+      aum_rank: 6520928795,
+      accounts_total: 789,
+      has_private_funds: true,
+      private_fund_count: 9,
+      private_fund_gross_assets: 21164212237,
+      disciplinary: false,
+      source_line: 3,
       source_url: 'https://adviserinfo.sec.gov/firm/summary/100012',
     });
-    expect(r.client_types).toEqual(['banking_or_thrift_institutions', 'investment_companies', 'pooled_investment_vehicles', 'state_or_municipal_government_entities']);
+    expect(r.client_types).toEqual([
+      'banking_or_thrift_institutions',
+      'investment_companies',
+      'pooled_investment_vehicles',
+      'state_or_municipal_government_entities',
+    ]);
   });
 
   it('decodes Windows-1252 bytes (0x92 curly apostrophe, 0xC9 É) in names', () => {
@@ -60,21 +85,44 @@ describe('advisers: demo roster (zip of a Windows-1252 CSV, as published)', () =
 
   it('exempt-reporting file: "Organization CRD #" header spelling, no AUM → null and aum_rank -1', () => {
     const r = c.rows.advisers!.find((x) => x.crd === '100033')!;
-    expect(r).toMatchObject({ registration_type: 'exempt_reporting', sec_number: '802-60004', sec_status: 'ERA - Active', regulatory_aum_total: null, aum_rank: -1, has_private_funds: true, private_fund_count: 3 });
+    expect(r).toMatchObject({
+      registration_type: 'exempt_reporting',
+      sec_number: '802-60004',
+      sec_status: 'ERA - Active',
+      regulatory_aum_total: null,
+      aum_rank: -1,
+      has_private_funds: true,
+      private_fund_count: 3,
+    });
     expect(String(r.source_file)).toMatch(/^ia07012026-exempt\.zip!IA_SEC_-_ERA_FIRM_ROSTER/);
   });
 });
 
 describe('advisers: odd but real roster cases', () => {
   it('maps renamed headers: "CRD#", item code followed by a label, extra unknown columns', async () => {
-    const c = await loadCsv('ia060126.csv',
-      '"CRD#","Primary Business Name","Unknown New Column","5F(2)(c) Total Regulatory Assets","11 - Disciplinary"\r\n"123","ACME ADVISERS","x","1,000.49","Y"\r\n');
-    expect(c.rows.advisers![0]).toMatchObject({ crd: '123', snapshot_date: '2026-06-01', business_name: 'ACME ADVISERS', regulatory_aum_total: 1000, disciplinary: true });
+    const c = await loadCsv(
+      'ia060126.csv',
+      '"CRD#","Primary Business Name","Unknown New Column","5F(2)(c) Total Regulatory Assets","11 - Disciplinary"\r\n"123","ACME ADVISERS","x","1,000.49","Y"\r\n',
+    );
+    expect(c.rows.advisers![0]).toMatchObject({
+      crd: '123',
+      snapshot_date: '2026-06-01',
+      business_name: 'ACME ADVISERS',
+      regulatory_aum_total: 1000,
+      disciplinary: true,
+    });
   });
 
   it('missing optional columns (an 88-column era file without 7B/11) give nulls, not errors', async () => {
     const c = await loadCsv('ia010112.csv', '"Organization CRD#","Primary Business Name","Main Office State"\r\n"5","OLD FIRM","ny"\r\n');
-    expect(c.rows.advisers![0]).toMatchObject({ crd: '5', snapshot_date: '2012-01-01', state: 'NY', has_private_funds: null, disciplinary: null, regulatory_aum_total: null });
+    expect(c.rows.advisers![0]).toMatchObject({
+      crd: '5',
+      snapshot_date: '2012-01-01',
+      state: 'NY',
+      has_private_funds: null,
+      disciplinary: null,
+      regulatory_aum_total: null,
+    });
   });
 
   it('a file without any CRD column is refused with a message naming the column', async () => {
@@ -119,16 +167,31 @@ describe('advisers: odd but real roster cases', () => {
 
   it('a name-less file gets its snapshot from --date; none at all is a clear error', async () => {
     const c = await loadCsv('roster.csv', '"CRD#","Legal Name"\r\n"0044","ONLY LEGAL NAME LLC"\r\n', { date: '2026-05-01' });
-    expect(c.rows.advisers![0]).toMatchObject({ crd: '44', snapshot_date: '2026-05-01', business_name: 'ONLY LEGAL NAME LLC', legal_name: 'ONLY LEGAL NAME LLC' });
+    expect(c.rows.advisers![0]).toMatchObject({
+      crd: '44',
+      snapshot_date: '2026-05-01',
+      business_name: 'ONLY LEGAL NAME LLC',
+      legal_name: 'ONLY LEGAL NAME LLC',
+    });
     await expect(loadCsv('roster.csv', '"CRD#","Legal Name"\r\n"1","X"\r\n')).rejects.toThrow(/--date/);
   });
 
   it('reads the CSV member of a zip whose member name carries no date (date from the zip name, 6-digit form)', async () => {
     const dir = tmp();
     const path = join(dir, 'ia020125-exempt.zip');
-    await writeZip(path, [{ name: 'IA_SEC_-_FIRM_ROSTER_FOIA_DOWNLOAD_-_99.CSV', data: encodeCp1252('"Organization CRD #","Primary Business Name","SEC#"\r\n"77","ERA ONE","802-1"\r\n') }]);
+    await writeZip(path, [
+      {
+        name: 'IA_SEC_-_FIRM_ROSTER_FOIA_DOWNLOAD_-_99.CSV',
+        data: encodeCp1252('"Organization CRD #","Primary Business Name","SEC#"\r\n"77","ERA ONE","802-1"\r\n'),
+      },
+    ]);
     const c = await runLoad(advisers, [{ path, url: 'https://www.sec.gov/files/ia020125-exempt.zip' }]);
-    expect(c.rows.advisers![0]).toMatchObject({ crd: '77', snapshot_date: '2025-02-01', registration_type: 'exempt_reporting', source_file_url: 'https://www.sec.gov/files/ia020125-exempt.zip' });
+    expect(c.rows.advisers![0]).toMatchObject({
+      crd: '77',
+      snapshot_date: '2025-02-01',
+      registration_type: 'exempt_reporting',
+      source_file_url: 'https://www.sec.gov/files/ia020125-exempt.zip',
+    });
   });
 });
 
@@ -141,7 +204,15 @@ describe('advisers: IAPD firm compilation feed (ISO-8859-1 XML, gzipped)', () =>
     expect(c.bad).toEqual([]);
     expect(c.rows.advisers).toHaveLength(400);
     const r = c.rows.advisers!.find((x) => x.crd === '100012')!;
-    expect(r).toMatchObject({ snapshot_date: '2026-07-21', regulatory_aum_total: 6520928795, raum_discretionary: 4459038468, employees: 760, has_private_funds: true, disciplinary: false, state: 'NC' });
+    expect(r).toMatchObject({
+      snapshot_date: '2026-07-21',
+      regulatory_aum_total: 6520928795,
+      raum_discretionary: 4459038468,
+      employees: 760,
+      has_private_funds: true,
+      disciplinary: false,
+      state: 'NC',
+    });
     expect(r.websites).toEqual(['https://www.summitassetmanagement.com', 'https://www.linkedin.com/company/100012']);
     expect(c.rows.advisers!.find((x) => x.crd === '100025')!.business_name).toBe('L’ÉTOILE BLUE RIDGE PARTNERS COUNSEL');
     expect(c.rows.advisers!.find((x) => x.crd === '100033')!.registration_type).toBe('exempt_reporting');
@@ -149,16 +220,28 @@ describe('advisers: IAPD firm compilation feed (ISO-8859-1 XML, gzipped)', () =>
 
   it('Latin-1 bytes, a bare & inside an attribute, a firm without CRD reported at its line', async () => {
     const xml = Buffer.concat([
-      Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>\n<IAPDFirmSECReport GenOn="2026-07-22">\n<Firms>\n<Firm>\n<Info FirmCrdNb="555" BusNm="M', 'latin1'),
+      Buffer.from(
+        '<?xml version="1.0" encoding="ISO-8859-1"?>\n<IAPDFirmSECReport GenOn="2026-07-22">\n<Firms>\n<Firm>\n<Info FirmCrdNb="555" BusNm="M',
+        'latin1',
+      ),
       Buffer.from([0xdc]), // Ü in ISO-8859-1
-      Buffer.from('LLER & SONS" LegalNm="MULLER AND SONS LLC"/>\n<Rgstn FirmType="Registered" St="APPROVED" Dt="2020-01-02"/>\n<Item11A Q11A1="N" Q11A2="Y"/>\n</Firm>\n<Firm>\n<Info BusNm="NO CRD"/>\n</Firm>\n</Firms></IAPDFirmSECReport>\n', 'latin1'),
+      Buffer.from(
+        'LLER & SONS" LegalNm="MULLER AND SONS LLC"/>\n<Rgstn FirmType="Registered" St="APPROVED" Dt="2020-01-02"/>\n<Item11A Q11A1="N" Q11A2="Y"/>\n</Firm>\n<Firm>\n<Info BusNm="NO CRD"/>\n</Firm>\n</Firms></IAPDFirmSECReport>\n',
+        'latin1',
+      ),
     ]);
     const dir = tmp();
     const path = join(dir, 'IA_FIRM_SEC_Feed_07_22_2026.xml.gz');
     writeFileSync(path, gzipSync(xml));
     const c = await runLoad(advisers, [{ path, url: null }]);
     expect(c.rows.advisers).toHaveLength(1);
-    expect(c.rows.advisers![0]).toMatchObject({ crd: '555', business_name: 'MÜLLER & SONS', disciplinary: true, sec_status_date: '2020-01-02', snapshot_date: '2026-07-22' });
+    expect(c.rows.advisers![0]).toMatchObject({
+      crd: '555',
+      business_name: 'MÜLLER & SONS',
+      disciplinary: true,
+      sec_status_date: '2020-01-02',
+      snapshot_date: '2026-07-22',
+    });
     expect(c.bad).toEqual([{ file: 'IA_FIRM_SEC_Feed_07_22_2026.xml.gz', line: 9, reason: 'missing CRD' }]);
   });
 });
@@ -171,9 +254,21 @@ describe.skipIf(!hasFixtures)('advisers: real IAPD firm-search JSON (Citadel, 20
     const rows = c.rows.advisers!;
     expect(rows.map((r) => r.crd)).toEqual(['148826', '110540', '171898']);
     expect(rows[0]).toMatchObject({
-      snapshot_date: '2026-07-21', business_name: 'CITADEL ADVISORS LLC', sec_number: '801-70860', registration_type: 'registered',
-      sec_status: 'ACTIVE', street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', postal_code: '33131',
-      country: 'United States', disciplinary: false, regulatory_aum_total: null, aum_rank: -1, source_line: 1,
+      snapshot_date: '2026-07-21',
+      business_name: 'CITADEL ADVISORS LLC',
+      sec_number: '801-70860',
+      registration_type: 'registered',
+      sec_status: 'ACTIVE',
+      street1: '830 BRICKELL PLAZA',
+      street2: 'FLOOR 15',
+      city: 'MIAMI',
+      state: 'FL',
+      postal_code: '33131',
+      country: 'United States',
+      disciplinary: false,
+      regulatory_aum_total: null,
+      aum_rank: -1,
+      source_line: 1,
       source_url: 'https://adviserinfo.sec.gov/firm/summary/148826',
     });
     expect(rows[1]).toMatchObject({ business_name: 'CITADEL INVESTMENT ADVISORY INC', city: 'CHESTERLAND', state: 'OH', street1: null });

@@ -39,7 +39,21 @@ describe('broker-dealers: SEC bd*.txt list', () => {
     const c = await runLoad(brokerDealers, [{ path: join(dir, 'bd070126.txt'), url: null }]);
     const rows = c.rows.broker_dealers!;
     expect(rows.map((r) => r.name)).toEqual(['EXAMPLE SECURITIES LLC', 'CAFÉ TRADING CORP', 'ODD NUMBER LLC']);
-    expect(rows[0]).toMatchObject({ snapshot_date: '2026-07-01', bd_key: '8-12345', sec_number: '8-12345', sec_file_number_raw: '00812345', cik: '0001234567', city: 'NEW YORK', state: 'NY', country: 'United States', postal_code: '10001', status: 'ACTIVE', on_sec_active_list: true, street2: null, source_line: 1 });
+    expect(rows[0]).toMatchObject({
+      snapshot_date: '2026-07-01',
+      bd_key: '8-12345',
+      sec_number: '8-12345',
+      sec_file_number_raw: '00812345',
+      cik: '0001234567',
+      city: 'NEW YORK',
+      state: 'NY',
+      country: 'United States',
+      postal_code: '10001',
+      status: 'ACTIVE',
+      on_sec_active_list: true,
+      street2: null,
+      source_line: 1,
+    });
     expect(rows[1]).toMatchObject({ sec_number: '8-99', state: 'A6', country: 'Canada', source_line: 5 });
     expect(rows[2]).toMatchObject({ bd_key: 'cik:0000000043', sec_number: null, state: 'TX' });
     expect(c.bad.map((b) => [b.line, b.reason])).toEqual([
@@ -62,8 +76,22 @@ describe.skipIf(!hasFixtures)('broker-dealers: real IAPD firm-search JSON (Citad
     expect(p.firms).toHaveLength(24);
     expect(p.problems).toEqual([]);
     const adv = p.firms.find((f) => f.crd === '148826')!;
-    expect(adv).toMatchObject({ name: 'CITADEL ADVISORS LLC', iaSecNumber: '801-70860', bdSecNumber: null, iaScope: 'ACTIVE', iaDisclosure: false, branches: 1 });
-    expect(adv.office).toEqual({ street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', country: 'United States', postalCode: '33131' });
+    expect(adv).toMatchObject({
+      name: 'CITADEL ADVISORS LLC',
+      iaSecNumber: '801-70860',
+      bdSecNumber: null,
+      iaScope: 'ACTIVE',
+      iaDisclosure: false,
+      branches: 1,
+    });
+    expect(adv.office).toEqual({
+      street1: '830 BRICKELL PLAZA',
+      street2: 'FLOOR 15',
+      city: 'MIAMI',
+      state: 'FL',
+      country: 'United States',
+      postalCode: '33131',
+    });
     const fsc = p.firms.find((f) => f.crd === '7461')!;
     expect(fsc).toMatchObject({ bdSecNumber: '8-21770', iaSecNumber: '801-42017', bdScope: 'INACTIVE', iaScope: 'INACTIVE', bdDisclosure: true });
     expect(fsc.otherNames).toHaveLength(151);
@@ -77,9 +105,22 @@ describe.skipIf(!hasFixtures)('broker-dealers: real IAPD firm-search JSON (Citad
     expect(rows).toHaveLength(15); // 24 hits, 9 of them advisers without a broker-dealer number
     const sec = rows.find((r) => r.bd_crd === '116797')!;
     expect(sec).toMatchObject({
-      snapshot_date: '2026-07-21', name: 'CITADEL SECURITIES LLC', sec_number: '8-53574', bd_key: '8-53574', status: 'ACTIVE',
-      on_sec_active_list: false, street1: '830 BRICKELL PLAZA', street2: 'FLOOR 15', city: 'MIAMI', state: 'FL', country: 'UNITED STATES',
-      postal_code: '33131', phone: '305-929-6851', has_disclosure: true, branches_count: 7, finra_last_approval_date: '2005-02-25',
+      snapshot_date: '2026-07-21',
+      name: 'CITADEL SECURITIES LLC',
+      sec_number: '8-53574',
+      bd_key: '8-53574',
+      status: 'ACTIVE',
+      on_sec_active_list: false,
+      street1: '830 BRICKELL PLAZA',
+      street2: 'FLOOR 15',
+      city: 'MIAMI',
+      state: 'FL',
+      country: 'UNITED STATES',
+      postal_code: '33131',
+      phone: '305-929-6851',
+      has_disclosure: true,
+      branches_count: 7,
+      finra_last_approval_date: '2005-02-25',
       source_url: 'https://brokercheck.finra.org/firm/summary/116797',
     });
     expect(rows.find((r) => r.bd_crd === '12976')).toMatchObject({ status: 'INACTIVE', expelled_date: '1988-12-09', city: null });
@@ -89,10 +130,21 @@ describe.skipIf(!hasFixtures)('broker-dealers: real IAPD firm-search JSON (Citad
     const dir = tmp();
     copyFileSync(fixturePath(FIXTURE), join(dir, 'iapd_api_firm_search_citadel_2026-07-21.json'));
     writeFileSync(join(dir, 'bd072126.txt'), '1146184\tCITADEL SECURITIES LLC\t00853574\t830 BRICKELL PLAZA\tFLOOR 15\tMIAMI\tFL\t33131\t\r\n');
-    const c = await runLoad(brokerDealers, [{ path: join(dir, 'bd072126.txt'), url: null }, { path: join(dir, 'iapd_api_firm_search_citadel_2026-07-21.json'), url: null }]);
+    const c = await runLoad(brokerDealers, [
+      { path: join(dir, 'bd072126.txt'), url: null },
+      { path: join(dir, 'iapd_api_firm_search_citadel_2026-07-21.json'), url: null },
+    ]);
     const rows = c.rows.broker_dealers!.filter((r) => r.sec_number === '8-53574');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ cik: '0001146184', bd_crd: '116797', status: 'ACTIVE', on_sec_active_list: true, country: 'United States', has_disclosure: true, source_line: 1 });
+    expect(rows[0]).toMatchObject({
+      cik: '0001146184',
+      bd_crd: '116797',
+      status: 'ACTIVE',
+      on_sec_active_list: true,
+      country: 'United States',
+      has_disclosure: true,
+      source_line: 1,
+    });
     expect(rows[0].sources).toEqual(['bd072126.txt', 'iapd_api_firm_search_citadel_2026-07-21.json']);
   });
 });
@@ -116,7 +168,14 @@ describe('GET /v1/broker-dealers', () => {
     const b = bds[4]; // every other firm has an IAPD record: index 4 does
     const byCrd = await app.get(`/v1/broker-dealers?bd_crd=${b.crd}`);
     expect(byCrd.body.data).toHaveLength(1);
-    expect(byCrd.body.data[0]).toMatchObject({ name: b.name, sec_number: `8-${b.fileNo}`, cik: String(b.cik).padStart(10, '0'), status: 'ACTIVE', on_sec_active_list: true, main_office: { city: b.city, state: b.state } });
+    expect(byCrd.body.data[0]).toMatchObject({
+      name: b.name,
+      sec_number: `8-${b.fileNo}`,
+      cik: String(b.cik).padStart(10, '0'),
+      status: 'ACTIVE',
+      on_sec_active_list: true,
+      main_office: { city: b.city, state: b.state },
+    });
     for (const form of [`8-${b.fileNo}`, `008${String(b.fileNo).padStart(5, '0')}`, `008-${b.fileNo}`]) {
       const r = await app.get(`/v1/broker-dealers?sec_number=${form}`);
       expect(r.body.data.map((d: any) => d.bd_crd)).toEqual([String(b.crd)]);
@@ -133,7 +192,11 @@ describe('GET /v1/broker-dealers', () => {
   });
 
   it('422 on a malformed sec_number, state or crd', async () => {
-    for (const [qs, param] of [['sec_number=801-123', 'sec_number'], ['main_office_state=NEW', 'main_office_state'], ['bd_crd=x1', 'bd_crd']]) {
+    for (const [qs, param] of [
+      ['sec_number=801-123', 'sec_number'],
+      ['main_office_state=NEW', 'main_office_state'],
+      ['bd_crd=x1', 'bd_crd'],
+    ]) {
       const r = await app.get(`/v1/broker-dealers?${qs}`);
       expect(r.status).toBe(422);
       expect(r.body.detail[0].loc).toEqual(['query', param]);

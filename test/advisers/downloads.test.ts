@@ -28,21 +28,36 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
     files.set('/files/investment/data/ia060126.zip', await readFile(june.ria));
     files.set('/files/investment/data/ia07012026.zip', await readFile(july.ria));
     files.set('/files/investment/data/ia07012026-exempt.zip', await readFile(july.era));
-    files.set(ROSTER_PAGE_PATH, Buffer.from(`<html><body><ul>
+    files.set(
+      ROSTER_PAGE_PATH,
+      Buffer.from(`<html><body><ul>
       <li><a href="/files/investment/data/ia07012026.zip">July 2026 registered</a></li>
       <li><a href='/files/investment/data/ia07012026-exempt.zip'>July 2026 exempt</a></li>
       <li><a href="/files/investment/data/ia060126.zip">June 2026</a></li>
-      <li><a href="/about.html">About</a></li></ul></body></html>`));
+      <li><a href="/about.html">About</a></li></ul></body></html>`),
+    );
     const pf = await writeFilingDataSample(join(dir, 'pf'), { seed: 1, scale: 0.1 });
     files.set('/reports/foia/advFilingData/2026/ADV_Filing_Data_20260601_20260630.zip', await readFile(pf));
-    files.set('/reports/foia/reports_metadata.json', Buffer.from(JSON.stringify({
-      advW: [], advBrochures: [],
-      advFilingData: [{ displayName: 'June 2026', fileName: 'ADV_Filing_Data_20260601_20260630.zip', size: 1, year: '2026', fileType: 'zip', uploadedOn: '2026-07-05' }],
-    })));
+    files.set(
+      '/reports/foia/reports_metadata.json',
+      Buffer.from(
+        JSON.stringify({
+          advW: [],
+          advBrochures: [],
+          advFilingData: [
+            { displayName: 'June 2026', fileName: 'ADV_Filing_Data_20260601_20260630.zip', size: 1, year: '2026', fileType: 'zip', uploadedOn: '2026-07-05' },
+          ],
+        }),
+      ),
+    );
     server = createServer((req, res) => {
       hits.push(req.url!);
       const body = files.get(req.url!);
-      if (!body) { res.statusCode = 404; res.end('not found'); return; }
+      if (!body) {
+        res.statusCode = 404;
+        res.end('not found');
+        return;
+      }
       res.end(body);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -59,7 +74,7 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(40);
     expect(hits).not.toContain('/files/investment/data/ia060126.zip');
-    const r = await app.get('/v1/advisers/' + (await app.services.lake.query('SELECT crd FROM advisers LIMIT 1'))[0].crd);
+    const r = await app.get(`/v1/advisers/${(await app.services.lake.query('SELECT crd FROM advisers LIMIT 1'))[0].crd}`);
     expect(r.body.as_of).toBe('2026-07-01T00:00:00Z');
     expect(r.body.data[0].source_file).toMatch(/^ia07012026(-exempt)?\.zip!IA_SEC_/);
   });

@@ -20,15 +20,23 @@ describe('private-fund-stats: workbook parsing', () => {
   it('reads an XLSX: inline and shared strings, numbers, gaps; long rows with masked cells and footnotes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pfs-'));
     const path = join(dir, 'private-funds-statistics-2025-q3.xlsx');
-    await writeZip(path, xlsxMembers([{ name: 'Table 7', rows: [
-      ['Table 7. Number of Funds & Advisers'],
-      [null],
-      ['Fund type', 'Funds', 'Advisers', null, 'GAV %'],
-      ['Hedge Fund', 1234, '567', null, '12.5%'],
-      ['Liquidity Fund', '*', 3, null, 'n/a'],
-      ['Odd Fund', 'abc', 4],
-      ['Note: figures are rounded.'],
-    ] }]));
+    await writeZip(
+      path,
+      xlsxMembers([
+        {
+          name: 'Table 7',
+          rows: [
+            ['Table 7. Number of Funds & Advisers'],
+            [null],
+            ['Fund type', 'Funds', 'Advisers', null, 'GAV %'],
+            ['Hedge Fund', 1234, '567', null, '12.5%'],
+            ['Liquidity Fund', '*', 3, null, 'n/a'],
+            ['Odd Fund', 'abc', 4],
+            ['Note: figures are rounded.'],
+          ],
+        },
+      ]),
+    );
     const sheets = await readXlsx(path);
     expect(sheets[0].name).toBe('Table 7');
     expect(sheets[0].rows[3]).toEqual(['Hedge Fund', '1234', '567', '', '12.5%']);
@@ -36,11 +44,24 @@ describe('private-fund-stats: workbook parsing', () => {
     expect(c.invalid).toEqual([]);
     const rows = c.rows.private_fund_stats!;
     expect(rows.map((r) => [r.row_key, r.metric_key, r.value, r.value_raw])).toEqual([
-      ['Hedge Fund', 'Funds', 1234, '1234'], ['Hedge Fund', 'Advisers', 567, '567'], ['Hedge Fund', 'GAV %', 12.5, '12.5%'],
-      ['Liquidity Fund', 'Funds', null, '*'], ['Liquidity Fund', 'Advisers', 3, '3'], ['Liquidity Fund', 'GAV %', null, 'n/a'],
-      ['Odd Fund', 'Funds', null, 'abc'], ['Odd Fund', 'Advisers', 4, '4'],
+      ['Hedge Fund', 'Funds', 1234, '1234'],
+      ['Hedge Fund', 'Advisers', 567, '567'],
+      ['Hedge Fund', 'GAV %', 12.5, '12.5%'],
+      ['Liquidity Fund', 'Funds', null, '*'],
+      ['Liquidity Fund', 'Advisers', 3, '3'],
+      ['Liquidity Fund', 'GAV %', null, 'n/a'],
+      ['Odd Fund', 'Funds', null, 'abc'],
+      ['Odd Fund', 'Advisers', 4, '4'],
     ]);
-    expect(rows[0]).toMatchObject({ quarter_end_date: '2025-09-30', tab_name: 'Table 7', table_title: 'Table 7. Number of Funds & Advisers', row_order: 1, col_order: 1, source_line: 4, source_file: 'private-funds-statistics-2025-q3.xlsx!Table 7' });
+    expect(rows[0]).toMatchObject({
+      quarter_end_date: '2025-09-30',
+      tab_name: 'Table 7',
+      table_title: 'Table 7. Number of Funds & Advisers',
+      row_order: 1,
+      col_order: 1,
+      source_line: 4,
+      source_file: 'private-funds-statistics-2025-q3.xlsx!Table 7',
+    });
     expect(c.bad).toEqual([{ file: 'private-funds-statistics-2025-q3.xlsx!Table 7', line: 6, reason: "tab 'Table 7': unparsable value 'abc' (kept as text)" }]);
   });
 });
@@ -59,12 +80,24 @@ describe('GET /v1/private-fund-stats', () => {
     const r = await app.get('/v1/private-fund-stats?tab_name=table%201&row_key=Hedge%20Fund&metric_key=2025%20Q4');
     expect(r.status).toBe(200);
     const hedge = sheets[0].rows.find((x) => x[0] === 'Hedge Fund')!;
-    expect(r.body.data).toEqual([expect.objectContaining({ quarter_end_date: '2025-12-31', tab_name: 'Table 1', row_key: 'Hedge Fund', metric_key: '2025 Q4', value: hedge[5], source: 'sec_private_fund_stats' })]);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({
+        quarter_end_date: '2025-12-31',
+        tab_name: 'Table 1',
+        row_key: 'Hedge Fund',
+        metric_key: '2025 Q4',
+        value: hedge[5],
+        source: 'sec_private_fund_stats',
+      }),
+    ]);
     const q = await app.get('/v1/private-fund-stats?quarter_end_date=2025-12-31&tab_name=Table%203&limit=100');
     expect(q.body.data).toHaveLength(20);
     expect(q.body.data.map((d: any) => d.row_key).slice(0, 4)).toEqual(['5th', '5th', '5th', '5th']);
     const range = await app.get('/v1/private-fund-stats?tab_name=Table%203&min_value=2&max_value=4&limit=100');
-    const expected = sheets[2].rows.slice(2).flatMap((row) => row.slice(1)).filter((v) => typeof v === 'number' && v >= 2 && v <= 4);
+    const expected = sheets[2].rows
+      .slice(2)
+      .flatMap((row) => row.slice(1))
+      .filter((v) => typeof v === 'number' && v >= 2 && v <= 4);
     expect(range.body.data.map((d: any) => d.value).sort()).toEqual((expected as number[]).sort());
     const none = await app.get('/v1/private-fund-stats?quarter_end_date=2020-03-31');
     expect(none.body.warnings[0].code).toBe('empty_result');

@@ -1,10 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import privateFunds, { filingDataFiles, periodEndOf } from '../../ingest/datasets/private-funds/dataset.ts';
 import { submittedAt } from '../../ingest/sources/iapd/private-fund-data.ts';
-import { writeFilingDataSample } from '../../ingest/datasets/private-funds/sample.ts';
 import { sampleFirms } from '../../ingest/samples/firms.ts';
 import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { writeZip } from '../../ingest/sources/common/zip.ts';
@@ -38,30 +37,50 @@ describe('private funds: Schedule D 7.B.(1) parsing', () => {
   it('file names and the IAPD metadata JSON give the period and the files', () => {
     expect(periodEndOf('ADV_Filing_Data_20260601_20260630.zip')).toBe('2026-06-30');
     expect(periodEndOf('adv-filing-data-20111105-20241231-part1.zip')).toBe('2024-12-31');
-    const meta = { advW: [{ fileName: 'x.zip' }], advFilingData: { '2026': [{ displayName: 'June 2026', fileName: 'ADV_Filing_Data_20260601_20260630.zip', year: 2026, fileType: 'zip' }, { fileName: 'readme.pdf' }] } };
+    const meta = {
+      advW: [{ fileName: 'x.zip' }],
+      advFilingData: {
+        '2026': [{ displayName: 'June 2026', fileName: 'ADV_Filing_Data_20260601_20260630.zip', year: 2026, fileType: 'zip' }, { fileName: 'readme.pdf' }],
+      },
+    };
     expect(filingDataFiles(meta)).toEqual([{ fileName: 'ADV_Filing_Data_20260601_20260630.zip', year: '2026' }]);
   });
 
   it('keeps only the latest amendment per adviser, joins identity from Base, reports orphans and bad numbers by line', async () => {
     const dir = tmp();
-    const path = await monthZip(dir, 'ADV_Filing_Data_20260601_20260630.zip',
-      BASE
-      + '"10","06/02/2026 09:00:00 AM","ACME CAPITAL LP","ACME","801-1","00123","Y"\r\n'
-      + '"11","06/20/2026 01:00:00 PM","ACME CAPITAL LP","ACME","801-1","123","Y"\r\n'
-      + '"12","06/05/2026 11:00:00 AM","BETA LLC","","802-9","456","N"\r\n',
-      FUNDS
-      + '"10","ACME OLD FUND","805-0000000001","1","Hedge Fund","1,000","5"\r\n' // line 2: superseded
-      + '"11","ACME FUND I","805-0000000002","2","Hedge Fund","2,500,000","12"\r\n' // line 3
-      + '"11","ACME FUND II","","77","Private Equity Fund","n/a?","3"\r\n' // line 4: no Fund ID, bad GAV
-      + '"12","BETA FUND","805-0000000009","9","Venture Capital Fund","9","1"\r\n' // line 5
-      + '"99","ORPHAN FUND","805-0000000099","99","Hedge Fund","1","1"\r\n' // line 6
-      + '"12","SHORT ROW"\r\n', // line 7
+    const path = await monthZip(
+      dir,
+      'ADV_Filing_Data_20260601_20260630.zip',
+      BASE +
+        '"10","06/02/2026 09:00:00 AM","ACME CAPITAL LP","ACME","801-1","00123","Y"\r\n' +
+        '"11","06/20/2026 01:00:00 PM","ACME CAPITAL LP","ACME","801-1","123","Y"\r\n' +
+        '"12","06/05/2026 11:00:00 AM","BETA LLC","","802-9","456","N"\r\n',
+      FUNDS +
+        '"10","ACME OLD FUND","805-0000000001","1","Hedge Fund","1,000","5"\r\n' + // line 2: superseded
+        '"11","ACME FUND I","805-0000000002","2","Hedge Fund","2,500,000","12"\r\n' + // line 3
+        '"11","ACME FUND II","","77","Private Equity Fund","n/a?","3"\r\n' + // line 4: no Fund ID, bad GAV
+        '"12","BETA FUND","805-0000000009","9","Venture Capital Fund","9","1"\r\n' + // line 5
+        '"99","ORPHAN FUND","805-0000000099","99","Hedge Fund","1","1"\r\n' + // line 6
+        '"12","SHORT ROW"\r\n', // line 7
     );
     const c = await runLoad(privateFunds, [{ path, url: null }]);
     expect(c.invalid).toEqual([]);
     const rows = c.rows.private_funds!;
     expect(rows.map((r) => r.full_name)).toEqual(['ACME FUND I', 'ACME FUND II', 'BETA FUND']);
-    expect(rows[0]).toMatchObject({ crd: '123', crd_int: 123, firm_name: 'ACME', sec_number: '801-1', control_person: 1, filing_id: 11, date_submitted: '2026-06-20 13:00:00', gross_asset_value: 2500000, beneficial_owners: 12, as_of_date: '2026-06-30', fund_key: '805-0000000002', source_line: 3 });
+    expect(rows[0]).toMatchObject({
+      crd: '123',
+      crd_int: 123,
+      firm_name: 'ACME',
+      sec_number: '801-1',
+      control_person: 1,
+      filing_id: 11,
+      date_submitted: '2026-06-20 13:00:00',
+      gross_asset_value: 2500000,
+      beneficial_owners: 12,
+      as_of_date: '2026-06-30',
+      fund_key: '805-0000000002',
+      source_line: 3,
+    });
     expect(rows[1]).toMatchObject({ fund_id: null, fund_key: 'ref:77', gross_asset_value: null, gross_asset_value_raw: 'n/a?' });
     expect(rows[2]).toMatchObject({ crd: '456', firm_name: 'BETA LLC', control_person: 0 });
     expect(c.bad.map((b) => [b.line, b.reason])).toEqual([
@@ -84,7 +103,7 @@ describe('GET /v1/private-funds', () => {
 
   const all = (qs: string) => pageAll(app, '/v1/private-funds', qs);
 
-  it('serves one row per fund of each adviser\'s latest filing (the amended-away fund is gone)', async () => {
+  it("serves one row per fund of each adviser's latest filing (the amended-away fund is gone)", async () => {
     const every = await all('');
     expect(every).toHaveLength(firms.reduce((n, f) => n + f.privateFundCount, 0));
     const amended = firms[0];
@@ -114,7 +133,11 @@ describe('GET /v1/private-funds', () => {
   });
 
   it('422 on control_person=2, crd=abc, fund_id=123', async () => {
-    for (const [qs, param] of [['control_person=2', 'control_person'], ['crd=abc', 'crd'], ['fund_id=123', 'fund_id']]) {
+    for (const [qs, param] of [
+      ['control_person=2', 'control_person'],
+      ['crd=abc', 'crd'],
+      ['fund_id=123', 'fund_id'],
+    ]) {
       const r = await app.get(`/v1/private-funds?${qs}`);
       expect(r.status).toBe(422);
       expect(r.body.detail[0].loc).toEqual(['query', param]);
@@ -124,9 +147,12 @@ describe('GET /v1/private-funds', () => {
   it('a later month carries forward advisers that did not file again and replaces those that did', async () => {
     const f = firms[3];
     const dir = join(app.dataDir, 'july');
-    await monthZip(dir, 'ADV_Filing_Data_20260701_20260731.zip',
+    await monthZip(
+      dir,
+      'ADV_Filing_Data_20260701_20260731.zip',
       `${BASE}"3000000","07/15/2026 10:00:00 AM","${f.legal}","${f.business}","${f.secNumber}","${f.crd}","N"\r\n`,
-      `${FUNDS}"3000000","ONLY FUND LEFT","805-0000012345","1","Hedge Fund","5,000,000","2"\r\n`);
+      `${FUNDS}"3000000","ONLY FUND LEFT","805-0000012345","1","Hedge Fund","5,000,000","2"\r\n`,
+    );
     const s = await app.ingest(privateFunds, { from: dir }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     const r = await app.get('/v1/private-funds?limit=100');

@@ -27,24 +27,31 @@ async function ingestBench(root: string): Promise<BenchResult[]> {
   await write13fWindows(src, { seed: 11, scale: 15 * SCALE }, ['current']);
   const infotable = join(src, SAMPLE_WINDOW, 'INFOTABLE.tsv');
   const { conn, instance } = await openDuck();
-  const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', all_varchar=true)`);
+  const [{ n }] = await queryRows(
+    conn,
+    `SELECT count(*)::BIGINT AS n FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', all_varchar=true)`,
+  );
   const rows = Number(n);
   const t = performance.now();
-  await conn.run(`COPY (SELECT * FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', escape='')) TO ${sqlString(join(root, 'baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+  await conn.run(
+    `COPY (SELECT * FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', escape='')) TO ${sqlString(join(root, 'baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+  );
   const baselineMs = performance.now() - t;
   conn.closeSync();
   instance.closeSync();
   const run = await ingestInChild(['13f', '--from', join(src, SAMPLE_WINDOW)], { DATA_DIR: join(root, 'data') });
   const mb = (await stat(infotable)).size / 1e6;
-  return [{
-    name: `13f: ingest data set window (${rows.toLocaleString('en-US')} INFOTABLE lines, ${mb.toFixed(0)} MB)`,
-    figures: {
-      rows_per_s: Math.round(rows / (run.ms / 1000)),
-      duckdb_read_csv_rows_per_s: Math.round(rows / (baselineMs / 1000)),
-      wall_s: Math.round(run.ms / 100) / 10,
-      peak_rss_mb: run.peakRssMb,
+  return [
+    {
+      name: `13f: ingest data set window (${rows.toLocaleString('en-US')} INFOTABLE lines, ${mb.toFixed(0)} MB)`,
+      figures: {
+        rows_per_s: Math.round(rows / (run.ms / 1000)),
+        duckdb_read_csv_rows_per_s: Math.round(rows / (baselineMs / 1000)),
+        wall_s: Math.round(run.ms / 100) / 10,
+        peak_rss_mb: run.peakRssMb,
+      },
     },
-  }];
+  ];
 }
 
 /**
@@ -58,25 +65,91 @@ export async function generateNportDataSet(dir: string, holdings: number): Promi
   const { conn, instance } = await openDuck(':memory:', { memory_limit: '2GB', threads: '2' });
   const acc = (r: string) => `'0001' || lpad(CAST(${r} % 100000 AS VARCHAR), 6, '0') || '-25-' || lpad(CAST(${r} AS VARCHAR), 6, '0')`;
   const member: Record<keyof typeof NPORT_HEADERS, { from: string; cells: Record<string, string> }> = {
-    SUBMISSION: { from: `range(${reports}) t(r)`, cells: { ACCESSION_NUMBER: acc('r'), FILING_DATE: `'26-FEB-2025'`, FILE_NUM: `'811-' || (10000 + r % 5000)`, SUB_TYPE: `CASE WHEN r % 97 = 5 THEN 'NPORT-P/A' ELSE 'NPORT-P' END`, REPORT_ENDING_PERIOD: `'30-SEP-2025'`, REPORT_DATE: `'31-DEC-2024'`, IS_LAST_FILING: `'N'` } },
-    REGISTRANT: { from: `range(${reports}) t(r)`, cells: { ACCESSION_NUMBER: acc('r'), CIK: `CAST(800000 + r % 5000 AS VARCHAR)`, REGISTRANT_NAME: `'Harbor Funds Trust ' || (r % 5000)`, FILE_NUM: `'811-' || (10000 + r % 5000)`, LEI: 'NULL', ADDRESS1: `'1 Fund Plaza'`, ADDRESS2: 'NULL', CITY: `'Boston'`, STATE: `'US-MA'`, COUNTRY: `'US'`, ZIP: `'02110'`, PHONE: `'617-555-0100'` } },
-    FUND_REPORTED_INFO: { from: `range(${reports}) t(r)`, cells: { ACCESSION_NUMBER: acc('r'), SERIES_NAME: `'Harbor Growth Fund ' || r`, SERIES_ID: `'S' || lpad(CAST(10000 + r AS VARCHAR), 9, '0')`, SERIES_LEI: 'NULL', TOTAL_ASSETS: `CAST(1e9 + r AS VARCHAR)`, TOTAL_LIABILITIES: `'1000000.00'`, NET_ASSETS: `CAST(1e9 + r - 1e6 AS VARCHAR)` } },
+    SUBMISSION: {
+      from: `range(${reports}) t(r)`,
+      cells: {
+        ACCESSION_NUMBER: acc('r'),
+        FILING_DATE: `'26-FEB-2025'`,
+        FILE_NUM: `'811-' || (10000 + r % 5000)`,
+        SUB_TYPE: `CASE WHEN r % 97 = 5 THEN 'NPORT-P/A' ELSE 'NPORT-P' END`,
+        REPORT_ENDING_PERIOD: `'30-SEP-2025'`,
+        REPORT_DATE: `'31-DEC-2024'`,
+        IS_LAST_FILING: `'N'`,
+      },
+    },
+    REGISTRANT: {
+      from: `range(${reports}) t(r)`,
+      cells: {
+        ACCESSION_NUMBER: acc('r'),
+        CIK: `CAST(800000 + r % 5000 AS VARCHAR)`,
+        REGISTRANT_NAME: `'Harbor Funds Trust ' || (r % 5000)`,
+        FILE_NUM: `'811-' || (10000 + r % 5000)`,
+        LEI: 'NULL',
+        ADDRESS1: `'1 Fund Plaza'`,
+        ADDRESS2: 'NULL',
+        CITY: `'Boston'`,
+        STATE: `'US-MA'`,
+        COUNTRY: `'US'`,
+        ZIP: `'02110'`,
+        PHONE: `'617-555-0100'`,
+      },
+    },
+    FUND_REPORTED_INFO: {
+      from: `range(${reports}) t(r)`,
+      cells: {
+        ACCESSION_NUMBER: acc('r'),
+        SERIES_NAME: `'Harbor Growth Fund ' || r`,
+        SERIES_ID: `'S' || lpad(CAST(10000 + r AS VARCHAR), 9, '0')`,
+        SERIES_LEI: 'NULL',
+        TOTAL_ASSETS: `CAST(1e9 + r AS VARCHAR)`,
+        TOTAL_LIABILITIES: `'1000000.00'`,
+        NET_ASSETS: `CAST(1e9 + r - 1e6 AS VARCHAR)`,
+      },
+    },
     FUND_REPORTED_HOLDING: {
       from: `(SELECT i, i // 300 AS r, hash(i) AS h, hash(i) % 20000 AS c FROM range(${holdings}) t(i))`,
       cells: {
-        ACCESSION_NUMBER: acc('r'), HOLDING_ID: 'CAST(i + 1 AS VARCHAR)', ISSUER_NAME: `'ISSUER ' || c || ' INC'`, ISSUER_LEI: `CASE WHEN h % 5 = 0 THEN 'N/A' ELSE '5493' || lpad(CAST(c AS VARCHAR), 16, '0') END`,
-        ISSUER_TITLE: `CASE WHEN h % 10 < 3 THEN 'ISSUER ' || c || ' ' || (1 + h % 7) || '% 2030' ELSE 'COM' END`, ISSUER_CUSIP: `CASE WHEN h % 33 = 0 THEN 'N/A' ELSE lpad(CAST(c * 7 AS VARCHAR), 8, '0') || CAST(c % 10 AS VARCHAR) END`,
-        BALANCE: `CAST(100 + h % 500000 AS VARCHAR)`, UNIT: `CASE WHEN h % 10 < 3 THEN 'PA' ELSE 'NS' END`, OTHER_UNIT_DESC: 'NULL', CURRENCY_CODE: `CASE WHEN h % 20 = 0 THEN 'EUR' ELSE 'USD' END`,
-        CURRENCY_VALUE: `CAST(round((100 + h % 500000) * 37.25, 2) AS VARCHAR)`, EXCHANGE_RATE: `CASE WHEN h % 20 = 0 THEN '0.9234' END`, PERCENTAGE: `CAST(round((h % 100000) / 1e6, 6) AS VARCHAR)`,
-        PAYOFF_PROFILE: `'Long'`, ASSET_CAT: `CASE WHEN h % 10 < 3 THEN 'DBT' ELSE 'EC' END`, OTHER_ASSET: 'NULL', ISSUER_TYPE: `'CORP'`, OTHER_ISSUER: 'NULL',
-        INVESTMENT_COUNTRY: `CASE WHEN h % 20 = 0 THEN 'DE' ELSE 'US' END`, IS_RESTRICTED_SECURITY: `CASE WHEN h % 25 = 0 THEN 'Y' ELSE 'N' END`, FAIR_VALUE_LEVEL: `CAST(1 + h % 3 AS VARCHAR)`, DERIVATIVE_CAT: 'NULL',
+        ACCESSION_NUMBER: acc('r'),
+        HOLDING_ID: 'CAST(i + 1 AS VARCHAR)',
+        ISSUER_NAME: `'ISSUER ' || c || ' INC'`,
+        ISSUER_LEI: `CASE WHEN h % 5 = 0 THEN 'N/A' ELSE '5493' || lpad(CAST(c AS VARCHAR), 16, '0') END`,
+        ISSUER_TITLE: `CASE WHEN h % 10 < 3 THEN 'ISSUER ' || c || ' ' || (1 + h % 7) || '% 2030' ELSE 'COM' END`,
+        ISSUER_CUSIP: `CASE WHEN h % 33 = 0 THEN 'N/A' ELSE lpad(CAST(c * 7 AS VARCHAR), 8, '0') || CAST(c % 10 AS VARCHAR) END`,
+        BALANCE: `CAST(100 + h % 500000 AS VARCHAR)`,
+        UNIT: `CASE WHEN h % 10 < 3 THEN 'PA' ELSE 'NS' END`,
+        OTHER_UNIT_DESC: 'NULL',
+        CURRENCY_CODE: `CASE WHEN h % 20 = 0 THEN 'EUR' ELSE 'USD' END`,
+        CURRENCY_VALUE: `CAST(round((100 + h % 500000) * 37.25, 2) AS VARCHAR)`,
+        EXCHANGE_RATE: `CASE WHEN h % 20 = 0 THEN '0.9234' END`,
+        PERCENTAGE: `CAST(round((h % 100000) / 1e6, 6) AS VARCHAR)`,
+        PAYOFF_PROFILE: `'Long'`,
+        ASSET_CAT: `CASE WHEN h % 10 < 3 THEN 'DBT' ELSE 'EC' END`,
+        OTHER_ASSET: 'NULL',
+        ISSUER_TYPE: `'CORP'`,
+        OTHER_ISSUER: 'NULL',
+        INVESTMENT_COUNTRY: `CASE WHEN h % 20 = 0 THEN 'DE' ELSE 'US' END`,
+        IS_RESTRICTED_SECURITY: `CASE WHEN h % 25 = 0 THEN 'Y' ELSE 'N' END`,
+        FAIR_VALUE_LEVEL: `CAST(1 + h % 3 AS VARCHAR)`,
+        DERIVATIVE_CAT: 'NULL',
       },
     },
-    IDENTIFIERS: { from: `(SELECT i, hash(i) % 20000 AS c FROM range(${holdings}) t(i))`, cells: { HOLDING_ID: 'CAST(i + 1 AS VARCHAR)', IDENTIFIERS_ID: 'CAST(i + 1 AS VARCHAR)', IDENTIFIER_ISIN: `'US' || lpad(CAST(c * 7 AS VARCHAR), 9, '0') || '0'`, IDENTIFIER_TICKER: `'T' || c`, OTHER_IDENTIFIER: 'NULL', OTHER_IDENTIFIER_DESC: 'NULL' } },
+    IDENTIFIERS: {
+      from: `(SELECT i, hash(i) % 20000 AS c FROM range(${holdings}) t(i))`,
+      cells: {
+        HOLDING_ID: 'CAST(i + 1 AS VARCHAR)',
+        IDENTIFIERS_ID: 'CAST(i + 1 AS VARCHAR)',
+        IDENTIFIER_ISIN: `'US' || lpad(CAST(c * 7 AS VARCHAR), 9, '0') || '0'`,
+        IDENTIFIER_TICKER: `'T' || c`,
+        OTHER_IDENTIFIER: 'NULL',
+        OTHER_IDENTIFIER_DESC: 'NULL',
+      },
+    },
   };
   for (const [name, m] of Object.entries(member) as [keyof typeof NPORT_HEADERS, (typeof member)[keyof typeof NPORT_HEADERS]][]) {
     const select = NPORT_HEADERS[name].map((h) => `${m.cells[h] ?? 'NULL'} AS "${h}"`).join(', ');
-    await conn.run(`COPY (SELECT ${select} FROM ${m.from}) TO ${sqlString(join(dir, `${name}.tsv`))} (FORMAT csv, DELIMITER '\t', HEADER true, QUOTE '', ESCAPE '')`);
+    await conn.run(
+      `COPY (SELECT ${select} FROM ${m.from}) TO ${sqlString(join(dir, `${name}.tsv`))} (FORMAT csv, DELIMITER '\t', HEADER true, QUOTE '', ESCAPE '')`,
+    );
   }
   conn.closeSync();
   instance.closeSync();
@@ -89,21 +162,25 @@ async function nportIngestBench(root: string): Promise<BenchResult[]> {
   const member = join(src, 'FUND_REPORTED_HOLDING.tsv');
   const { conn, instance } = await openDuck();
   const t = performance.now();
-  await conn.run(`COPY (SELECT * FROM read_csv(${sqlString(member)}, delim='\t', header=true, quote='', escape='', all_varchar=true)) TO ${sqlString(join(root, 'nport-baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+  await conn.run(
+    `COPY (SELECT * FROM read_csv(${sqlString(member)}, delim='\t', header=true, quote='', escape='', all_varchar=true)) TO ${sqlString(join(root, 'nport-baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+  );
   const baselineMs = performance.now() - t;
   conn.closeSync();
   instance.closeSync();
   const run = await ingestInChild(['nport', '--from', src], { DATA_DIR: join(root, 'nport-data') });
   const mb = (await stat(member)).size / 1e6;
-  return [{
-    name: `nport: ingest data set (${holdings.toLocaleString('en-US')} FUND_REPORTED_HOLDING lines, ${mb.toFixed(0)} MB)`,
-    figures: {
-      rows_per_s: Math.round(holdings / (run.ms / 1000)),
-      duckdb_read_csv_rows_per_s: Math.round(holdings / (baselineMs / 1000)),
-      wall_s: Math.round(run.ms / 100) / 10,
-      peak_rss_mb: run.peakRssMb,
+  return [
+    {
+      name: `nport: ingest data set (${holdings.toLocaleString('en-US')} FUND_REPORTED_HOLDING lines, ${mb.toFixed(0)} MB)`,
+      figures: {
+        rows_per_s: Math.round(holdings / (run.ms / 1000)),
+        duckdb_read_csv_rows_per_s: Math.round(holdings / (baselineMs / 1000)),
+        wall_s: Math.round(run.ms / 100) / 10,
+        peak_rss_mb: run.peakRssMb,
+      },
     },
-  }];
+  ];
 }
 
 const CUSIPS = 20_000;
@@ -116,7 +193,11 @@ const MANAGERS = 8_000;
  * no sort runs: 50M rows take minutes, not tens of minutes. Every CUSIP appears each quarter (≈ total/8/20k lines)
  * and each manager holds ≈ total/8/8k lines a quarter spread over the whole CUSIP range, like the real tables.
  */
-export async function generateLake(lakeDir: string, total: number, rowGroupSize = holdings13f.rowGroupSize ?? 122_880): Promise<{ cusips: string[]; managers: string[] }> {
+export async function generateLake(
+  lakeDir: string,
+  total: number,
+  rowGroupSize = holdings13f.rowGroupSize ?? 122_880,
+): Promise<{ cusips: string[]; managers: string[] }> {
   const quarters = ['2023Q1', '2023Q2', '2023Q3', '2023Q4', '2024Q1', '2024Q2', '2024Q3', '2024Q4'];
   const per = Math.ceil(total / quarters.length);
   const perCusip = Math.max(1, Math.ceil(per / CUSIPS));
@@ -125,16 +206,37 @@ export async function generateLake(lakeDir: string, total: number, rowGroupSize 
   const cols = Object.keys(allColumns(holdings13f)).filter((c) => c !== 'period');
   const expr: Record<string, string> = {
     accession_number: `lpad(CAST(m AS VARCHAR), 10, '0') || '-' || q2 || '-' || lpad(CAST(qk * 1000 + m % 997 AS VARCHAR), 6, '0')`,
-    line_no: 'CAST(i AS INTEGER)', manager_cik: `lpad(CAST(m + 1000000 AS VARCHAR), 10, '0')`, manager_name: `'MANAGER ' || m || ' CAPITAL LLC'`,
-    period_of_report: 'pe', filing_date: 'pe + 40', issuer_name: `'ISSUER ' || c || ' INC'`, title_of_class: `'COM'`,
-    cusip: `'C' || lpad(CAST(c AS VARCHAR), 8, '0')`, cusip_valid: 'false', figi: 'NULL', value_usd: 'CAST(1000 + (h % 100000000) AS BIGINT)',
-    value_reported: 'CAST(1000 + (h % 100000000) AS DOUBLE)', value_unit_decision: `'dollars'`,
+    line_no: 'CAST(i AS INTEGER)',
+    manager_cik: `lpad(CAST(m + 1000000 AS VARCHAR), 10, '0')`,
+    manager_name: `'MANAGER ' || m || ' CAPITAL LLC'`,
+    period_of_report: 'pe',
+    filing_date: 'pe + 40',
+    issuer_name: `'ISSUER ' || c || ' INC'`,
+    title_of_class: `'COM'`,
+    cusip: `'C' || lpad(CAST(c AS VARCHAR), 8, '0')`,
+    cusip_valid: 'false',
+    figi: 'NULL',
+    value_usd: 'CAST(1000 + (h % 100000000) AS BIGINT)',
+    value_reported: 'CAST(1000 + (h % 100000000) AS DOUBLE)',
+    value_unit_decision: `'dollars'`,
     // Per-filing text varies per filing as in the real table (a constant would compress to nothing and flatter the figures).
     value_unit_reason: `'median VALUE/shares ' || (10 + m % 300) || '.' || lpad(CAST(m % 100 AS VARCHAR), 2, '0') || ' over ' || (20 + m % 900) || ' share rows: over $2000 a share if thousands, so dollars'`,
-    shares: 'CAST(h % 1000000 AS DOUBLE)', shares_type: `'SH'`, put_call: 'NULL', investment_discretion: `'SOLE'`, other_manager: 'NULL',
-    voting_sole: 'CAST(h % 1000000 AS BIGINT)', voting_shared: '0::BIGINT', voting_none: '0::BIGINT', amendment_effect: `'original'`, is_current: 'true',
-    issuer_cik: 'NULL', issuer_ticker: 'NULL', issuer_match_confidence: 'NULL::DOUBLE', issuer_match_as_of: 'NULL::DATE',
-    source_url: `'https://www.sec.gov/Archives/edgar/data/' || (m + 1000000) || '/' || replace(ACC, '-', '') || '/' || ACC || '-index.htm'`, parser_version: '1',
+    shares: 'CAST(h % 1000000 AS DOUBLE)',
+    shares_type: `'SH'`,
+    put_call: 'NULL',
+    investment_discretion: `'SOLE'`,
+    other_manager: 'NULL',
+    voting_sole: 'CAST(h % 1000000 AS BIGINT)',
+    voting_shared: '0::BIGINT',
+    voting_none: '0::BIGINT',
+    amendment_effect: `'original'`,
+    is_current: 'true',
+    issuer_cik: 'NULL',
+    issuer_ticker: 'NULL',
+    issuer_match_confidence: 'NULL::DOUBLE',
+    issuer_match_as_of: 'NULL::DATE',
+    source_url: `'https://www.sec.gov/Archives/edgar/data/' || (m + 1000000) || '/' || replace(ACC, '-', '') || '/' || ACC || '-index.htm'`,
+    parser_version: '1',
   };
   expr.source_url = expr.source_url.replaceAll('ACC', `(${expr.accession_number})`);
   for (const [k, q] of quarters.entries()) {
@@ -156,11 +258,25 @@ export async function generateLake(lakeDir: string, total: number, rowGroupSize 
     await mkdir(mdir, { recursive: true });
     const mcols = Object.keys(allColumns(managers13f)).filter((c) => c !== 'period');
     const mexpr: Record<string, string> = {
-      cik: `lpad(CAST(m + 1000000 AS VARCHAR), 10, '0')`, manager_name: `'MANAGER ' || m || ' CAPITAL LLC'`, street1: 'NULL', street2: 'NULL', city: `'NEW YORK'`,
-      state_or_country: `'NY'`, zip_code: 'NULL', period_of_report: pe, filing_date: `${pe} + 40`, last_filing_date: `${pe} + 40`,
-      accession_number: `lpad(CAST(m AS VARCHAR), 10, '0') || '-${q.slice(2, 4)}-' || lpad(CAST(${k} * 1000 + m % 997 AS VARCHAR), 6, '0')`, accessions: `'[]'`, amendment_count: '0',
-      report_type: `'13F HOLDINGS REPORT'`, holdings_count: '100', total_value_usd: 'CAST(m * 1000000 AS BIGINT)', value_unit_decision: `'dollars'`,
-      source_url: `'https://www.sec.gov/'`, parser_version: '1',
+      cik: `lpad(CAST(m + 1000000 AS VARCHAR), 10, '0')`,
+      manager_name: `'MANAGER ' || m || ' CAPITAL LLC'`,
+      street1: 'NULL',
+      street2: 'NULL',
+      city: `'NEW YORK'`,
+      state_or_country: `'NY'`,
+      zip_code: 'NULL',
+      period_of_report: pe,
+      filing_date: `${pe} + 40`,
+      last_filing_date: `${pe} + 40`,
+      accession_number: `lpad(CAST(m AS VARCHAR), 10, '0') || '-${q.slice(2, 4)}-' || lpad(CAST(${k} * 1000 + m % 997 AS VARCHAR), 6, '0')`,
+      accessions: `'[]'`,
+      amendment_count: '0',
+      report_type: `'13F HOLDINGS REPORT'`,
+      holdings_count: '100',
+      total_value_usd: 'CAST(m * 1000000 AS BIGINT)',
+      value_unit_decision: `'dollars'`,
+      source_url: `'https://www.sec.gov/'`,
+      parser_version: '1',
     };
     await conn.run(`COPY (SELECT ${mcols.map((c) => `${mexpr[c]} AS "${c}"`).join(', ')} FROM range(${MANAGERS}) t(m) ORDER BY total_value_usd, cik)
       TO ${sqlString(join(mdir, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
@@ -195,19 +311,53 @@ async function queryBench(root: string): Promise<BenchResult[]> {
   let i = 0;
   const out: BenchResult[] = [];
   const lines = `${(total / 1e6).toFixed(0)}M lines, 8 quarters`;
-  out.push({ name: `13f: /v1/holdings?cusip= (${lines})`, figures: { ...(await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}`), 100, 5)), lake_gen_s: genS } });
+  out.push({
+    name: `13f: /v1/holdings?cusip= (${lines})`,
+    figures: { ...(await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}`), 100, 5)), lake_gen_s: genS },
+  });
   const first = await get(`/v1/holdings?cusip=${cusips[0]}`);
-  out.push({ name: `13f: /v1/holdings?cusip= page 2 (cursor)`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[0]}&cursor=${encodeURIComponent(first.page.next_cursor)}`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings?manager=<CIK> (${lines})`, figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}`), 100, 5) });
+  out.push({
+    name: `13f: /v1/holdings?cusip= page 2 (cursor)`,
+    figures: await latency(() => get(`/v1/holdings?cusip=${cusips[0]}&cursor=${encodeURIComponent(first.page.next_cursor)}`), 100, 5),
+  });
+  out.push({
+    name: `13f: /v1/holdings?manager=<CIK> (${lines})`,
+    figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}`), 100, 5),
+  });
   // One quarter named: the partition folder prunes the other seven files.
-  out.push({ name: `13f: /v1/holdings?cusip=&period=2024Q4`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&period=2024Q4`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings?manager=<CIK>&period=2024Q4`, figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}&period=2024Q4`), 100, 5) });
+  out.push({
+    name: `13f: /v1/holdings?cusip=&period=2024Q4`,
+    figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&period=2024Q4`), 100, 5),
+  });
+  out.push({
+    name: `13f: /v1/holdings?manager=<CIK>&period=2024Q4`,
+    figures: await latency(() => get(`/v1/holdings?manager=${managers[i++ % managers.length]}&period=2024Q4`), 100, 5),
+  });
   // ≈ 3 lines of a CUSIP a quarter pass min_value: a page needs every quarter, the partition-first read's worst case.
-  out.push({ name: `13f: /v1/holdings?cusip=&min_value= (≈3 matches a quarter: page spans all 8 files)`, figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&min_value=99000000`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings?manager=<name substring>`, figures: await latency(() => get(`/v1/holdings?manager=${encodeURIComponent(`MANAGER ${Number(managers[i++ % managers.length]) - 1000000} CAPITAL`)}`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings (no filter: first page of the newest quarter)`, figures: await latency(() => get(`/v1/holdings?limit=${20 + (i++ % 6)}`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings?min_value= (unselective, not a sort column)`, figures: await latency(() => get(`/v1/holdings?min_value=${90_000_000 + (i++ % 1000)}`), 100, 5) });
-  out.push({ name: `13f: /v1/holdings?issuer=<substring>`, figures: await latency(() => get(`/v1/holdings?issuer=${encodeURIComponent(`ISSUER ${(i++ * 397) % CUSIPS} INC`)}`), 100, 5) });
+  out.push({
+    name: `13f: /v1/holdings?cusip=&min_value= (≈3 matches a quarter: page spans all 8 files)`,
+    figures: await latency(() => get(`/v1/holdings?cusip=${cusips[i++ % cusips.length]}&min_value=99000000`), 100, 5),
+  });
+  out.push({
+    name: `13f: /v1/holdings?manager=<name substring>`,
+    figures: await latency(
+      () => get(`/v1/holdings?manager=${encodeURIComponent(`MANAGER ${Number(managers[i++ % managers.length]) - 1000000} CAPITAL`)}`),
+      100,
+      5,
+    ),
+  });
+  out.push({
+    name: `13f: /v1/holdings (no filter: first page of the newest quarter)`,
+    figures: await latency(() => get(`/v1/holdings?limit=${20 + (i++ % 6)}`), 100, 5),
+  });
+  out.push({
+    name: `13f: /v1/holdings?min_value= (unselective, not a sort column)`,
+    figures: await latency(() => get(`/v1/holdings?min_value=${90_000_000 + (i++ % 1000)}`), 100, 5),
+  });
+  out.push({
+    name: `13f: /v1/holdings?issuer=<substring>`,
+    figures: await latency(() => get(`/v1/holdings?issuer=${encodeURIComponent(`ISSUER ${(i++ * 397) % CUSIPS} INC`)}`), 100, 5),
+  });
   // Every page of one CUSIP through three quarters: pages that cross from one quarter file into the next included.
   const deep: number[] = [];
   let cursor: string | null = null;
@@ -218,7 +368,10 @@ async function queryBench(root: string): Promise<BenchResult[]> {
     cursor = page.page.next_cursor;
   } while (cursor && deep.length < Math.ceil((3 * total) / 8 / CUSIPS / 100) + 1);
   deep.sort((a, b) => a - b);
-  out.push({ name: `13f: /v1/holdings?cusip=&limit=100, every page through 3 quarters`, figures: { pages: deep.length, p50_ms: Math.round(deep[Math.floor(deep.length / 2)] * 100) / 100, max_ms: Math.round(deep[deep.length - 1] * 100) / 100 } });
+  out.push({
+    name: `13f: /v1/holdings?cusip=&limit=100, every page through 3 quarters`,
+    figures: { pages: deep.length, p50_ms: Math.round(deep[Math.floor(deep.length / 2)] * 100) / 100, max_ms: Math.round(deep[deep.length - 1] * 100) / 100 },
+  });
   await new Promise<void>((r) => server.close(() => r()));
   server.closeAllConnections?.();
   await closeServices(services);

@@ -15,14 +15,19 @@ export default async function (): Promise<BenchResult[]> {
     const dir = join(app.dataDir, 'bench-roster');
     await writeRosterSample(dir, { seed: 2026, scale: advisers / DEMO_FIRMS });
     const ingest = await app.ingest('advisers', { from: dir }, { skipDiff: true });
-    const results: BenchResult[] = [{
-      name: `advisers: ingest roster zips (${ingest.rowsWritten} advisers)`,
-      figures: { rows: ingest.rowsWritten, bad_rows: ingest.badRows, ms: Math.round(ingest.elapsedMs), rows_per_s: Math.round(ingest.rowsPerSecond) },
-    }];
+    const results: BenchResult[] = [
+      {
+        name: `advisers: ingest roster zips (${ingest.rowsWritten} advisers)`,
+        figures: { rows: ingest.rowsWritten, bad_rows: ingest.badRows, ms: Math.round(ingest.elapsedMs), rows_per_s: Math.round(ingest.rowsPerSecond) },
+      },
+    ];
     const three = '/v1/advisers?aum_min=100000000&state=NY&has_private_funds=true&limit=25';
     const first = await app.get(three);
     if (first.status !== 200) throw new Error(`bench query failed: ${first.status} ${JSON.stringify(first.body)}`);
-    results.push({ name: 'advisers: /v1/advisers aum_min+state+has_private_funds', figures: { ...(await latency(() => app.get(three), 200)), rows: first.body.data.length } });
+    results.push({
+      name: 'advisers: /v1/advisers aum_min+state+has_private_funds',
+      figures: { ...(await latency(() => app.get(three), 200)), rows: first.body.data.length },
+    });
     const cursor = first.body.page.next_cursor as string | null;
     if (cursor) {
       const next = `${three}&cursor=${encodeURIComponent(cursor)}`;

@@ -35,7 +35,12 @@ export default async function (): Promise<BenchResult[]> {
     const s = (performance.now() - t) / 1000;
     results.push({
       name: `patents: split+parse ipg stream (${docs} grants, ${mb.toFixed(0)} MB)`,
-      figures: { documents_per_s: Math.round(docs / s), mb_per_s: Math.round((mb / s) * 10) / 10, seconds: Math.round(s * 10) / 10, peak_heap_mb: Math.round(peakHeap / 1e6) },
+      figures: {
+        documents_per_s: Math.round(docs / s),
+        mb_per_s: Math.round((mb / s) * 10) / 10,
+        seconds: Math.round(s * 10) / 10,
+        peak_heap_mb: Math.round(peakHeap / 1e6),
+      },
     });
 
     const dataDir = join(dir, 'data');
@@ -51,11 +56,21 @@ export default async function (): Promise<BenchResult[]> {
       const q = '/v1/uspto-patent-grants?assignee=siemens&kind_code=B2&claims_count_min=10&limit=25';
       const first = await app.get(q);
       if (first.status !== 200) throw new Error(`bench query failed: ${first.status} ${JSON.stringify(first.body)}`);
-      results.push({ name: 'patents: /v1/uspto-patent-grants assignee+kind_code+claims_count_min', figures: { ...(await latency(() => app.get(q), 100)), rows: first.body.data.length } });
+      results.push({
+        name: 'patents: /v1/uspto-patent-grants assignee+kind_code+claims_count_min',
+        figures: { ...(await latency(() => app.get(q), 100)), rows: first.body.data.length },
+      });
       const one = first.body.data[0]?.patent_number;
-      if (one) results.push({ name: 'patents: /v1/uspto-patent-grants?patent_number=', figures: await latency(() => app.get(`/v1/uspto-patent-grants?patent_number=${one}`), 100) });
+      if (one)
+        results.push({
+          name: 'patents: /v1/uspto-patent-grants?patent_number=',
+          figures: await latency(() => app.get(`/v1/uspto-patent-grants?patent_number=${one}`), 100),
+        });
       await app.ingestSample('litigation', { seed: 1, scale: 20 });
-      results.push({ name: 'enforcement: /v1/litigation defendant+date range (600 releases)', figures: await latency(() => app.get('/v1/litigation?defendant=park&date_from=2023-01-01&limit=25'), 100) });
+      results.push({
+        name: 'enforcement: /v1/litigation defendant+date range (600 releases)',
+        figures: await latency(() => app.get('/v1/litigation?defendant=park&date_from=2023-01-01&limit=25'), 100),
+      });
     } finally {
       await app.close();
     }

@@ -1,5 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -29,13 +28,26 @@ async function writeCompanyFacts(dir: string, companies: number, concepts: numbe
         const fy = 2015 + f;
         const accn = `${String(cik).padStart(10, '0')}-${String(fy + 1).slice(2)}-${String(100 + f).padStart(6, '0')}`;
         for (const y of [fy - 1, fy]) {
-          facts.push({ start: `${y}-01-01`, end: `${y}-12-31`, val: (c + 1) * (k + 1) * 1000 + y, accn, fy, fp: 'FY', form: '10-K', filed: `${fy + 1}-02-15`, ...(y === fy ? { frame: `CY${y}` } : {}) });
+          facts.push({
+            start: `${y}-01-01`,
+            end: `${y}-12-31`,
+            val: (c + 1) * (k + 1) * 1000 + y,
+            accn,
+            fy,
+            fp: 'FY',
+            form: '10-K',
+            filed: `${fy + 1}-02-15`,
+            ...(y === fy ? { frame: `CY${y}` } : {}),
+          });
           n++;
         }
       }
       usGaap[`Concept${String(k).padStart(4, '0')}`] = { label: `Concept ${k}`, description: 'Generated.', units: { USD: facts } };
     }
-    await writeFile(join(dir, `CIK${String(cik).padStart(10, '0')}.json`), JSON.stringify({ cik, entityName: `Generated Co ${c}`, facts: { 'us-gaap': usGaap } }));
+    await writeFile(
+      join(dir, `CIK${String(cik).padStart(10, '0')}.json`),
+      JSON.stringify({ cik, entityName: `Generated Co ${c}`, facts: { 'us-gaap': usGaap } }),
+    );
   }
   return n;
 }
@@ -103,7 +115,7 @@ export async function generateFactsLake(lakeDir: string, facts: number): Promise
     conn.closeSync();
     instance.closeSync();
   }
-  const ciks = [1, 5, 13, 19].map((b) => String(b * 100000 + (Math.min(37, Math.ceil(companies / 20) - 1)) * 97 + 1).padStart(10, '0'));
+  const ciks = [1, 5, 13, 19].map((b) => String(b * 100000 + Math.min(37, Math.ceil(companies / 20) - 1) * 97 + 1).padStart(10, '0'));
   return { ciks, concepts: ['us-gaap:Concept0007', 'us-gaap:Concept0250', 'us-gaap:Concept0499'], ms: performance.now() - t };
 }
 
@@ -115,13 +127,19 @@ export default async function (): Promise<BenchResult[]> {
     const cfDir = join(app.dataDir, 'bench-companyfacts');
     const cfRows = await writeCompanyFacts(cfDir, Math.round(200 * SCALE), 1000);
     const cf = await ingestInChild(['financials', '--from', cfDir], { DATA_DIR: join(app.dataDir, 'child-cf'), LOG_LEVEL: 'silent' });
-    results.push({ name: `entities-filings: company facts ingest (${cfRows} facts)`, figures: { rows: cfRows, ms: Math.round(cf.ms), rows_per_s: Math.round(cfRows / (cf.ms / 1000)), peak_rss_mb: cf.peakRssMb } });
+    results.push({
+      name: `entities-filings: company facts ingest (${cfRows} facts)`,
+      figures: { rows: cfRows, ms: Math.round(cf.ms), rows_per_s: Math.round(cfRows / (cf.ms / 1000)), peak_rss_mb: cf.peakRssMb },
+    });
 
     // 2. FSDS quarter ingest.
     const fsDir = join(app.dataDir, 'bench-fsds', '2024q3');
     const fsRows = await writeFsds(fsDir, Math.round(500 * SCALE), 4000);
     const fs = await ingestInChild(['financial-statements', '--from', fsDir], { DATA_DIR: join(app.dataDir, 'child-fs'), LOG_LEVEL: 'silent' });
-    results.push({ name: `entities-filings: FSDS quarter ingest (${fsRows} num rows)`, figures: { rows: fsRows, ms: Math.round(fs.ms), rows_per_s: Math.round(fsRows / (fs.ms / 1000)), peak_rss_mb: fs.peakRssMb } });
+    results.push({
+      name: `entities-filings: FSDS quarter ingest (${fsRows} num rows)`,
+      figures: { rows: fsRows, ms: Math.round(fs.ms), rows_per_s: Math.round(fsRows / (fs.ms / 1000)), peak_rss_mb: fs.peakRssMb },
+    });
 
     // 3. /v1/financials/{cik}?concept= over a generated lake.
     // BENCH_FACTS sizes the lake alone (100000000 = the issue's target) without scaling the ingest benches.
@@ -130,9 +148,13 @@ export default async function (): Promise<BenchResult[]> {
     results.push({ name: `entities-filings: generate ${facts} facts lake (DuckDB COPY)`, figures: { rows: facts, ms: Math.round(lake.ms) } });
     const paths = lake.ciks.flatMap((c) => lake.concepts.map((k) => `/v1/financials/${c}?concept=${encodeURIComponent(k)}`));
     const probe = await app.get(paths[0]);
-    if (probe.status !== 200 || !probe.body.data[0].concepts.length) throw new Error(`bench probe failed: ${probe.status} ${JSON.stringify(probe.body).slice(0, 300)}`);
+    if (probe.status !== 200 || !probe.body.data[0].concepts.length)
+      throw new Error(`bench probe failed: ${probe.status} ${JSON.stringify(probe.body).slice(0, 300)}`);
     let i = 0;
-    results.push({ name: `entities-filings: /v1/financials/{cik}?concept= over ${facts} facts`, figures: { ...(await latency(() => app.get(paths[i++ % paths.length]), 300, 20)), facts_per_response: probe.body.data[0].concepts[0].units.USD.length } });
+    results.push({
+      name: `entities-filings: /v1/financials/{cik}?concept= over ${facts} facts`,
+      figures: { ...(await latency(() => app.get(paths[i++ % paths.length]), 300, 20)), facts_per_response: probe.body.data[0].concepts[0].units.USD.length },
+    });
     // The endpoint's own SQL without the HTTP/auth/metering layers: what the lake layout and sort order deliver.
     let j = 0;
     const sqlOnly = () => {

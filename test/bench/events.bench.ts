@@ -30,7 +30,8 @@ export default async function eventsBench(): Promise<BenchResult[]> {
         issuer_name: `'ISSUER ' || CAST((i % 600 + ${q === 2 ? 'CASE WHEN i % 97 = 0 THEN 7 ELSE 0 END' : '0'}) AS VARCHAR)`,
         cusip: `lpad(CAST((i % 600 + ${q === 2 ? 'CASE WHEN i % 97 = 0 THEN 700 ELSE 0 END' : '0'}) AS VARCHAR), 8, '0') || '1'`,
         cusip_valid: 'true',
-        shares: q === 1 ? 'CAST(1000 + i % 5000 AS DOUBLE)' : 'CAST(1000 + i % 5000 + CASE WHEN i % 3 = 0 THEN 100 WHEN i % 3 = 1 THEN -50 ELSE 0 END AS DOUBLE)',
+        shares:
+          q === 1 ? 'CAST(1000 + i % 5000 AS DOUBLE)' : 'CAST(1000 + i % 5000 + CASE WHEN i % 3 = 0 THEN 100 WHEN i % 3 = 1 THEN -50 ELSE 0 END AS DOUBLE)',
         value_usd: 'CAST((1000 + i % 5000) * 50 AS BIGINT)',
         value_unit_decision: "'dollars'",
         value_unit_reason: "'bench'",
@@ -44,7 +45,10 @@ export default async function eventsBench(): Promise<BenchResult[]> {
       return { select: `SELECT ${select} FROM range(${rows}) t(i)`, period };
     };
     const t0 = performance.now();
-    for (const [q, period, end] of [[1, '2024Q1', '2024-03-31'], [2, '2024Q2', '2024-06-30']] as const) {
+    for (const [q, period, end] of [
+      [1, '2024Q1', '2024-03-31'],
+      [2, '2024Q2', '2024-06-30'],
+    ] as const) {
       const dir = partitionDir(app.settings.lakeDir, holdings13f, period);
       await mkdir(dir, { recursive: true });
       const g = gen(q, period, end);
@@ -58,11 +62,19 @@ export default async function eventsBench(): Promise<BenchResult[]> {
     const seconds = (performance.now() - t1) / 1000;
     out.push({
       name: `13F diff, 2 quarters × ${rows.toLocaleString('en-US')} rows`,
-      figures: { generate_s: Math.round(genSeconds * 10) / 10, events: s.appended, diff_s: Math.round(seconds * 10) / 10, events_per_s: Math.round(s.appended / seconds) },
+      figures: {
+        generate_s: Math.round(genSeconds * 10) / 10,
+        events: s.appended,
+        diff_s: Math.round(seconds * 10) / 10,
+        events_per_s: Math.round(s.appended / seconds),
+      },
     });
     const t2 = performance.now();
     const again = await runDiffStage(app.settings, [{ table: 'holdings_13f', partitions: ['2024Q2'] }], { quiet: true, only: ['13f'] });
-    out.push({ name: '13F diff re-run (all keys known, nothing appended)', figures: { appended: again.appended, seconds: Math.round(((performance.now() - t2) / 1000) * 10) / 10 } });
+    out.push({
+      name: '13F diff re-run (all keys known, nothing appended)',
+      figures: { appended: again.appended, seconds: Math.round(((performance.now() - t2) / 1000) * 10) / 10 },
+    });
   } finally {
     await app.close();
   }

@@ -43,8 +43,14 @@ export default async function (): Promise<BenchResult[]> {
     }
     const overhead = ours.map((ms) => ms - up.eftsDelayMs);
     results.push({
-      name: 'filing-parsers: /v1/full-text 100 hits, overhead over the upstream\'s own time',
-      figures: { upstream_ms: up.eftsDelayMs, total_p50_ms: percentile(ours, 50), overhead_p50_ms: percentile(overhead, 50), overhead_p99_ms: percentile(overhead, 99), runs: ours.length },
+      name: "filing-parsers: /v1/full-text 100 hits, overhead over the upstream's own time",
+      figures: {
+        upstream_ms: up.eftsDelayMs,
+        total_p50_ms: percentile(ours, 50),
+        overhead_p50_ms: percentile(overhead, 50),
+        overhead_p99_ms: percentile(overhead, 99),
+        runs: ours.length,
+      },
     });
   } finally {
     await app.close();

@@ -29,16 +29,33 @@ function population(seed = 7) {
     const t = r < 60 ? 'ticker' : r < 96 ? 'cik' : r < 98 ? 'form' : 'event_type';
     const v = t === 'ticker' ? tickers[rnd(2000)] : t === 'cik' ? ciks[rnd(2000)] : t === 'form' ? forms[rnd(8)] : EVENT_TYPES[rnd(EVENT_TYPES.length)];
     return {
-      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, account_id: `acct-${i % 50}`, target_type: t, target_value: v,
-      signals: rnd(2) ? [] : [EVENT_TYPES[rnd(EVENT_TYPES.length)]], materiality: imp[rnd(3)], status: 'active', webhook_endpoint_id: null,
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      account_id: `acct-${i % 50}`,
+      target_type: t,
+      target_value: v,
+      signals: rnd(2) ? [] : [EVENT_TYPES[rnd(EVENT_TYPES.length)]],
+      materiality: imp[rnd(3)],
+      status: 'active',
+      webhook_endpoint_id: null,
     };
   });
   const event = (j: number): EventSnapshot & { seq: number } & MatchableEvent => {
     const k = rnd(2000);
     return {
-      id: `e-${String(j).padStart(9, '0')}`, event_type: EVENT_TYPES[rnd(EVENT_TYPES.length)], importance: imp[rnd(3)], confidence: 1,
-      entity_cik: ciks[k], entity_ticker: tickers[k], entity_name: `Company ${k}`, accession: null, summary: 's', details: { form: forms[rnd(8)] },
-      evidence: [], dedup_key: null, detected_at: null, seq: Math.floor(j / 1000) + 1,
+      id: `e-${String(j).padStart(9, '0')}`,
+      event_type: EVENT_TYPES[rnd(EVENT_TYPES.length)],
+      importance: imp[rnd(3)],
+      confidence: 1,
+      entity_cik: ciks[k],
+      entity_ticker: tickers[k],
+      entity_name: `Company ${k}`,
+      accession: null,
+      summary: 's',
+      details: { form: forms[rnd(8)] },
+      evidence: [],
+      dedup_key: null,
+      detected_at: null,
+      seq: Math.floor(j / 1000) + 1,
     };
   };
   return { monitors, event };

@@ -15,7 +15,10 @@ export default async function platformBench(): Promise<BenchResult[]> {
       if (!d.sample) continue;
       try {
         const s = await app.ingestSample(d.name, { scale });
-        out.push({ name: `ingest ${d.name} (demo sample ×${scale})`, figures: { rows: s.rowsWritten, seconds: s.elapsedMs / 1000, rows_per_s: s.rowsPerSecond } });
+        out.push({
+          name: `ingest ${d.name} (demo sample ×${scale})`,
+          figures: { rows: s.rowsWritten, seconds: s.elapsedMs / 1000, rows_per_s: s.rowsPerSecond },
+        });
       } catch (err) {
         out.push({ name: `ingest ${d.name}`, figures: { error: (err as Error).message.slice(0, 80) } });
       }

@@ -29,11 +29,23 @@ export default async function (): Promise<BenchResult[]> {
     const dir990 = join(app.dataDir, 'bench-990');
     await writeIrs990Sample(dir990, { seed: 99, scale: returns / 4 });
     const irs = await app.ingest('irs990', { from: dir990 }, { skipDiff: true });
-    results.push({ name: `proxy-board: ingest ${returns} Form 990/990-EZ returns`, figures: { rows: irs.rowsWritten, bad_rows: irs.badRows, ms: Math.round(irs.elapsedMs), rows_per_s: Math.round(irs.rowsPerSecond), returns_per_s: Math.round(returns / (irs.elapsedMs / 1000)) } });
+    results.push({
+      name: `proxy-board: ingest ${returns} Form 990/990-EZ returns`,
+      figures: {
+        rows: irs.rowsWritten,
+        bad_rows: irs.badRows,
+        ms: Math.round(irs.elapsedMs),
+        rows_per_s: Math.round(irs.rowsPerSecond),
+        returns_per_s: Math.round(returns / (irs.elapsedMs / 1000)),
+      },
+    });
     const dirProxy = join(app.dataDir, 'bench-proxy');
     await writeProxySample(dirProxy, { seed: 5, scale: 100 });
     const px = await app.ingest('proxy', { from: dirProxy }, { skipDiff: true });
-    results.push({ name: 'proxy-board: ingest 300 generated DEF 14A submissions', figures: { rows: px.rowsWritten, ms: Math.round(px.elapsedMs), filings_per_s: Math.round(300 / (px.elapsedMs / 1000)) } });
+    results.push({
+      name: 'proxy-board: ingest 300 generated DEF 14A submissions',
+      figures: { rows: px.rowsWritten, ms: Math.round(px.elapsedMs), filings_per_s: Math.round(300 / (px.elapsedMs / 1000)) },
+    });
     const queries = [
       '/v1/board?person_name=Jane%20Doe&limit=25',
       '/v1/board?source_type=irs_990&role=officer&organization_name=food&limit=25',

@@ -9,7 +9,9 @@ import type { BenchResult } from './support.ts';
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2).concat(process.env.BENCH ? [process.env.BENCH] : []);
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 let failed = 0;
 for (const f of files) {
   const area = f.replace(/\.bench\.ts$/, '');
@@ -18,7 +20,9 @@ for (const f of files) {
   try {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as { default: () => Promise<BenchResult[]> };
     for (const r of await mod.default()) {
-      const figs = Object.entries(r.figures).map(([k, v]) => `${k}=${typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}`).join('  ');
+      const figs = Object.entries(r.figures)
+        .map(([k, v]) => `${k}=${typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : v}`)
+        .join('  ');
       process.stdout.write(`${r.name.padEnd(58)} ${figs}\n`);
     }
   } catch (err) {

@@ -44,8 +44,18 @@ const good = defineList({
     q: f.contains('id', 'state'),
     id: f.sql(['id'], (v: string, b) => `"id" = ${b.param(v.toUpperCase())}`),
   },
-  orderBy: [{ column: 'aum', dir: 'desc' }, { column: 'id', dir: 'asc' }],
-  variant: { when: (v) => v.state !== undefined, table: byState, orderBy: [{ column: 'state', dir: 'asc' }, { column: 'id', dir: 'asc' }] },
+  orderBy: [
+    { column: 'aum', dir: 'desc' },
+    { column: 'id', dir: 'asc' },
+  ],
+  variant: {
+    when: (v) => v.state !== undefined,
+    table: byState,
+    orderBy: [
+      { column: 'state', dir: 'asc' },
+      { column: 'id', dir: 'asc' },
+    ],
+  },
 });
 
 describe('checkEndpoint', () => {

@@ -17,7 +17,13 @@ describe('error codes', () => {
 
   it('keeps the statuses the spec and the clients rely on', () => {
     expect(ERROR_STATUS).toMatchObject({
-      not_found: 404, entity_unresolved: 404, unauthorized: 401, insufficient_credits: 402, rate_limited: 429, invalid_param: 400, conflict: 409,
+      not_found: 404,
+      entity_unresolved: 404,
+      unauthorized: 401,
+      insufficient_credits: 402,
+      rate_limited: 429,
+      invalid_param: 400,
+      conflict: 409,
     });
   });
 
@@ -32,11 +38,24 @@ describe('error codes', () => {
 
   it('lists the codes in the OpenAPI error body', () => {
     const table = {
-      name: 't', description: '', partitionBy: 'id', sortBy: ['id'], primaryKey: ['id'], columns: { id: { type: 'VARCHAR', nullable: false } },
+      name: 't',
+      description: '',
+      partitionBy: 'id',
+      sortBy: ['id'],
+      primaryKey: ['id'],
+      columns: { id: { type: 'VARCHAR', nullable: false } },
     } as const satisfies TableSpec;
     const ep = defineLookup({
-      path: '/v1/t/{id}', summary: 't', tag: 'T', source: 'svc', table, pathParams: { id: p.str({ required: true }) }, filters: { id: f.eq('id') },
-      record: z.object({ id: z.string() }), toRecord: (r) => ({ id: String(r.id) }), notFound: (v) => `no ${v.id}`,
+      path: '/v1/t/{id}',
+      summary: 't',
+      tag: 'T',
+      source: 'svc',
+      table,
+      pathParams: { id: p.str({ required: true }) },
+      filters: { id: f.eq('id') },
+      record: z.object({ id: z.string() }),
+      toRecord: (r) => ({ id: String(r.id) }),
+      notFound: (v) => `no ${v.id}`,
     });
     const doc = buildOpenApi([ep], { version: '0.1.0' }) as unknown as {
       paths: Record<string, { get: { responses: Record<string, { description: string; content: Record<string, { schema: any }> }> } }>;

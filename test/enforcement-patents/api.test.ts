@@ -74,7 +74,10 @@ describe('enforcement-family endpoints over the demo samples', () => {
     const digits = one.release_number.slice(3);
     for (const form of [one.release_number, `LR${digits}`, digits, one.release_number.toLowerCase()]) {
       const r = await app.get(`/v1/litigation?release_number=${encodeURIComponent(form)}`);
-      expect(r.body.data.map((d: any) => d.release_number), form).toEqual([one.release_number]);
+      expect(
+        r.body.data.map((d: any) => d.release_number),
+        form,
+      ).toEqual([one.release_number]);
     }
     const name = one.defendants[0];
     const byDef = await all(app, `/v1/litigation?defendant=${encodeURIComponent(name.toUpperCase())}`);
@@ -86,7 +89,12 @@ describe('enforcement-family endpoints over the demo samples', () => {
     expect(complaints.length).toBeGreaterThan(0);
     const mid = rows[10].date;
     const ranged = await all(app, `/v1/litigation?date_from=${mid}&date_to=${mid}`);
-    expect(ranged.map((r) => r.release_number).sort()).toEqual(rows.filter((r) => r.date === mid).map((r) => r.release_number).sort());
+    expect(ranged.map((r) => r.release_number).sort()).toEqual(
+      rows
+        .filter((r) => r.date === mid)
+        .map((r) => r.release_number)
+        .sort(),
+    );
   });
 
   it('/v1/litigation errors: 422 names the parameter; no match is 200 + empty_result', async () => {
@@ -116,7 +124,10 @@ describe('enforcement-family endpoints over the demo samples', () => {
     expect((await app.get(`/v1/enforcement?case_number=${withFile.case_number}`)).body.data.map((d: any) => d.id)).toEqual([withFile.id]);
     const multi = aps.find((r) => r.other_release_numbers.length > 0)!;
     expect(multi.other_release_numbers[0]).toMatch(/^34-\d+$/);
-    const penalties = rows.filter((r) => r.penalty).map((r) => r.penalty.amount_usd).sort((a, b) => a - b);
+    const penalties = rows
+      .filter((r) => r.penalty)
+      .map((r) => r.penalty.amount_usd)
+      .sort((a, b) => a - b);
     const threshold = penalties[Math.floor(penalties.length / 2)];
     const big = await all(app, `/v1/enforcement?penalty_min=${threshold}`);
     expect(big.length).toBe(penalties.filter((p) => p >= threshold).length);
@@ -137,7 +148,9 @@ describe('enforcement-family endpoints over the demo samples', () => {
     expect(one.release_number).toMatch(/^34-\d{6}$/);
     expect(one.tickers).toHaveLength(1);
     expect(one.file_number).toMatch(/^3-\d{5}$/);
-    expect((await app.get(`/v1/trading-suspensions?release_number=${one.release_number.slice(3)}`)).body.data.map((r: any) => r.release_number)).toEqual([one.release_number]);
+    expect((await app.get(`/v1/trading-suspensions?release_number=${one.release_number.slice(3)}`)).body.data.map((r: any) => r.release_number)).toEqual([
+      one.release_number,
+    ]);
     const byCo = await all(app, `/v1/trading-suspensions?company=${encodeURIComponent(one.companies[0].toLowerCase())}`);
     expect(byCo.length).toBe(rows.filter((r) => r.company.toLowerCase().includes(one.companies[0].toLowerCase())).length);
     expect((await all(app, `/v1/trading-suspensions?date_from=${one.date}&date_to=${one.date}`)).every((r) => r.date === one.date)).toBe(true);
@@ -196,7 +209,9 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
         }
         const m = u.pathname.match(/\/lr-(\d+)$/);
         if (m) return res.end(await readFile(join(pages, `lr-${m[1]}.html`)));
-      } catch { /* fall through */ }
+      } catch {
+        /* fall through */
+      }
       res.statusCode = 404;
       res.end('not found');
     });
@@ -216,7 +231,13 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
     // 30 listing releases LR-25981..26010 + 25 feed items LR-26016..26040, no overlap.
     expect(rows).toHaveLength(55);
     const fromFeed = rows.find((r) => r.release_number === 'LR-26018')!;
-    expect(fromFeed).toMatchObject({ date: '2024-06-07', title: 'Jared Mitchell', defendants: ['Jared Mitchell'], source_url: 'https://www.sec.gov/node/959846', penalty: null });
+    expect(fromFeed).toMatchObject({
+      date: '2024-06-07',
+      title: 'Jared Mitchell',
+      defendants: ['Jared Mitchell'],
+      source_url: 'https://www.sec.gov/node/959846',
+      penalty: null,
+    });
     const kawuba = rows.find((r) => r.release_number === 'LR-26040')!;
     expect(kawuba).toMatchObject({ date: '2024-07-01', title: 'Adrian J. Kawuba' });
     const listed = rows.find((r) => r.release_number === 'LR-26010')!;
@@ -225,7 +246,9 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
 
   it('a listing page that cannot be parsed fails the ingest loudly with its URL', async () => {
     broken = true;
-    await expect(app.ingest(datasetLitigation, { date: '2024-05-15' }, { skipDiff: true })).rejects.toThrow(/cannot parse http:\/\/127\.0\.0\.1:\d+\/enforcement-litigation\/litigation-releases\?month=5&year=2024/);
+    await expect(app.ingest(datasetLitigation, { date: '2024-05-15' }, { skipDiff: true })).rejects.toThrow(
+      /cannot parse http:\/\/127\.0\.0\.1:\d+\/enforcement-litigation\/litigation-releases\?month=5&year=2024/,
+    );
     broken = false;
   });
 });
@@ -249,9 +272,19 @@ describe.skipIf(!hasFixtures)('/v1/uspto-patent-grants over the real ipg excerpt
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(1);
     expect(r.body.data[0]).toMatchObject({
-      patent_number: 'D656296', kind_code: 'S1', patent_type: 'design', title: 'Ready to eat snack piece', grant_date: '2012-03-27',
-      application_number: '29381217', claims_count: 1, citations_count: 42, assignee: 'Frito-Lay North America, Inc.',
-      assignee_state: 'TX', assignee_country: 'US', assignee_cik: null, source: 'uspto_patent_grants',
+      patent_number: 'D656296',
+      kind_code: 'S1',
+      patent_type: 'design',
+      title: 'Ready to eat snack piece',
+      grant_date: '2012-03-27',
+      application_number: '29381217',
+      claims_count: 1,
+      citations_count: 42,
+      assignee: 'Frito-Lay North America, Inc.',
+      assignee_state: 'TX',
+      assignee_country: 'US',
+      assignee_cik: null,
+      source: 'uspto_patent_grants',
       source_url: 'https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/2012/ipg120327.zip',
     });
     expect(r.body.data[0].inventors.length).toBe(3);
@@ -259,9 +292,14 @@ describe.skipIf(!hasFixtures)('/v1/uspto-patent-grants over the real ipg excerpt
 
   it('patent_number accepts the printed forms; application_number accepts slashes and commas', async () => {
     for (const form of ['D0656296', 'US D656,296 S1', 'd656296']) {
-      expect((await app.get(`/v1/uspto-patent-grants?patent_number=${encodeURIComponent(form)}`)).body.data.map((d: any) => d.patent_number), form).toEqual(['D656296']);
+      expect(
+        (await app.get(`/v1/uspto-patent-grants?patent_number=${encodeURIComponent(form)}`)).body.data.map((d: any) => d.patent_number),
+        form,
+      ).toEqual(['D656296']);
     }
-    expect((await app.get(`/v1/uspto-patent-grants?application_number=${encodeURIComponent('29/381,217')}`)).body.data.map((d: any) => d.patent_number)).toEqual(['D656296']);
+    expect(
+      (await app.get(`/v1/uspto-patent-grants?application_number=${encodeURIComponent('29/381,217')}`)).body.data.map((d: any) => d.patent_number),
+    ).toEqual(['D656296']);
     expect((await app.get('/v1/uspto-patent-grants?patent_number=not-a-patent')).status).toBe(422);
   });
 
@@ -272,7 +310,11 @@ describe.skipIf(!hasFixtures)('/v1/uspto-patent-grants over the real ipg excerpt
     expect(y2024).toHaveLength(200);
     expect((await all(app, '/v1/uspto-patent-grants?grant_date_from=2012-03-27&grant_date_to=2012-03-27')).length).toBe(18);
     expect((await all(app, '/v1/uspto-patent-grants?assignee=acushnet&grant_year=2012')).map((r) => r.patent_number).sort()).toEqual(['D656306', 'D656307']);
-    expect((await all(app, '/v1/uspto-patent-grants?assignee_state=ny&grant_year=2012')).map((r) => r.patent_number).sort()).toEqual(['D656298', 'D656310', 'D656311']);
+    expect((await all(app, '/v1/uspto-patent-grants?assignee_state=ny&grant_year=2012')).map((r) => r.patent_number).sort()).toEqual([
+      'D656298',
+      'D656310',
+      'D656311',
+    ]);
     expect((await all(app, '/v1/uspto-patent-grants?assignee_country=FR')).map((r) => r.patent_number).sort()).toEqual(['D656312', 'D656313']);
     expect((await all(app, '/v1/uspto-patent-grants?title=handbag')).map((r) => r.patent_number).sort()).toEqual(['D656311', 'D656312', 'D656313']);
     const b2 = await all(app, '/v1/uspto-patent-grants?kind_code=b2');

@@ -12,7 +12,12 @@ import { hasFixtures, readFixture } from '../support/fixtures.ts';
 describe('money in words and with units → integer USD, source text kept', () => {
   it('parses figures with scale words, commas, cents and currency prefixes', () => {
     expect(findMoney('pay $1.2 million, $150,000, $2,425.61, US$3.5bn, USD 2 billion and $5m').map((m) => [m.usd, m.text])).toEqual([
-      [1200000, '$1.2 million'], [150000, '$150,000'], [2426, '$2,425.61'], [3500000000, 'US$3.5bn'], [2000000000, 'USD 2 billion'], [5000000, '$5m'],
+      [1200000, '$1.2 million'],
+      [150000, '$150,000'],
+      [2426, '$2,425.61'],
+      [3500000000, 'US$3.5bn'],
+      [2000000000, 'USD 2 billion'],
+      [5000000, '$5m'],
     ]);
   });
   it('parses amounts written in words', () => {
@@ -36,7 +41,10 @@ describe('money in words and with units → integer USD, source text kept', () =
     expect(amountFor(t, 'interest')).toEqual({ usd: 150000, text: '$150,000' });
   });
   it('sums distinct per-defendant penalties, counts a restated figure once, and lets a stated total win', () => {
-    expect(amountFor('Smith agreed to pay a $100,000 civil penalty and Jones a $50,000 penalty.', 'penalty')).toEqual({ usd: 150000, text: '$100,000 | $50,000' });
+    expect(amountFor('Smith agreed to pay a $100,000 civil penalty and Jones a $50,000 penalty.', 'penalty')).toEqual({
+      usd: 150000,
+      text: '$100,000 | $50,000',
+    });
     expect(amountFor('a civil penalty of $1 million. The $1 million penalty will be distributed.', 'penalty').usd).toBe(1000000);
     expect(amountFor('penalties of $2 million and $1 million, a combined penalty of $3 million', 'penalty')).toEqual({ usd: 3000000, text: '$3 million' });
   });
@@ -71,8 +79,12 @@ describe.skipIf(!hasFixtures)('litigation-release RSS feed (real, served 2024-07
     const items = parseRss(await readFixture('enforcement/litigation_releases_rss_2024-07-01.xml'), url);
     expect(items).toHaveLength(25);
     expect(items[0]).toEqual({
-      title: 'Adrian J. Kawuba', link: 'https://www.sec.gov/node/963776', description: 'Adrian J. Kawuba', pubDate: '2024-07-01',
-      creator: 'LR-26040', guid: 'https://www.sec.gov/4a082c61-74b2-4958-8721-f6af29daa3ad',
+      title: 'Adrian J. Kawuba',
+      link: 'https://www.sec.gov/node/963776',
+      description: 'Adrian J. Kawuba',
+      pubDate: '2024-07-01',
+      creator: 'LR-26040',
+      guid: 'https://www.sec.gov/4a082c61-74b2-4958-8721-f6af29daa3ad',
     });
     expect(items[24]).toMatchObject({ title: 'Andre Wong', pubDate: '2024-06-04', creator: 'LR-26016' });
   });
@@ -88,7 +100,13 @@ describe.skipIf(!hasFixtures)('litigation-release RSS feed (real, served 2024-07
     const byNumber = (n: string) => items.find((i) => i.creator === n)!.title;
     expect(byNumber('LR-26031')).toBe('Matthew Brown and Matthew Brown Companies, LLC');
     expect(splitNames(byNumber('LR-26031')).names).toEqual(['Matthew Brown', 'Matthew Brown Companies, LLC']);
-    expect(splitNames(byNumber('LR-26037')).names).toEqual(['Mike K. Veldhuis', 'Paul Sexton', 'Jackson T. Friesen', 'Zhiying Yvonne Gasarch', 'Courtney Kelln']);
+    expect(splitNames(byNumber('LR-26037')).names).toEqual([
+      'Mike K. Veldhuis',
+      'Paul Sexton',
+      'Jackson T. Friesen',
+      'Zhiying Yvonne Gasarch',
+      'Courtney Kelln',
+    ]);
     expect(splitNames(byNumber('LR-26036')).names).toEqual(['Lufkin Advisors, LLC', 'Chauncey Forbush Lufkin, III']);
     expect(splitNames(byNumber('LR-26023')).names).toEqual(['Zhou Min Ni', 'Jian Ming "Jonathan" Ni, CPA']);
     expect(splitNames(byNumber('LR-26019')).names).toEqual(['Marc Henry Menard', 'Laesha Jean-Louis']);
@@ -110,7 +128,9 @@ describe('tolerant listing pages', () => {
     const page = parseListingPage(html, base);
     expect(page.rows).toHaveLength(2);
     expect(page.rows[0]).toMatchObject({
-      date: '2019-03-01', releaseNumbers: ['LR-24400'], name: 'SEC v. John Doe, et al.',
+      date: '2019-03-01',
+      releaseNumbers: ['LR-24400'],
+      name: 'SEC v. John Doe, et al.',
       detailUrl: 'https://www.sec.gov/litigation/litreleases/2019/lr24400.htm',
       documents: [{ title: 'SEC Complaint', url: 'https://www.sec.gov/litigation/complaints/2019/comp24400.pdf' }],
     });
@@ -123,7 +143,9 @@ describe('tolerant listing pages', () => {
       </tbody></table><nav><a class="usa-pagination__next-page" href="?page=1">Next</a></nav>`;
     const page = parseListingPage(html, 'https://www.sec.gov/enforcement-litigation/litigation-releases');
     expect(page.rows[0]).toMatchObject({
-      date: '2024-06-27', releaseNumbers: ['LR-26038'], name: 'BorrowMoney.com, Inc. and Aldo Piscitello',
+      date: '2024-06-27',
+      releaseNumbers: ['LR-26038'],
+      name: 'BorrowMoney.com, Inc. and Aldo Piscitello',
       detailUrl: 'https://www.sec.gov/enforcement-litigation/litigation-releases/lr-26038',
     });
     expect(page.nextUrl).toBe('https://www.sec.gov/enforcement-litigation/litigation-releases?page=1');
@@ -134,7 +156,10 @@ describe('tolerant listing pages', () => {
     expect(() => parseListingPage('<table><tr><td>foo</td><td>bar</td></tr></table>', base)).toThrow(/none carries a release number/);
   });
   it('release page: body text without navigation, documents, case numbers', () => {
-    const d = parseDetailPage(`<html><body><nav>CIK Lookup LR-1111</nav><article><h1>Jane Roe</h1><div class="field--name-body"><p>Litigation Release No. LR-26001; June 3, 2024</p><p>Civil Action No. 1:24-cv-00999. The judgment orders a civil penalty of $75,000.</p><a href="/files/litigation/complaints/2024/comp26001.pdf">Complaint</a></div></article></body></html>`, 'https://www.sec.gov/x');
+    const d = parseDetailPage(
+      `<html><body><nav>CIK Lookup LR-1111</nav><article><h1>Jane Roe</h1><div class="field--name-body"><p>Litigation Release No. LR-26001; June 3, 2024</p><p>Civil Action No. 1:24-cv-00999. The judgment orders a civil penalty of $75,000.</p><a href="/files/litigation/complaints/2024/comp26001.pdf">Complaint</a></div></article></body></html>`,
+      'https://www.sec.gov/x',
+    );
     expect(d.releaseNumbers).toEqual(['LR-26001']);
     expect(d.civilActionNumber).toBe('1:24-cv-00999');
     expect(d.documents).toEqual([{ title: 'Complaint', url: 'https://www.sec.gov/files/litigation/complaints/2024/comp26001.pdf' }]);

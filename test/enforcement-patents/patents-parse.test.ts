@@ -25,16 +25,42 @@ describe('patent numbers', () => {
 describe.skipIf(!hasFixtures)('ipg weekly grant file (real excerpts, 2012-03-27, DTD v4.2)', () => {
   it('splits two concatenated documents and reads exact bibliographic values', async () => {
     const docs = await parseAll(await openGrantStream(fixturePath('patents/ipg120327.two.xml')));
-    expect(docs.map((d) => [d.doc.ordinal, d.doc.line])).toEqual([[1, 1], [2, 257]]);
+    expect(docs.map((d) => [d.doc.ordinal, d.doc.line])).toEqual([
+      [1, 1],
+      [2, 257],
+    ]);
     const first = (docs[0].parsed as { grant: any }).grant;
     expect(first).toMatchObject({
-      patent_number: 'D656308', doc_number: 'D0656308', kind_code: 'S1', patent_type: 'design',
-      title: 'Replaceable cartridge for a pain management system', grant_date: '2012-03-27',
-      application_number: '29379369', application_date: '2010-11-18', series_code: '29', claims_count: 1,
-      figures_count: 16, drawing_sheets_count: 8, citations_count: 4, cpc_main: null, abstract: null,
-      source_file_id: 'USD0656308-20120327.XML', dtd_version: 'v4.2 2006-08-23',
+      patent_number: 'D656308',
+      doc_number: 'D0656308',
+      kind_code: 'S1',
+      patent_type: 'design',
+      title: 'Replaceable cartridge for a pain management system',
+      grant_date: '2012-03-27',
+      application_number: '29379369',
+      application_date: '2010-11-18',
+      series_code: '29',
+      claims_count: 1,
+      figures_count: 16,
+      drawing_sheets_count: 8,
+      citations_count: 4,
+      cpc_main: null,
+      abstract: null,
+      source_file_id: 'USD0656308-20120327.XML',
+      dtd_version: 'v4.2 2006-08-23',
     });
-    expect(first.assignees).toEqual([{ name: 'OrthoCor Medical, Inc.', orgname: 'OrthoCor Medical, Inc.', last_name: null, first_name: null, role: '02', city: 'Minneapolis', state: 'MN', country: 'US' }]);
+    expect(first.assignees).toEqual([
+      {
+        name: 'OrthoCor Medical, Inc.',
+        orgname: 'OrthoCor Medical, Inc.',
+        last_name: null,
+        first_name: null,
+        role: '02',
+        city: 'Minneapolis',
+        state: 'MN',
+        country: 'US',
+      },
+    ]);
     // v4.2 has no <inventors>: the applicant-inventors are the inventors.
     expect(first.inventors.map((i: { name: string }) => i.name)).toEqual(['Kin-Joe Sham']);
     const second = (docs[1].parsed as { grant: any }).grant;
@@ -55,7 +81,18 @@ describe.skipIf(!hasFixtures)('ipg weekly grant file (real excerpts, 2012-03-27,
   it('regression: an assignee without an address (The Vermont Teddy Bear Company) keeps its name, location null', async () => {
     const docs = await parseAll(await openGrantStream(fixturePath('patents/ipg120327.18.xml')));
     const g = docs.map((d) => (d.parsed as { grant: any }).grant).find((x) => x.patent_number === 'D656301');
-    expect(g.assignees).toEqual([{ name: 'The Vermont Teddy Bear Company, Inc.', orgname: 'The Vermont Teddy Bear Company, Inc.', last_name: null, first_name: null, role: '02', city: null, state: null, country: null }]);
+    expect(g.assignees).toEqual([
+      {
+        name: 'The Vermont Teddy Bear Company, Inc.',
+        orgname: 'The Vermont Teddy Bear Company, Inc.',
+        last_name: null,
+        first_name: null,
+        role: '02',
+        city: null,
+        state: null,
+        country: null,
+      },
+    ]);
   });
 
   it('regression: an entity-encoded ampersand (&#x26;) in an agent name does not break the document', async () => {

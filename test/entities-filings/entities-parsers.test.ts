@@ -41,9 +41,21 @@ describe.skipIf(!hasFixtures)('submissions JSON (real samples)', () => {
     expect(rows).toHaveLength(1000);
     expect(rows[0]).toEqual({
       filing: {
-        accession: '0000320193-23-000079', cik: '0000320193', form: '4', filed_date: '2023-08-08', report_date: '2023-08-05',
-        acceptance_datetime: '2023-08-08T18:30:28', act: null, file_number: null, film_number: null, items: null, size: 10893,
-        is_xbrl: false, is_inline_xbrl: false, primary_document: 'xslF345X05/wk-form4_1691533817.xml', primary_doc_description: 'FORM 4',
+        accession: '0000320193-23-000079',
+        cik: '0000320193',
+        form: '4',
+        filed_date: '2023-08-08',
+        report_date: '2023-08-05',
+        acceptance_datetime: '2023-08-08T18:30:28',
+        act: null,
+        file_number: null,
+        film_number: null,
+        items: null,
+        size: 10893,
+        is_xbrl: false,
+        is_inline_xbrl: false,
+        primary_document: 'xslF345X05/wk-form4_1691533817.xml',
+        primary_doc_description: 'FORM 4',
       },
     });
     const eightK = rows.map((r) => ('filing' in r ? r.filing : null)).find((f) => f?.form === '8-K' && f.items)!;
@@ -108,9 +120,33 @@ describe('ticker history', () => {
   const snap = (pairs: [string, string][]) => pairs.map(([ticker, cik]) => ({ ticker, cik, exchange: null, name: null }));
 
   it('a ticker that moved gets a closed range for the old holder and resolves by date', () => {
-    let h = foldSnapshot([], snap([['FB', '0001326801'], ['XYZ', '0000000001']]), '2021-01-04', true);
-    h = foldSnapshot(h, snap([['META', '0001326801'], ['XYZ', '0000000001']]), '2022-06-09', true);
-    h = foldSnapshot(h, snap([['META', '0001326801'], ['FB', '0009999999']]), '2023-02-01', true);
+    let h = foldSnapshot(
+      [],
+      snap([
+        ['FB', '0001326801'],
+        ['XYZ', '0000000001'],
+      ]),
+      '2021-01-04',
+      true,
+    );
+    h = foldSnapshot(
+      h,
+      snap([
+        ['META', '0001326801'],
+        ['XYZ', '0000000001'],
+      ]),
+      '2022-06-09',
+      true,
+    );
+    h = foldSnapshot(
+      h,
+      snap([
+        ['META', '0001326801'],
+        ['FB', '0009999999'],
+      ]),
+      '2023-02-01',
+      true,
+    );
     const fb = h.filter((r) => r.ticker === 'FB');
     expect(fb).toEqual([
       { ticker: 'FB', cik: '0001326801', exchange: null, name: null, valid_from: '2021-01-04', valid_to: '2022-06-09', last_seen: '2021-01-04' },

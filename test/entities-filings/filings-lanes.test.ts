@@ -16,7 +16,11 @@ async function fakeSec(routes: Record<string, string>): Promise<{ url: string; h
   const server: Server = createServer(async (req, res) => {
     hits.push(req.url ?? '');
     const file = routes[req.url ?? ''];
-    if (!file) { res.writeHead(403, { 'content-type': 'application/xml' }); res.end('<Error><Code>AccessDenied</Code></Error>'); return; }
+    if (!file) {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>AccessDenied</Code></Error>');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(await readFile(file));
   });
@@ -32,15 +36,27 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
     sec = await fakeSec({ '/Archives/edgar/daily-index/2018/QTR4/master.20181231.idx': fixturePath('index/daily-index_master.20181231_excerpt.idx') });
     app = await createTestApp({ routes: [...filingsRoutes, ...eventsRoutes, companyFactsRoute], env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url } });
   });
-  afterAll(async () => { await app?.close(); await sec?.close(); });
+  afterAll(async () => {
+    await app?.close();
+    await sec?.close();
+  });
 
-  it('--date downloads that day\'s daily master.idx and merges it into the quarter', async () => {
+  it("--date downloads that day's daily master.idx and merges it into the quarter", async () => {
     const s = await app.ingest(datasetFilings, { date: '2018-12-31' });
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(10);
     expect(sec.hits).toContain('/Archives/edgar/daily-index/2018/QTR4/master.20181231.idx');
     const r = await app.get('/v1/filings?cik=1000694');
-    expect(r.body.data).toEqual([expect.objectContaining({ accession: '0001144204-18-066755', company: 'NOVAVAX INC', form: '8-K', filed_date: '2018-12-31', items: [], detail_source: 'index' })]);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({
+        accession: '0001144204-18-066755',
+        company: 'NOVAVAX INC',
+        form: '8-K',
+        filed_date: '2018-12-31',
+        items: [],
+        detail_source: 'index',
+      }),
+    ]);
   });
 
   it('a weekend day without a daily index (403) is no input, not a failure', async () => {
@@ -48,18 +64,39 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
     expect(s.rowsWritten).toBe(0);
   });
 
-  it('the nightly submissions lane enriches the day\'s rows, and a re-run of the index keeps the enrichment', async () => {
+  it("the nightly submissions lane enriches the day's rows, and a re-run of the index keeps the enrichment", async () => {
     // Submissions JSON written in the real columnar shape for the Novavax 8-K of the index above.
     const dir = await mkdtemp(join(tmpdir(), 'ef-subs-'));
     const recent = {
-      accessionNumber: ['0001144204-18-066755'], filingDate: ['2018-12-31'], reportDate: ['2018-12-28'], acceptanceDateTime: ['2018-12-31T16:05:12.000Z'],
-      act: ['34'], form: ['8-K'], fileNumber: ['000-26770'], filmNumber: ['181265301'], items: ['5.02,9.01'], size: [283421], isXBRL: [0], isInlineXBRL: [0],
-      primaryDocument: ['tv510077_8k.htm'], primaryDocDescription: ['FORM 8-K'],
+      accessionNumber: ['0001144204-18-066755'],
+      filingDate: ['2018-12-31'],
+      reportDate: ['2018-12-28'],
+      acceptanceDateTime: ['2018-12-31T16:05:12.000Z'],
+      act: ['34'],
+      form: ['8-K'],
+      fileNumber: ['000-26770'],
+      filmNumber: ['181265301'],
+      items: ['5.02,9.01'],
+      size: [283421],
+      isXBRL: [0],
+      isInlineXBRL: [0],
+      primaryDocument: ['tv510077_8k.htm'],
+      primaryDocDescription: ['FORM 8-K'],
     };
-    await writeFile(join(dir, 'CIK0001000694.json'), JSON.stringify({ cik: '1000694', name: 'Novavax Inc', tickers: ['NVAX'], exchanges: ['Nasdaq'], filings: { recent, files: [] } }));
+    await writeFile(
+      join(dir, 'CIK0001000694.json'),
+      JSON.stringify({ cik: '1000694', name: 'Novavax Inc', tickers: ['NVAX'], exchanges: ['Nasdaq'], filings: { recent, files: [] } }),
+    );
     await app.ingest(datasetFilings, { from: dir });
     const enriched = (await app.get('/v1/filings?cik=1000694')).body.data[0];
-    expect(enriched).toMatchObject({ company: 'NOVAVAX INC', items: ['5.02', '9.01'], report_date: '2018-12-28', acceptance_datetime: '2018-12-31T16:05:12', size: 283421, detail_source: 'index+submissions' });
+    expect(enriched).toMatchObject({
+      company: 'NOVAVAX INC',
+      items: ['5.02', '9.01'],
+      report_date: '2018-12-28',
+      acceptance_datetime: '2018-12-31T16:05:12',
+      size: 283421,
+      detail_source: 'index+submissions',
+    });
     expect(enriched.urls.primary_document).toBe('https://www.sec.gov/Archives/edgar/data/1000694/000114420418066755/tv510077_8k.htm');
 
     await app.ingest(datasetFilings, { date: '2018-12-31' });

@@ -21,26 +21,48 @@ describe.skipIf(!hasFixtures)('/v1/financial-statements over HTTP (real FSDS 200
     // 2,401 data lines under the header (the manifest rounds to 2,400); every one lands.
     expect(s.rowsWritten).toBe(2401);
   }, 120_000);
-  afterAll(async () => { await app?.close(); });
+  afterAll(async () => {
+    await app?.close();
+  });
 
   it('num ⋈ sub ⋈ tag: a standard tag with its submission and label', async () => {
     const r = await app.get('/v1/financial-statements?adsh=0001193125-09-191566&tag=OtherExpenses');
     expect(r.status).toBe(200);
-    expect(r.body.data).toContainEqual(expect.objectContaining({
-      adsh: '0001193125-09-191566', tag: 'OtherExpenses', version: 'us-gaap/2009', ddate: '2006-12-31', qtrs: 4, uom: 'USD',
-      segments: null, coreg: null, value: 451000000, dataset_quarter: '2009Q3', is_custom: false,
-    }));
+    expect(r.body.data).toContainEqual(
+      expect.objectContaining({
+        adsh: '0001193125-09-191566',
+        tag: 'OtherExpenses',
+        version: 'us-gaap/2009',
+        ddate: '2006-12-31',
+        qtrs: 4,
+        uom: 'USD',
+        segments: null,
+        coreg: null,
+        value: 451000000,
+        dataset_quarter: '2009Q3',
+        is_custom: false,
+      }),
+    );
   });
 
   it('custom tag (version = adsh) with segments', async () => {
-    const r = await app.get('/v1/financial-statements?adsh=000119312509191566&tag=StockIssuedDuringPeriodValueBenefitPlansAndExerciseOfStockOptionsAndWarrantsNetOfTax');
-    expect(r.body.data).toContainEqual(expect.objectContaining({
-      version: '0001193125-09-191566', segments: 'EquityComponents=AdditionalPaidInCapital;', value: 30000000, ddate: '2008-12-31',
-    }));
+    const r = await app.get(
+      '/v1/financial-statements?adsh=000119312509191566&tag=StockIssuedDuringPeriodValueBenefitPlansAndExerciseOfStockOptionsAndWarrantsNetOfTax',
+    );
+    expect(r.body.data).toContainEqual(
+      expect.objectContaining({
+        version: '0001193125-09-191566',
+        segments: 'EquityComponents=AdditionalPaidInCapital;',
+        value: 30000000,
+        ddate: '2008-12-31',
+      }),
+    );
   });
 
   it('filters: cik (int), fiscal_period, sic, uom, ddate range, value range', async () => {
-    const r = await app.get('/v1/financial-statements?cik=930835&fiscal_period=q2&uom=usd&ddate_from=2009-06-30&ddate_to=2009-06-30&min_value=1000000&limit=100');
+    const r = await app.get(
+      '/v1/financial-statements?cik=930835&fiscal_period=q2&uom=usd&ddate_from=2009-06-30&ddate_to=2009-06-30&min_value=1000000&limit=100',
+    );
     expect(r.status).toBe(200);
     expect(r.body.data.length).toBeGreaterThan(0);
     for (const x of r.body.data) {
@@ -69,7 +91,11 @@ describe.skipIf(!hasFixtures)('/v1/financial-statements over HTTP (real FSDS 200
       url = `/v1/financial-statements?adsh=${adsh}&limit=100&cursor=${encodeURIComponent(r.body.page.next_cursor)}`;
     }
     const { execSync } = await import('node:child_process');
-    const expected = Number(execSync(`awk -F'\\t' '$1=="${adsh}"' ${fixturePath('fsds/2009q3_sample/num.txt')} | wc -l`).toString().trim());
+    const expected = Number(
+      execSync(`awk -F'\\t' '$1=="${adsh}"' ${fixturePath('fsds/2009q3_sample/num.txt')} | wc -l`)
+        .toString()
+        .trim(),
+    );
     expect(seen.size).toBe(expected);
   });
 });

@@ -23,9 +23,24 @@ describe.skipIf(!hasFixtures)('company facts parser (real samples)', () => {
     const rev = rows.filter((r) => r.concept === 'us-gaap:Revenues');
     expect(rev).toHaveLength(11);
     expect(rev[0]).toEqual({
-      cik: '0000320193', cik_bucket: '00003', entity_name: 'Apple Inc.', taxonomy: 'us-gaap', concept: 'us-gaap:Revenues', label: 'Revenues',
-      unit: 'USD', period_start: '2015-09-27', period_end: '2016-09-24', period_days: 364, value: 215639000000, accession: '0000320193-18-000145',
-      fiscal_year: 2018, fiscal_period: 'FY', form: '10-K', filed: '2018-11-05', frame: 'CY2016', is_latest: true,
+      cik: '0000320193',
+      cik_bucket: '00003',
+      entity_name: 'Apple Inc.',
+      taxonomy: 'us-gaap',
+      concept: 'us-gaap:Revenues',
+      label: 'Revenues',
+      unit: 'USD',
+      period_start: '2015-09-27',
+      period_end: '2016-09-24',
+      period_days: 364,
+      value: 215639000000,
+      accession: '0000320193-18-000145',
+      fiscal_year: 2018,
+      fiscal_period: 'FY',
+      form: '10-K',
+      filed: '2018-11-05',
+      frame: 'CY2016',
+      is_latest: true,
     });
     const assets = rows.find((r) => r.concept === 'us-gaap:Assets')!;
     expect(assets.period_start).toBeNull();
@@ -44,7 +59,10 @@ describe.skipIf(!hasFixtures)('company facts parser (real samples)', () => {
     for (const g of repeated) {
       const latest = g.filter((r) => r.is_latest);
       expect(latest).toHaveLength(1);
-      const maxFiled = g.map((r) => r.filed).sort().at(-1);
+      const maxFiled = g
+        .map((r) => r.filed)
+        .sort()
+        .at(-1);
       expect(latest[0].filed).toBe(maxFiled);
     }
   });
@@ -57,11 +75,24 @@ describe.skipIf(!hasFixtures)('company facts parser (real samples)', () => {
   });
 
   it('a fact without accn or a bad end date is reported, the rest kept', () => {
-    const doc = { cik: 1, entityName: 'X', facts: { 'us-gaap': { A: { label: 'A', units: { USD: [
-      { end: '2024-13-01', val: 1, accn: '0000000001-24-000001', filed: '2024-02-01' },
-      { end: '2024-01-31', val: 2, accn: '0000000001-24-000001', filed: '2024-02-01' },
-      { end: '2024-01-31', val: 3, filed: '2024-02-01' },
-    ] } } } } };
+    const doc = {
+      cik: 1,
+      entityName: 'X',
+      facts: {
+        'us-gaap': {
+          A: {
+            label: 'A',
+            units: {
+              USD: [
+                { end: '2024-13-01', val: 1, accn: '0000000001-24-000001', filed: '2024-02-01' },
+                { end: '2024-01-31', val: 2, accn: '0000000001-24-000001', filed: '2024-02-01' },
+                { end: '2024-01-31', val: 3, filed: '2024-02-01' },
+              ],
+            },
+          },
+        },
+      },
+    };
     const out = [...companyFacts(doc)];
     expect(out.filter((r) => 'error' in r)).toHaveLength(2);
     expect(out.filter((r) => 'row' in r)).toHaveLength(1);
@@ -73,7 +104,13 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
   beforeAll(async () => {
     app = await createTestApp({ routes: [...financialsRoutes, companyFactsRoute] });
     const dir = await mkdtemp(join(tmpdir(), 'ef-facts-'));
-    for (const f of ['companyfacts_CIK0000320193_apple_TRUNCATED_20_concepts.json', 'companyfacts_CIK0001835632.json', 'companyfacts_logistic_properties_americas_lpa.json', 'company_tickers_exchange.json', 'submissions_CIK0000320193.json']) {
+    for (const f of [
+      'companyfacts_CIK0000320193_apple_TRUNCATED_20_concepts.json',
+      'companyfacts_CIK0001835632.json',
+      'companyfacts_logistic_properties_americas_lpa.json',
+      'company_tickers_exchange.json',
+      'submissions_CIK0000320193.json',
+    ]) {
       await symlink(fixturePath(`xbrl-api/${f}`), join(dir, f));
     }
     const s = await app.ingest(datasetFinancials, { from: dir }, { skipDiff: true });
@@ -81,7 +118,9 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
     expect(s.rowsWritten).toBe(4025 + 8053 + 768);
     await app.ingest(datasetEntities, { from: dir, date: '2024-01-02' }, { skipDiff: true });
   }, 120_000);
-  afterAll(async () => { await app?.close(); });
+  afterAll(async () => {
+    await app?.close();
+  });
 
   it('/v1/financials/{cik}?concept=us-gaap:Revenues groups units and periods', async () => {
     const r = await app.get('/v1/financials/320193?concept=us-gaap:Revenues');
@@ -92,8 +131,16 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
     expect(rec.concepts[0]).toMatchObject({ concept: 'us-gaap:Revenues', taxonomy: 'us-gaap', label: 'Revenues' });
     expect(rec.concepts[0].units.USD).toHaveLength(11);
     expect(rec.concepts[0].units.USD).toContainEqual({
-      start: '2015-09-27', end: '2016-09-24', value: 215639000000, fy: 2018, fp: 'FY', form: '10-K',
-      accession: '0000320193-18-000145', filed: '2018-11-05', frame: 'CY2016', is_latest: true,
+      start: '2015-09-27',
+      end: '2016-09-24',
+      value: 215639000000,
+      fy: 2018,
+      fp: 'FY',
+      form: '10-K',
+      accession: '0000320193-18-000145',
+      filed: '2018-11-05',
+      frame: 'CY2016',
+      is_latest: true,
     });
   });
 
@@ -125,9 +172,16 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
     expect(r.body.data.every((f: { cik: string; form: string; is_latest: boolean }) => f.cik === '0001835632' && f.form === '10-K' && f.is_latest)).toBe(true);
     const fy = await app.get('/v1/financials?ticker=AAPL&concept_q=EarningsPerShare&unit=usd/shares&fiscal_year=2019&limit=100');
     expect(fy.body.data.length).toBeGreaterThan(0);
-    expect(fy.body.data.every((f: { unit: string; fiscal_year: number; concept: string }) => f.unit === 'USD/shares' && f.fiscal_year === 2019 && f.concept.includes('EarningsPerShare'))).toBe(true);
+    expect(
+      fy.body.data.every(
+        (f: { unit: string; fiscal_year: number; concept: string }) =>
+          f.unit === 'USD/shares' && f.fiscal_year === 2019 && f.concept.includes('EarningsPerShare'),
+      ),
+    ).toBe(true);
     const pe = await app.get('/v1/financials?cik=320193&period_end_from=2020-01-01&period_end_to=2020-12-31&filed_from=2021-01-01&limit=100');
-    expect(pe.body.data.every((f: { period_end: string; filed: string }) => f.period_end >= '2020-01-01' && f.period_end <= '2020-12-31' && f.filed >= '2021-01-01')).toBe(true);
+    expect(
+      pe.body.data.every((f: { period_end: string; filed: string }) => f.period_end >= '2020-01-01' && f.period_end <= '2020-12-31' && f.filed >= '2021-01-01'),
+    ).toBe(true);
     expect((await app.get('/v1/financials?q=marvell&limit=1')).body.data[0].cik).toBe('0001835632');
     expect((await app.get('/v1/financials?period_end_from=2024-13-01')).status).toBe(422);
     expect((await app.get('/v1/financials?filed_from=2024-02-01&filed_to=2024-01-01')).status).toBe(422);

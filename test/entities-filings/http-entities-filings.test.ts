@@ -22,7 +22,9 @@ async function linkFolder(files: string[]): Promise<string> {
 async function tickerSnapshot(pairs: [number, string, string][]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ef-tickers-'));
   const doc: Record<string, unknown> = {};
-  pairs.forEach(([cik, ticker, title], i) => { doc[String(i)] = { cik_str: cik, ticker, title }; });
+  pairs.forEach(([cik, ticker, title], i) => {
+    doc[String(i)] = { cik_str: cik, ticker, title };
+  });
   await writeFile(join(dir, 'company_tickers.json'), JSON.stringify(doc));
   return dir;
 }
@@ -34,21 +36,34 @@ describe.skipIf(!hasFixtures)('entities + filings over HTTP (real fixtures)', ()
     const s = await app.ingest(datasetEntities, { from: fixturePath('xbrl-api'), date: '2024-01-02' }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     const idx = await linkFolder([
-      'index/daily-index_form.20200318.idx', 'index/daily-index_master.20181231_excerpt.idx',
-      'index/full-index_form_2021QTR1_excerpt.idx', 'xbrl-api/submissions_CIK0000320193.json',
+      'index/daily-index_form.20200318.idx',
+      'index/daily-index_master.20181231_excerpt.idx',
+      'index/full-index_form_2021QTR1_excerpt.idx',
+      'xbrl-api/submissions_CIK0000320193.json',
     ]);
     const f = await app.ingest(datasetFilings, { from: idx }, { skipDiff: true });
     expect(f.badRows).toBe(0);
   }, 120_000);
-  afterAll(async () => { await app?.close(); });
+  afterAll(async () => {
+    await app?.close();
+  });
 
   it('GET /v1/entities?ticker=AAPL → Apple with history-bearing fields', async () => {
     const r = await app.get('/v1/entities?ticker=aapl');
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(1);
     expect(r.body.data[0]).toMatchObject({
-      cik: '0000320193', name: 'Apple Inc.', ticker: 'AAPL', tickers: ['AAPL'], exchanges: ['Nasdaq'], sic: '3571',
-      sic_description: 'Electronic Computers', state_of_incorp: 'CA', fiscal_year_end: '0930', entity_type: 'operating', detail_source: 'submissions',
+      cik: '0000320193',
+      name: 'Apple Inc.',
+      ticker: 'AAPL',
+      tickers: ['AAPL'],
+      exchanges: ['Nasdaq'],
+      sic: '3571',
+      sic_description: 'Electronic Computers',
+      state_of_incorp: 'CA',
+      fiscal_year_end: '0930',
+      entity_type: 'operating',
+      detail_source: 'submissions',
     });
     expect(r.body.data[0].former_names).toContainEqual({ name: 'APPLE COMPUTER INC', from: '1994-01-26', to: '2007-01-04' });
   });
@@ -113,7 +128,16 @@ describe.skipIf(!hasFixtures)('entities + filings over HTTP (real fixtures)', ()
 
   it('GET /v1/filings by accession (undashed), date range, newest first', async () => {
     const r = await app.get('/v1/filings?accession=000137633920000010');
-    expect(r.body.data).toEqual([expect.objectContaining({ accession: '0001376339-20-000010', cik: '0001376339', company: 'MIMEDX GROUP, INC.', form: 'NT 10-K', filed_date: '2020-03-18', detail_source: 'index' })]);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({
+        accession: '0001376339-20-000010',
+        cik: '0001376339',
+        company: 'MIMEDX GROUP, INC.',
+        form: 'NT 10-K',
+        filed_date: '2020-03-18',
+        detail_source: 'index',
+      }),
+    ]);
     const d = await app.get('/v1/filings?filed_from=2018-12-31&filed_to=2018-12-31&limit=100');
     expect(d.body.data).toHaveLength(10);
     const days = (await app.get('/v1/filings?filed_from=2018-01-01&limit=50')).body.data.map((x: { filed_date: string }) => x.filed_date);
@@ -161,7 +185,11 @@ describe.skipIf(!hasFixtures)('entities + filings over HTTP (real fixtures)', ()
     const forms = r.body.data.map((x: { form_type: string }) => x.form_type).sort();
     expect(forms).toEqual(['NT 10-K', 'NT 10-K/A']);
     expect(r.body.data.find((x: { form_type: string }) => x.form_type === 'NT 10-K')).toMatchObject({
-      filer_cik: '0001376339', filer_name: 'MIMEDX GROUP, INC.', late_for_form: '10-K', is_amendment: false, filing_date: '2020-03-18',
+      filer_cik: '0001376339',
+      filer_name: 'MIMEDX GROUP, INC.',
+      late_for_form: '10-K',
+      is_amendment: false,
+      filing_date: '2020-03-18',
     });
     const q = await app.get('/v1/nt-late?form_type=NT%2010-Q/A&filer_cik=1190370');
     expect(q.body.data).toEqual([expect.objectContaining({ accession: '0001731122-20-000278', late_for_form: '10-Q', is_amendment: true })]);
@@ -173,10 +201,32 @@ describe('ticker history over HTTP (snapshots written by the test)', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ routes: [...entitiesRoutes, resolveEntityRoute, ...filingsRoutes, ...ntLateRoutes] });
-    await app.ingest(datasetEntities, { from: await tickerSnapshot([[1001, 'OLDT', 'Old Holder Corp'], [1002, 'KEEP', 'Keeper Inc']]), date: '2022-01-03' }, { skipDiff: true });
-    await app.ingest(datasetEntities, { from: await tickerSnapshot([[1003, 'OLDT', 'New Holder Inc'], [1002, 'KEEP', 'Keeper Inc']]), date: '2023-06-01' }, { skipDiff: true });
+    await app.ingest(
+      datasetEntities,
+      {
+        from: await tickerSnapshot([
+          [1001, 'OLDT', 'Old Holder Corp'],
+          [1002, 'KEEP', 'Keeper Inc'],
+        ]),
+        date: '2022-01-03',
+      },
+      { skipDiff: true },
+    );
+    await app.ingest(
+      datasetEntities,
+      {
+        from: await tickerSnapshot([
+          [1003, 'OLDT', 'New Holder Inc'],
+          [1002, 'KEEP', 'Keeper Inc'],
+        ]),
+        date: '2023-06-01',
+      },
+      { skipDiff: true },
+    );
   }, 60_000);
-  afterAll(async () => { await app?.close(); });
+  afterAll(async () => {
+    await app?.close();
+  });
 
   it('a ticker that moved resolves by date; without a date to its current holder', async () => {
     expect(await resolveEntity(app.services, 'OLDT', { date: '2022-05-01' })).toMatchObject({ cik: '0000001001', name: 'Old Holder Corp', confidence: 0.95 });

@@ -22,7 +22,9 @@ describe('samples → ingest → API (all five datasets)', () => {
       expect(s.rowsWritten, d.name).toBeGreaterThan(0);
     }
   }, 180_000);
-  afterAll(async () => { await app?.close(); });
+  afterAll(async () => {
+    await app?.close();
+  });
 
   it('entities and filings join up; index + submissions merged', async () => {
     const e = (await app.get('/v1/entities?limit=100')).body.data;

@@ -23,15 +23,34 @@ async function events(app: TestApp, where = 'true', params: unknown[] = []) {
 function submissionsJson(cik: string, name: string, ticker: string, filings: { acc: string; form: string; date: string; items?: string }[]) {
   const col = <T>(f: (x: (typeof filings)[number]) => T) => filings.map(f);
   return JSON.stringify({
-    cik, entityType: 'operating', sic: '3571', sicDescription: 'Electronic Computers', name, tickers: [ticker], exchanges: ['Nasdaq'],
-    ein: '000000000', fiscalYearEnd: '1231', stateOfIncorporation: 'DE', formerNames: [],
+    cik,
+    entityType: 'operating',
+    sic: '3571',
+    sicDescription: 'Electronic Computers',
+    name,
+    tickers: [ticker],
+    exchanges: ['Nasdaq'],
+    ein: '000000000',
+    fiscalYearEnd: '1231',
+    stateOfIncorporation: 'DE',
+    formerNames: [],
     filings: {
       recent: {
-        accessionNumber: col((x) => x.acc), filingDate: col((x) => x.date), reportDate: col((x) => x.date),
-        acceptanceDateTime: col((x) => `${x.date}T16:05:00.000Z`), act: col(() => '34'), form: col((x) => x.form),
-        fileNumber: col(() => '001-00001'), filmNumber: col(() => '24000001'), items: col((x) => x.items ?? ''),
-        core_type: col((x) => x.form), size: col(() => 123456), isXBRL: col(() => 1), isInlineXBRL: col(() => 1),
-        primaryDocument: col((x) => `doc-${x.acc}.htm`), primaryDocDescription: col((x) => x.form),
+        accessionNumber: col((x) => x.acc),
+        filingDate: col((x) => x.date),
+        reportDate: col((x) => x.date),
+        acceptanceDateTime: col((x) => `${x.date}T16:05:00.000Z`),
+        act: col(() => '34'),
+        form: col((x) => x.form),
+        fileNumber: col(() => '001-00001'),
+        filmNumber: col(() => '24000001'),
+        items: col((x) => x.items ?? ''),
+        core_type: col((x) => x.form),
+        size: col(() => 123456),
+        isXBRL: col(() => 1),
+        isInlineXBRL: col(() => 1),
+        primaryDocument: col((x) => `doc-${x.acc}.htm`),
+        primaryDocDescription: col((x) => x.form),
       },
       files: [],
     },
@@ -45,14 +64,17 @@ describe('events from the filing index (8-K items, S-1, new/amended filings)', (
     app = await createTestApp({ routes: [] });
     dir = join(app.dataDir, 'subs');
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'CIK0001999001.json'), submissionsJson('0001999001', 'Example Holdings Inc', 'EXHO', [
-      { acc: '0001999001-24-000001', form: '8-K', date: '2024-02-01', items: '4.01,9.01' },
-      { acc: '0001999001-24-000002', form: '8-K', date: '2024-02-05', items: '1.03' },
-      { acc: '0001999001-24-000003', form: '8-K', date: '2024-02-07', items: '1.05,7.01' },
-      { acc: '0001999001-24-000004', form: '8-K', date: '2024-02-09', items: '3.01' },
-      { acc: '0001999001-24-000005', form: 'S-1', date: '2024-02-12' },
-      { acc: '0001999001-24-000006', form: 'S-1/A', date: '2024-03-01' },
-    ]));
+    await writeFile(
+      join(dir, 'CIK0001999001.json'),
+      submissionsJson('0001999001', 'Example Holdings Inc', 'EXHO', [
+        { acc: '0001999001-24-000001', form: '8-K', date: '2024-02-01', items: '4.01,9.01' },
+        { acc: '0001999001-24-000002', form: '8-K', date: '2024-02-05', items: '1.03' },
+        { acc: '0001999001-24-000003', form: '8-K', date: '2024-02-07', items: '1.05,7.01' },
+        { acc: '0001999001-24-000004', form: '8-K', date: '2024-02-09', items: '3.01' },
+        { acc: '0001999001-24-000005', form: 'S-1', date: '2024-02-12' },
+        { acc: '0001999001-24-000006', form: 'S-1/A', date: '2024-03-01' },
+      ]),
+    );
   });
   afterAll(() => app.close());
 
@@ -109,7 +131,7 @@ describe.skipIf(!hasFixtures)('events from real fixtures', () => {
   });
   afterAll(() => app.close());
 
-  it('8-K material agreement, results of operations and executive change from Tesla\'s real submissions JSON', async () => {
+  it("8-K material agreement, results of operations and executive change from Tesla's real submissions JSON", async () => {
     const dir = join(app.dataDir, 'tesla');
     await mkdir(dir, { recursive: true });
     await copyFile(fixturePath('xbrl-api/submissions_CIK0001318605_tesla.json'), join(dir, 'CIK0001318605.json'));
@@ -132,7 +154,12 @@ describe.skipIf(!hasFixtures)('events from real fixtures', () => {
     expect(JSON.parse(String(buy.details))).toMatchObject({ trans_code: 'P', shares: 300, value_usd: 3525 });
     const [sell] = await events(app, "event_type = 'sec.form4.insider_sell'");
     // Katherine Adams, Apple, 2022-05-04: seven sales at weighted-average prices, 25,000 shares in all.
-    expect(sell).toMatchObject({ entity_cik: '0000320193', importance: 'medium', accession: '0000320193-22-000061', dedup_key: 'sec.form4.insider_sell|0000320193-22-000061' });
+    expect(sell).toMatchObject({
+      entity_cik: '0000320193',
+      importance: 'medium',
+      accession: '0000320193-22-000061',
+      dedup_key: 'sec.form4.insider_sell|0000320193-22-000061',
+    });
     expect(JSON.parse(String(sell.details))).toMatchObject({ shares: 25000, transactions: 7, value_usd: 4042887.94 });
     const [exercise] = await events(app, "event_type = 'sec.form4.option_exercise'");
     expect(exercise).toMatchObject({ entity_cik: '0001617553', importance: 'low', dedup_key: 'sec.form4.option_exercise|0001617553-25-000024' });
@@ -144,7 +171,9 @@ describe.skipIf(!hasFixtures)('events from real fixtures', () => {
     await mkdir(dir, { recursive: true });
     const wrap = async (fixture: string, acc: string, form: string, filed: string, cik: string, name: string) => {
       const xml = await readFile(fixturePath(fixture), 'utf8');
-      await writeFile(join(dir, `${acc}.txt`), `<SEC-DOCUMENT>${acc}.txt : ${filed}
+      await writeFile(
+        join(dir, `${acc}.txt`),
+        `<SEC-DOCUMENT>${acc}.txt : ${filed}
 <SEC-HEADER>${acc}.hdr.sgml : ${filed}
 ACCESSION NUMBER:		${acc}
 CONFORMED SUBMISSION TYPE:	${form}
@@ -168,9 +197,17 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
 </TEXT>
 </DOCUMENT>
 </SEC-DOCUMENT>
-`);
+`,
+      );
     };
-    await wrap('form-d/formd_a_shepherds_finance_2023_operating_company_amendment.xml', '0001544190-23-000001', 'D/A', '20230131', '0001544190', "Shepherd's Finance, LLC");
+    await wrap(
+      'form-d/formd_a_shepherds_finance_2023_operating_company_amendment.xml',
+      '0001544190-23-000001',
+      'D/A',
+      '20230131',
+      '0001544190',
+      "Shepherd's Finance, LLC",
+    );
     await wrap('form-d/formd_1685_38th_reit_2023_primary_doc.xml', '0001961089-23-000001', 'D', '20230127', '0001961089', '1685 38th REIT L.L.C.');
     await app.ingest(datasetRaises, { from: dir });
     const [amended] = await events(app, "event_type = 'sec.formd.offering_amended'");
@@ -243,8 +280,18 @@ describe('events from generated filings in the real formats', () => {
   it('proxy board and executive compensation changes between consecutive proxies (DEF 14A full submissions)', async () => {
     await app.ingestSample(datasetProxy);
     const [board] = await events(app, "event_type = 'sec.proxy.board_changed' AND entity_cik = '0000900000'");
-    expect(board).toMatchObject({ importance: 'medium', confidence: 0.95, accession: '0000900000-24-000001', dedup_key: 'sec.proxy.board_changed|0000900000-24-000001' });
-    expect(JSON.parse(String(board.details))).toMatchObject({ joined: ['Grace K. Garcia'], left: ['Elena C. Ellis'], previous_accession: '0000900000-23-000001', board_size_after: 5 });
+    expect(board).toMatchObject({
+      importance: 'medium',
+      confidence: 0.95,
+      accession: '0000900000-24-000001',
+      dedup_key: 'sec.proxy.board_changed|0000900000-24-000001',
+    });
+    expect(JSON.parse(String(board.details))).toMatchObject({
+      joined: ['Grace K. Garcia'],
+      left: ['Elena C. Ellis'],
+      previous_accession: '0000900000-23-000001',
+      board_size_after: 5,
+    });
     const [comp] = await events(app, "event_type = 'sec.proxy.executive_compensation_changed' AND entity_cik = '0000900002'");
     expect(comp).toMatchObject({ importance: 'medium', dedup_key: 'sec.proxy.executive_compensation_changed|0000900002-24-000003' });
     // Executives whose total moved less than 10% are not listed.

@@ -16,7 +16,16 @@ function draft(i: number, over: Partial<EventDraft> = {}): EventDraft {
     accession,
     summary: `Apple Inc. reported an executive change (${i})`,
     details: { form: '8-K', items: ['5.02'] },
-    evidence: [{ source_type: 'sec_filing', url: `https://www.sec.gov/Archives/edgar/data/320193/${accession}.txt`, retrieved_at: '2026-01-02T00:00:00Z', excerpt: 'Item 5.02', section: 'Item 5.02', excerpt_sha256: 'ab' }],
+    evidence: [
+      {
+        source_type: 'sec_filing',
+        url: `https://www.sec.gov/Archives/edgar/data/320193/${accession}.txt`,
+        retrieved_at: '2026-01-02T00:00:00Z',
+        excerpt: 'Item 5.02',
+        section: 'Item 5.02',
+        excerpt_sha256: 'ab',
+      },
+    ],
     dedup_key: `sec.8k.executive_change|${accession}`,
     occurred_at: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`,
     ...over,
@@ -34,7 +43,18 @@ describe('events store and /v1/events', () => {
     const drafts = Array.from({ length: 30 }, (_, i) => draft(i));
     expect(await appendEvents(app.settings, drafts)).toBe(30);
     expect(await appendEvents(app.settings, drafts)).toBe(0);
-    expect(await appendEvents(app.settings, [...drafts.slice(0, 5), draft(99, { event_type: 'sec.8k.cybersecurity_incident', importance: 'high', dedup_key: 'sec.8k.cybersecurity_incident|x', entity_cik: '0000789019', entity_ticker: 'MSFT' })])).toBe(1);
+    expect(
+      await appendEvents(app.settings, [
+        ...drafts.slice(0, 5),
+        draft(99, {
+          event_type: 'sec.8k.cybersecurity_incident',
+          importance: 'high',
+          dedup_key: 'sec.8k.cybersecurity_incident|x',
+          entity_cik: '0000789019',
+          entity_ticker: 'MSFT',
+        }),
+      ]),
+    ).toBe(1);
     const [{ n, keys }] = await app.services.lake.query('SELECT count(*) AS n, count(DISTINCT dedup_key) AS keys FROM events');
     expect(n).toBe(31);
     expect(keys).toBe(31);

@@ -22,7 +22,11 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
     expect(r.body.query_echo).toMatchObject({ accession: '0000072333-23-000015', form: '8-K', manifest_source: 'index' });
     const byName = Object.fromEntries(r.body.data.map((d: any) => [d.file_name, d]));
     expect(byName['jwn-20230301.htm']).toEqual({
-      sequence: 1, type: '8-K', description: 'FORM 8-K', file_name: 'jwn-20230301.htm', size: 42796,
+      sequence: 1,
+      type: '8-K',
+      description: 'FORM 8-K',
+      file_name: 'jwn-20230301.htm',
+      size: 42796,
       url: `${up.url}/Archives/edgar/data/72333/000007233323000015/jwn-20230301.htm`,
     });
     expect(byName['jwn-20230301_g1.jpg']).toMatchObject({ sequence: 7, type: 'GRAPHIC', size: 47121 });
@@ -134,7 +138,13 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
     const r = await app.get('/v1/filings/0001564590-20-004475/subsidiaries?cik=1318605');
     expect(r.status).toBe(200);
     expect(r.body.data[0]).toMatchObject({ exhibit: 'EX-21.1', subsidiary_count: 2 });
-    expect(r.body.data[0].subsidiaries[1]).toEqual({ name: 'Tesla Motors Netherlands B.V.', jurisdiction: 'Netherlands', ownership_percent: null, level: 0, parent: null });
+    expect(r.body.data[0].subsidiaries[1]).toEqual({
+      name: 'Tesla Motors Netherlands B.V.',
+      jurisdiction: 'Netherlands',
+      ownership_percent: null,
+      level: 0,
+      parent: null,
+    });
     expect(r.body.data[0].raw_text).toContain('Subsidiaries of Tesla, Inc.');
   });
 

@@ -12,17 +12,30 @@ const FIXTURE = 'efts/efts_search-index_q_climate_change_forms_8-K.json';
 
 describe.skipIf(!hasFixtures)('EFTS hit mapping on the recorded response', () => {
   it('display_names: name, tickers and CIK (two spaces before each parenthesis)', () => {
-    expect(parseDisplayName('CANADIAN PACIFIC RAILWAY LTD/CN  (CP)  (CIK 0000016875)')).toEqual({ name: 'CANADIAN PACIFIC RAILWAY LTD/CN', tickers: ['CP'], cik: '0000016875' });
+    expect(parseDisplayName('CANADIAN PACIFIC RAILWAY LTD/CN  (CP)  (CIK 0000016875)')).toEqual({
+      name: 'CANADIAN PACIFIC RAILWAY LTD/CN',
+      tickers: ['CP'],
+      cik: '0000016875',
+    });
   });
 
   it('first hit: accession, file name from _id, document URL under the first CIK', async () => {
     const json = JSON.parse(await readFile(fixturePath(FIXTURE), 'utf8'));
     const hit = toFullTextHit(json.hits.hits[0] as EftsHit, 'https://www.sec.gov');
     expect(hit).toEqual({
-      accession: '0000950142-20-002702', ciks: ['0000016875'], entity_names: ['CANADIAN PACIFIC RAILWAY LTD/CN'], tickers: ['CP'],
-      form: '8-K', file_type: 'EX-99.1', file_description: 'EXHIBIT 99.1', filed_date: '2020-12-08', period_ending: '2020-12-08',
-      items: ['8.01', '9.01'], file_name: 'eh200118123_ex9901.htm',
-      url: 'https://www.sec.gov/Archives/edgar/data/16875/000095014220002702/eh200118123_ex9901.htm', score: 10.828796,
+      accession: '0000950142-20-002702',
+      ciks: ['0000016875'],
+      entity_names: ['CANADIAN PACIFIC RAILWAY LTD/CN'],
+      tickers: ['CP'],
+      form: '8-K',
+      file_type: 'EX-99.1',
+      file_description: 'EXHIBIT 99.1',
+      filed_date: '2020-12-08',
+      period_ending: '2020-12-08',
+      items: ['8.01', '9.01'],
+      file_name: 'eh200118123_ex9901.htm',
+      url: 'https://www.sec.gov/Archives/edgar/data/16875/000095014220002702/eh200118123_ex9901.htm',
+      score: 10.828796,
     });
   });
 
@@ -100,7 +113,9 @@ describe.skipIf(!hasFixtures)('/v1/full-text and /v1/cyber-incidents over real H
     expect(other.status).toBe(422);
     const wider = await app.get(`/v1/full-text?q=climate%20change&forms=8-K&limit=20&cursor=${encodeURIComponent(r.body.page.next_cursor)}`);
     expect(wider.status).toBe(200);
-    expect(wider.body.data[0].accession).toBe(r.body.data.length ? (await app.get('/v1/full-text?q=climate%20change&forms=8-K&limit=11')).body.data[10].accession : '');
+    expect(wider.body.data[0].accession).toBe(
+      r.body.data.length ? (await app.get('/v1/full-text?q=climate%20change&forms=8-K&limit=11')).body.data[10].accession : '',
+    );
   });
 
   it('422s: missing q, reversed dates, bad limit, bad cik, forged cursor', async () => {
@@ -147,14 +162,41 @@ describe.skipIf(!hasFixtures)('/v1/full-text and /v1/cyber-incidents over real H
     // item and one that only mentions cybersecurity under Item 8.01. The first points at a real archived filing.
     const base = { root_forms: ['8-K'], form: '8-K', file_type: '8-K', sequence: 1, inc_states: ['DE'], sics: ['7370'] };
     up.extraHits = [
-      { _id: '0001628280-25-058337:meta-20251219.htm', _source: { ...base, ciks: ['0001326801'], adsh: '0001628280-25-058337', file_date: '2025-12-19', period_ending: '2025-12-19', display_names: ['Meta Platforms, Inc.  (META)  (CIK 0001326801)'], items: ['1.05', '9.01'] } },
-      { _id: '0000066740-24-000023:mmm-20240308.htm', _source: { ...base, ciks: ['0000066740'], adsh: '0000066740-24-000023', file_date: '2025-12-20', period_ending: '2025-12-20', display_names: ['3M CO  (MMM)  (CIK 0000066740)'], items: ['8.01'] } },
+      {
+        _id: '0001628280-25-058337:meta-20251219.htm',
+        _source: {
+          ...base,
+          ciks: ['0001326801'],
+          adsh: '0001628280-25-058337',
+          file_date: '2025-12-19',
+          period_ending: '2025-12-19',
+          display_names: ['Meta Platforms, Inc.  (META)  (CIK 0001326801)'],
+          items: ['1.05', '9.01'],
+        },
+      },
+      {
+        _id: '0000066740-24-000023:mmm-20240308.htm',
+        _source: {
+          ...base,
+          ciks: ['0000066740'],
+          adsh: '0000066740-24-000023',
+          file_date: '2025-12-20',
+          period_ending: '2025-12-20',
+          display_names: ['3M CO  (MMM)  (CIK 0000066740)'],
+          items: ['8.01'],
+        },
+      },
     ];
     try {
       const r = await app.get('/v1/cyber-incidents?date_from=2025-12-01&date_to=2025-12-31');
       expect(r.status).toBe(200);
       expect(r.body.data).toHaveLength(1);
-      expect(r.body.data[0]).toMatchObject({ accession: '0001628280-25-058337', company: 'Meta Platforms, Inc.', filed_date: '2025-12-19', ciks: ['0001326801'] });
+      expect(r.body.data[0]).toMatchObject({
+        accession: '0001628280-25-058337',
+        company: 'Meta Platforms, Inc.',
+        filed_date: '2025-12-19',
+        ciks: ['0001326801'],
+      });
       expect(r.body.data[0].items).toContain('1.05');
       expect(r.body.data[0].index_url).toContain('/Archives/edgar/data/1326801/000162828025058337/');
       // This archived filing's text reports Item 5.02, not 1.05: the excerpt is null rather than invented.

@@ -51,11 +51,14 @@ const lists = endpoints.filter((e): e is ListEndpoint => e.kind === 'list').sort
 const lookups = endpoints.filter((e): e is LookupEndpoint => e.kind === 'lookup').sort((a, b) => a.path.localeCompare(b.path));
 
 const paramNames = (path: string) => [...path.matchAll(/\{(\w+)\}|:(\w+)/g)].map((m) => m[1] ?? m[2]);
-const fill = (path: string, values: Record<string, string>) =>
-  path.replace(/\{(\w+)\}|:(\w+)/g, (_, a, b) => encodeURIComponent(values[a ?? b]));
+const fill = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}|:(\w+)/g, (_, a, b) => encodeURIComponent(values[a ?? b]));
 
 function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 let app: TestApp;
@@ -116,7 +119,7 @@ beforeAll(async () => {
     const page = raw[`${r.list}${LIST_QUERY}`];
     const records: Record<string, unknown>[] = page?.status === 200 ? JSON.parse(page.body).data : [];
     if (!records.length) throw new Error(`${r.list}: no records to take random '${r.field}' values from (status ${page?.status})`);
-    records.forEach((rec, i) => placeholders.set(String(rec[r.field]), `<${r.label}-${i + 1}>`));
+    for (const [i, rec] of records.entries()) placeholders.set(String(rec[r.field]), `<${r.label}-${i + 1}>`);
   }
   for (const ep of lookups) {
     const values = Object.fromEntries(paramNames(ep.path).map((n) => [n, lookupValue(ep, n)]));

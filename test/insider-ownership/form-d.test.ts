@@ -17,8 +17,16 @@ describe.skipIf(!hasFixtures)('Form D XML parser on every real Form D fixture', 
     expect(d.issuers.map((i) => [i.cik, i.name, i.state_or_country, i.entity_type, i.year_of_inc])).toEqual([
       ['0001961089', '1685 38th REIT, L.L.C.', 'CA', 'Limited Liability Company', '2022'],
     ]);
-    expect([d.industry_group, d.federal_exemptions, d.security_types]).toEqual(['REITS and Finance', ['06b', '3C', '3C.7'], ['Equity', 'Pooled investment fund interests']]);
-    expect([d.total_offering, d.total_sold, d.total_remaining]).toEqual([{ usd: 125000, indefinite: false }, { usd: 125000, indefinite: false }, { usd: 0, indefinite: false }]);
+    expect([d.industry_group, d.federal_exemptions, d.security_types]).toEqual([
+      'REITS and Finance',
+      ['06b', '3C', '3C.7'],
+      ['Equity', 'Pooled investment fund interests'],
+    ]);
+    expect([d.total_offering, d.total_sold, d.total_remaining]).toEqual([
+      { usd: 125000, indefinite: false },
+      { usd: 125000, indefinite: false },
+      { usd: 0, indefinite: false },
+    ]);
     expect([d.total_investors, d.minimum_investment, d.sales_commissions_usd, d.date_of_first_sale]).toEqual([125, 1000, 6250, '2023-01-19']);
     expect(d.related_persons).toHaveLength(14);
     expect(d.recipients.map((r) => [r.name, r.crd, r.associated_bd_name, r.states_of_solicitation.join(',')])).toEqual([
@@ -42,7 +50,10 @@ describe.skipIf(!hasFixtures)('Form D XML parser on every real Form D fixture', 
 
   it('pooled VC fund with a co-issuer and entity-type related persons', async () => {
     const d = await load('formd_ap_fund_iv_2023_pooled_fund_two_issuers.xml');
-    expect(d.issuers.map((i) => [i.is_primary, i.cik])).toEqual([[true, '0001958740'], [false, '0001963203']]);
+    expect(d.issuers.map((i) => [i.is_primary, i.cik])).toEqual([
+      [true, '0001958740'],
+      [false, '0001963203'],
+    ]);
     expect([d.industry_group, d.investment_fund_type, d.is_40_act]).toEqual(['Pooled Investment Fund', 'Venture Capital Fund', false]);
     expect([d.total_offering.usd, d.total_investors, d.gross_proceeds_used_usd]).toEqual([659752, 27, 6660]);
     expect(d.related_persons.map((p) => [personName(p), p.relationships, p.clarification])).toEqual([
@@ -64,7 +75,12 @@ describe.skipIf(!hasFixtures)('Form D XML parser on every real Form D fixture', 
     const d = await load('formd_gabelli_international_gold_fund_2009_full_submission.txt');
     expect([d.accession, d.filed_date, d.schema_version]).toEqual(['0000919574-09-006093', '2009-03-16', 'X0301']);
     expect(d.issuers[0]).toMatchObject({ cik: '0001456986', name: 'GABELLI INTERNATIONAL GOLD FUND LTD.', state_or_country: 'D0', entity_type: 'Other' });
-    expect([d.investment_fund_type, d.total_offering, d.total_sold.usd, d.total_remaining.indefinite]).toEqual(['Hedge Fund', { usd: null, indefinite: true }, 500000, true]);
+    expect([d.investment_fund_type, d.total_offering, d.total_sold.usd, d.total_remaining.indefinite]).toEqual([
+      'Hedge Fund',
+      { usd: null, indefinite: true },
+      500000,
+      true,
+    ]);
     expect(d.recipients.map((r) => [r.name, r.crd, r.states_of_solicitation])).toEqual([['Gabelli & Company', '7353', ['All States']]]);
   });
 
@@ -99,9 +115,16 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(1);
     expect(r.body.data[0]).toMatchObject({
-      accession: '0000919574-09-006093', submission_type: 'D', is_amendment: false, filed_date: '2009-03-16',
-      issuer: { cik: '0001456986', state: 'D0' }, investment_fund_type: 'Hedge Fund', is_pooled_fund: true,
-      total_offering_amount: null, total_offering_indefinite: true, total_amount_sold: 500000,
+      accession: '0000919574-09-006093',
+      submission_type: 'D',
+      is_amendment: false,
+      filed_date: '2009-03-16',
+      issuer: { cik: '0001456986', state: 'D0' },
+      investment_fund_type: 'Hedge Fund',
+      is_pooled_fund: true,
+      total_offering_amount: null,
+      total_offering_indefinite: true,
+      total_amount_sold: 500000,
       sales_compensation_recipients: [{ name: 'Gabelli & Company', crd: '7353', states_of_solicitation: ['All States'] }],
     });
   });

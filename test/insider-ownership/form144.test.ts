@@ -12,18 +12,45 @@ import form144Routes from '../../api/form144/routes.ts';
 describe.skipIf(!hasFixtures)('Form 144 XML parser (real Apple / Maestri notice, ns2: prefixes)', () => {
   it('reads issuer, seller, relationship, the securities line, acquisition, past sales and plan date', async () => {
     const n = parseForm144Xml(await readFixture('form144/form144_apple_maestri_2023-04-13.xml'), { accession: '0001921094-23-000001' });
-    expect([n.submission_type, n.is_amendment, n.filer_cik, n.issuer_cik, n.issuer_name, n.sec_file_number]).toEqual(['144', false, '0001513362', '0000320193', 'Apple Inc.', '001-36743']);
+    expect([n.submission_type, n.is_amendment, n.filer_cik, n.issuer_cik, n.issuer_name, n.sec_file_number]).toEqual([
+      '144',
+      false,
+      '0001513362',
+      '0000320193',
+      'Apple Inc.',
+      '001-36743',
+    ]);
     expect([n.person_name, n.relationships]).toEqual(['Luca Maestri', ['Director']]);
-    expect(n.lines).toEqual([{
-      class_of_securities: 'Common', broker_name: 'Goldman Sachs & Co. LLC', broker_normalized_name: 'goldman sachs', broker_city: 'New York', broker_state: 'NY',
-      units_to_be_sold: 69996, aggregate_market_value: 11588537.76, units_outstanding: 15821946000, approx_sale_date: '2023-04-13', exchange: 'NASD',
-    }]);
-    expect(n.securities_to_be_sold).toEqual([{
-      class_of_securities: 'Common', acquired_date: '2023-03-31', nature_of_acquisition: 'Acquired as compensation Restricted Stock Units', acquired_from: 'The Issuer',
-      is_gift: false, amount: 69996, payment_date: '2023-03-31', nature_of_payment: 'Compensation',
-    }]);
+    expect(n.lines).toEqual([
+      {
+        class_of_securities: 'Common',
+        broker_name: 'Goldman Sachs & Co. LLC',
+        broker_normalized_name: 'goldman sachs',
+        broker_city: 'New York',
+        broker_state: 'NY',
+        units_to_be_sold: 69996,
+        aggregate_market_value: 11588537.76,
+        units_outstanding: 15821946000,
+        approx_sale_date: '2023-04-13',
+        exchange: 'NASD',
+      },
+    ]);
+    expect(n.securities_to_be_sold).toEqual([
+      {
+        class_of_securities: 'Common',
+        acquired_date: '2023-03-31',
+        nature_of_acquisition: 'Acquired as compensation Restricted Stock Units',
+        acquired_from: 'The Issuer',
+        is_gift: false,
+        amount: 69996,
+        payment_date: '2023-03-31',
+        nature_of_payment: 'Compensation',
+      },
+    ]);
     expect(n.nothing_to_report_past_3_months).toBe(false);
-    expect(n.sold_past_3_months).toEqual([{ seller: 'Luca Maestri', class_of_securities: 'Common', sale_date: '2023-04-06', amount: 200, gross_proceeds: 32932 }]);
+    expect(n.sold_past_3_months).toEqual([
+      { seller: 'Luca Maestri', class_of_securities: 'Common', sale_date: '2023-04-06', amount: 200, gross_proceeds: 32932 },
+    ]);
     expect([n.notice_date, n.plan_adoption_dates, n.signature]).toEqual(['2023-04-13', ['2022-11-15'], 'Goldman Sachs & Co. LLC on behalf of Luca Maestri']);
     expect(n.remarks).toMatch(/^The sales of shares set forth herein are made in connection with a selling plan dated 11-15-22/);
     expect(n.accession).toBe('0001921094-23-000001');
@@ -78,7 +105,9 @@ describe.skipIf(!hasFixtures)('/v1/insider/form144 over demo notices (real forma
   });
 
   it('numeric and date filters; issuer filter', async () => {
-    const r = await app.get('/v1/insider/form144?issuer_cik=320193&min_shares=20000&min_market_value_usd=1000000&sale_date_from=2024-03-01&sale_date_to=2024-12-31&limit=100');
+    const r = await app.get(
+      '/v1/insider/form144?issuer_cik=320193&min_shares=20000&min_market_value_usd=1000000&sale_date_from=2024-03-01&sale_date_to=2024-12-31&limit=100',
+    );
     expect(r.status).toBe(200);
     for (const x of r.body.data) {
       expect(x.issuer.cik).toBe('0000320193');

@@ -37,7 +37,10 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
     ]);
     expect(dsSummary.badRows).toBe(0);
     expect(xmlSummary.badRows).toBe(1);
-    expect(xmlSummary.badRowSamples[0]).toMatchObject({ file: 'form4_productivity_technologies_2000_pre_xml_text.txt', reason: 'no ownershipDocument XML in the input' });
+    expect(xmlSummary.badRowSamples[0]).toMatchObject({
+      file: 'form4_productivity_technologies_2000_pre_xml_text.txt',
+      reason: 'no ownershipDocument XML in the input',
+    });
     // 1 (2007) + 7 (Adams) + 2 + 2 + 2 + 9 (2025)
     expect(xmlSummary.rowsWritten).toBe(23);
   });
@@ -47,12 +50,24 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
     expect(r.status).toBe(200);
     const row = r.body.data.find((x: any) => x.accession === '0001493152-24-038908');
     expect(row).toMatchObject({
-      form_type: '4', filed_date: '2024-09-30', period_of_report: '2024-09-27',
+      form_type: '4',
+      filed_date: '2024-09-30',
+      period_of_report: '2024-09-27',
       issuer: { cik: '0001836754', name: 'Legacy Education Inc.', ticker: 'LGCY' },
-      derivative: true, security_title: 'Option (Right to Buy)', transaction_date: '2024-09-27', trans_code: 'A',
-      shares: 250000, price_per_share: 0, acquired_disposed: 'A', shares_owned_after: 250000, direct_indirect: 'D',
-      conversion_or_exercise_price: 4, expiration_date: '2034-09-27', underlying_security_title: 'Common Stock',
-      source_kind: 'data_set', source_url: 'https://www.sec.gov/Archives/edgar/data/1836754/000149315224038908/0001493152-24-038908-index.htm',
+      derivative: true,
+      security_title: 'Option (Right to Buy)',
+      transaction_date: '2024-09-27',
+      trans_code: 'A',
+      shares: 250000,
+      price_per_share: 0,
+      acquired_disposed: 'A',
+      shares_owned_after: 250000,
+      direct_indirect: 'D',
+      conversion_or_exercise_price: 4,
+      expiration_date: '2034-09-27',
+      underlying_security_title: 'Common Stock',
+      source_kind: 'data_set',
+      source_url: 'https://www.sec.gov/Archives/edgar/data/1836754/000149315224038908/0001493152-24-038908-index.htm',
     });
     expect(row.footnotes).toEqual([{ field: 'exerciseDate', id: 'F1', text: null }]);
   });
@@ -61,14 +76,25 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
     const r = await app.get('/v1/insider?ticker=aapl&trans_code=S');
     expect(r.status).toBe(200);
     expect(r.body.data.map((x: any) => [x.row_seq, x.shares, x.price_per_share, x.shares_owned_after])).toEqual([
-      [1, 9136, 159.94, 468198], [2, 5316, 160.82, 462882], [3, 4006, 161.93, 458876], [4, 900, 162.77, 457976],
-      [5, 1550, 163.94, 456426], [6, 1800, 165.06, 454626], [7, 2292, 165.95, 452334],
+      [1, 9136, 159.94, 468198],
+      [2, 5316, 160.82, 462882],
+      [3, 4006, 161.93, 458876],
+      [4, 900, 162.77, 457976],
+      [5, 1550, 163.94, 456426],
+      [6, 1800, 165.06, 454626],
+      [7, 2292, 165.95, 452334],
     ]);
     const first = r.body.data[0];
     expect(first).toMatchObject({
-      accession: '0000320193-22-000061', filed_date: '2022-05-06', form_type: '4', relationship: 'Officer', officer_title: 'SVP, GC and Secretary',
+      accession: '0000320193-22-000061',
+      filed_date: '2022-05-06',
+      form_type: '4',
+      relationship: 'Officer',
+      officer_title: 'SVP, GC and Secretary',
       owners: [{ cik: '0001462356', name: 'Adams Katherine L.', relationships: ['Officer'], officer_title: 'SVP, GC and Secretary', other_text: null }],
-      value_usd: 1461211.84, aff10b5one: null, source_kind: 'xml',
+      value_usd: 1461211.84,
+      aff10b5one: null,
+      source_kind: 'xml',
     });
     expect(first.price_footnote).toMatch(/^This transaction was executed in multiple trades/);
     expect(r.body.query_echo).toMatchObject({ ticker: 'AAPL', trans_code: ['S'] });
@@ -84,7 +110,9 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
   });
 
   it('purchase filters: acquired_disposed, min_value_usd, date range, owner and issuer substrings', async () => {
-    const r = await app.get('/v1/insider?trans_code=P&acquired_disposed=a&min_value_usd=3000&date_from=2007-01-01&date_to=2007-12-31&owner=lemesev&issuer=applegate');
+    const r = await app.get(
+      '/v1/insider?trans_code=P&acquired_disposed=a&min_value_usd=3000&date_from=2007-01-01&date_to=2007-12-31&owner=lemesev&issuer=applegate',
+    );
     expect(r.body.data.map((x: any) => [x.accession, x.shares, x.price_per_share, x.value_usd, x.relationship])).toEqual([
       ['0001240812-07-000005', 300, 11.75, 3525, 'Other'],
     ]);
@@ -117,7 +145,14 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
   it('422 on bad parameters, naming each one', async () => {
     const r = await app.get('/v1/insider?issuer_cik=abc&trans_code=Q&acquired_disposed=X&derivative=maybe&date_from=2024-13-01&min_value_usd=-1');
     expect(r.status).toBe(422);
-    expect(r.body.detail.map((d: any) => d.loc[1]).sort()).toEqual(['acquired_disposed', 'date_from', 'derivative', 'issuer_cik', 'min_value_usd', 'trans_code']);
+    expect(r.body.detail.map((d: any) => d.loc[1]).sort()).toEqual([
+      'acquired_disposed',
+      'date_from',
+      'derivative',
+      'issuer_cik',
+      'min_value_usd',
+      'trans_code',
+    ]);
     const range = await app.get('/v1/insider?date_from=2024-02-01&date_to=2024-01-01');
     expect(range.status).toBe(422);
     expect(range.body.detail[0].loc).toEqual(['query', 'date_to']);

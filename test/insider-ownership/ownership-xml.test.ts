@@ -15,8 +15,17 @@ async function load(name: string): Promise<OwnershipDocument> {
 }
 /** [table, kind, date, code, shares, price, A/D, owned after, D/I] — the columns analysts read first. */
 function tuple(r: OwnershipRow) {
-  return [r.table === 'derivative' ? 'II' : 'I', r.kind === 'holding' ? 'H' : 'T', r.transactionDate, r.transactionCode,
-    r.shares, r.pricePerShare, r.acquiredDisposed, r.sharesOwnedAfter, r.directIndirect];
+  return [
+    r.table === 'derivative' ? 'II' : 'I',
+    r.kind === 'holding' ? 'H' : 'T',
+    r.transactionDate,
+    r.transactionCode,
+    r.shares,
+    r.pricePerShare,
+    r.acquiredDisposed,
+    r.sharesOwnedAfter,
+    r.directIndirect,
+  ];
 }
 function owners(d: OwnershipDocument) {
   return d.owners.map((o) => [o.cik, o.name, o.relationships.join(','), o.officerTitle, o.otherText]);
@@ -56,7 +65,12 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     expect(pref.directIndirect).toBe('I');
     expect(pref.natureOfOwnership).toBe('Limited Partnership');
     const opt = d.rows[1];
-    expect([opt.securityTitle, opt.conversionOrExercisePrice, opt.expirationDate, opt.directIndirect]).toEqual(['Stock Option (Right to Buy)', 3.74, '2028-04-14', 'D']);
+    expect([opt.securityTitle, opt.conversionOrExercisePrice, opt.expirationDate, opt.directIndirect]).toEqual([
+      'Stock Option (Right to Buy)',
+      3.74,
+      '2028-04-14',
+      'D',
+    ]);
     expect(d.footnotes.map((f) => f.id)).toEqual(['F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9']);
     expect(d.rows.slice(2).map((r) => r.natureOfOwnership)).toEqual(['Trust', 'Trust', 'Trust', 'Trust']);
   });
@@ -86,8 +100,13 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     ]);
     expect(d.rows.map((r) => r.aff10b5One)).toEqual([false, false]);
     const opt = d.rows[1];
-    expect([opt.conversionOrExercisePrice, opt.exerciseDate, opt.expirationDate, opt.underlyingSecurityTitle, opt.underlyingSecurityShares])
-      .toEqual([2.64, null, '2035-01-06', 'Common Stock', 70750]);
+    expect([opt.conversionOrExercisePrice, opt.exerciseDate, opt.expirationDate, opt.underlyingSecurityTitle, opt.underlyingSecurityShares]).toEqual([
+      2.64,
+      null,
+      '2035-01-06',
+      'Common Stock',
+      70750,
+    ]);
     expect(opt.footnotes.map((f) => [f.field, f.id])).toEqual([['exerciseDate', 'F2']]);
     expect(d.remarks).toBe('Title: Senior Vice President of Quality and Enabling Functions');
   });
@@ -136,9 +155,15 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     ]);
     const m = d.rows[0];
     expect(m.valueUsd).toBeNull();
-    expect(m.priceFootnote).toBe('Each RSU represents the right to receive, at settlement, one share of common stock. This transaction represents the settlement of RSUs in shares of common stock on their scheduled vesting date.');
+    expect(m.priceFootnote).toBe(
+      'Each RSU represents the right to receive, at settlement, one share of common stock. This transaction represents the settlement of RSUs in shares of common stock on their scheduled vesting date.',
+    );
     expect(m.footnotes.map((f) => `${f.field}:${f.id}`)).toEqual([
-      'transactionShares:F1', 'transactionShares:F2', 'transactionShares:F3', 'transactionPricePerShare:F4', 'directOrIndirectOwnership:F5',
+      'transactionShares:F1',
+      'transactionShares:F2',
+      'transactionShares:F3',
+      'transactionPricePerShare:F4',
+      'directOrIndirectOwnership:F5',
     ]);
     // `&amp;` inside footnotes is decoded.
     expect(d.footnotes.find((f) => f.id === 'F2')?.text).toContain('S&P 500');
@@ -163,7 +188,8 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     expect(owners(d)).toEqual([['0001513362', 'Maestri Luca', 'Officer', 'Senior Vice President, CFO', null]]);
     expect(d.rows.map(tuple)).toEqual([['I', 'T', '2020-10-09', 'S', 243431, 116.89, 'D', 110272, 'D']]);
     expect(d.rows[0].footnotes[0]).toEqual({
-      field: 'securityTitle', id: 'F1',
+      field: 'securityTitle',
+      id: 'F1',
       text: 'This transaction was made pursuant to a Rule 10b5-1 trading plan adopted by the reporting person on May 13, 2019.',
     });
     expect(d.signatures).toEqual([{ name: '/s/ Sam Whittington, Attorney-in-Fact for Luca Maestri', date: '2020-10-13' }]);
@@ -174,8 +200,11 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     expect(d.issuer).toEqual({ cik: '0000320193', name: 'APPLE INC', tradingSymbol: 'AAPL' });
     expect(owners(d)).toEqual([['0001496686', 'WILLIAMS JEFFREY E', 'Officer', 'COO', null]]);
     expect(d.rows.map((r) => [r.transactionCode, r.shares, r.pricePerShare, r.sharesOwnedAfter])).toEqual([
-      ['S', 13433, 208.99, 151187], ['S', 18256, 209.71, 132931], ['S', 8601, 210.98, 124330],
-      ['S', 14571, 211.83, 109759], ['S', 1550, 212.46, 108209],
+      ['S', 13433, 208.99, 151187],
+      ['S', 18256, 209.71, 132931],
+      ['S', 8601, 210.98, 124330],
+      ['S', 14571, 211.83, 109759],
+      ['S', 1550, 212.46, 108209],
     ]);
   });
 
@@ -198,7 +227,14 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     expect(d.filedDate).toBe('2025-03-07');
     expect(d.issuer).toEqual({ cik: '0001835856', name: 'Better Home & Finance Holding Co', tradingSymbol: 'BETR' });
     expect(d.owners.map((o) => o.cik)).toEqual([
-      '0001065521', '0001883884', '0001787613', '0001883559', '0001883900', '0001990707', '0001991269', '0001818296',
+      '0001065521',
+      '0001883884',
+      '0001787613',
+      '0001883559',
+      '0001883900',
+      '0001990707',
+      '0001991269',
+      '0001818296',
     ]);
     expect(d.owners.every((o) => o.relationships.join() === 'TenPercentOwner')).toBe(true);
     expect(d.rows.map(tuple)).toEqual([
@@ -224,7 +260,7 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
   });
 
   it('pre-2003 plain-text Form 4 and rendered HTML views are refused, not misread', async () => {
-    const text = await readFixture(dir + 'form4_productivity_technologies_2000_pre_xml_text.txt');
+    const text = await readFixture(`${dir}form4_productivity_technologies_2000_pre_xml_text.txt`);
     expect(extractOwnershipXml(text)).toBeNull();
     expect(() => parseOwnershipXml(text)).toThrow(OwnershipXmlError);
     for (const html of ['form4_rendered_evans_bancorp_sullivan_2023.html', 'form3_snowflake_garrett_rendered.html']) {
@@ -310,8 +346,10 @@ function readFixtureSync(name: string): string {
 
 describe.skipIf(!hasFixtures)('ownership parser quirks (regressions built from real fixtures)', () => {
   it('4/A amendment: documentType and dateOfOriginalSubmission are kept', () => {
-    const xml = readFixtureSync('form4_apple_maestri_2020-10-09_S.xml')
-      .replace('<documentType>4</documentType>', '<documentType>4/A</documentType>\n<dateOfOriginalSubmission>2020-10-13</dateOfOriginalSubmission>');
+    const xml = readFixtureSync('form4_apple_maestri_2020-10-09_S.xml').replace(
+      '<documentType>4</documentType>',
+      '<documentType>4/A</documentType>\n<dateOfOriginalSubmission>2020-10-13</dateOfOriginalSubmission>',
+    );
     const d = parseOwnershipXml(xml, { accession: '000112760220000001', url: 'https://example.test/x.xml' });
     expect(d.documentType).toBe('4/A');
     expect(d.isAmendment).toBe(true);
@@ -328,8 +366,10 @@ describe.skipIf(!hasFixtures)('ownership parser quirks (regressions built from r
   });
 
   it('a bare & and an unknown entity in text do not stop the parse (lenient)', () => {
-    const xml = readFixtureSync('form4_apple_maestri_2020-10-09_S.xml')
-      .replace('<rptOwnerName>Maestri Luca</rptOwnerName>', '<rptOwnerName>Maestri & Co &nbsp;Luca</rptOwnerName>');
+    const xml = readFixtureSync('form4_apple_maestri_2020-10-09_S.xml').replace(
+      '<rptOwnerName>Maestri Luca</rptOwnerName>',
+      '<rptOwnerName>Maestri & Co &nbsp;Luca</rptOwnerName>',
+    );
     const d = parseOwnershipXml(xml);
     expect(d.owners[0].name).toMatch(/^Maestri & Co/);
     expect(d.rows).toHaveLength(1);

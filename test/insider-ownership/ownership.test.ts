@@ -9,14 +9,29 @@ import ownership from '../../ingest/datasets/ownership/dataset.ts';
 import ownershipRoutes from '../../api/ownership/routes.ts';
 
 const load = async (name: string) => parseSchedule13(await readFixture(`schedule13dg/${name}`));
-const shares = (p: { sole_voting_power: number | null; shared_voting_power: number | null; sole_dispositive_power: number | null; shared_dispositive_power: number | null; aggregate_amount: number | null; percent_of_class: number | null }) =>
-  [p.sole_voting_power, p.shared_voting_power, p.sole_dispositive_power, p.shared_dispositive_power, p.aggregate_amount, p.percent_of_class];
+const shares = (p: {
+  sole_voting_power: number | null;
+  shared_voting_power: number | null;
+  sole_dispositive_power: number | null;
+  shared_dispositive_power: number | null;
+  aggregate_amount: number | null;
+  percent_of_class: number | null;
+}) => [p.sole_voting_power, p.shared_voting_power, p.sole_dispositive_power, p.shared_dispositive_power, p.aggregate_amount, p.percent_of_class];
 
 describe.skipIf(!hasFixtures)('Schedule 13D/13G parser on every real fixture', () => {
   it('structured 13D (Aadi / BML): two reporting persons with their own positions and fund sources', async () => {
     const d = await load('schedule13d_aadi_bioscience_bml_2024_structured.xml');
-    expect([d.form_type, d.schedule, d.is_amendment, d.structured, d.subject_cik, d.issuer_name, d.cusip, d.event_date, d.filer_cik])
-      .toEqual(['SCHEDULE 13D', '13D', false, true, '0001422142', 'Aadi Bioscience, Inc.', '00032Q104', '2024-12-31', '0001373604']);
+    expect([d.form_type, d.schedule, d.is_amendment, d.structured, d.subject_cik, d.issuer_name, d.cusip, d.event_date, d.filer_cik]).toEqual([
+      'SCHEDULE 13D',
+      '13D',
+      false,
+      true,
+      '0001422142',
+      'Aadi Bioscience, Inc.',
+      '00032Q104',
+      '2024-12-31',
+      '0001373604',
+    ]);
     expect(d.persons.map((p) => [p.cik, p.name, p.fund_type, p.type_of_reporting_person, ...shares(p)])).toEqual([
       ['0001373604', 'BML Investment Partners, L.P.', 'WC', 'PN', 0, 2100000, 0, 2100000, 2100000, 8.5],
       ['0001373603', 'Leonard Braden Michael', 'PF', 'IN', 335000, 2100000, 335000, 2100000, 2435000, 9.9],
@@ -25,7 +40,14 @@ describe.skipIf(!hasFixtures)('Schedule 13D/13G parser on every real fixture', (
 
   it('13D/A amendment 28 (Siebert / Gebbia): persons without CIK, group member flag', async () => {
     const d = await load('schedule13d_a_siebert_financial_gebbia_amendment28_2025.xml');
-    expect([d.form_type, d.is_amendment, d.amendment_no, d.subject_cik, d.cusip, d.event_date]).toEqual(['SCHEDULE 13D/A', true, 28, '0000065596', '826176109', '2025-06-10']);
+    expect([d.form_type, d.is_amendment, d.amendment_no, d.subject_cik, d.cusip, d.event_date]).toEqual([
+      'SCHEDULE 13D/A',
+      true,
+      28,
+      '0000065596',
+      '826176109',
+      '2025-06-10',
+    ]);
     expect(d.persons).toHaveLength(6);
     expect(d.persons.map((p) => [p.cik, p.name, p.sole_voting_power, p.aggregate_amount, p.percent_of_class, p.member_of_group])).toEqual([
       ['0001692471', 'Gloria E. Gebbia', 0, 16941323, 42, 'a'],
@@ -47,22 +69,49 @@ describe.skipIf(!hasFixtures)('Schedule 13D/13G parser on every real fixture', (
 
   it('13G/A with fractional share counts (Doximity / FMR, trimmed by its source)', async () => {
     const d = await load('schedule13g_a_doximity_fmr_2025_TRIMMED.xml');
-    expect([d.form_type, d.schedule, d.is_amendment, d.amendment_no, d.subject_cik, d.event_date, d.filer_cik]).toEqual(['SCHEDULE 13G/A', '13G', true, 5, '0001516513', '2025-12-31', '0000315066']);
-    expect(d.persons.map((p) => [p.name, p.type_of_reporting_person, ...shares(p)])).toEqual([['FMR LLC', 'HC', 2155851.97, 0, 2164071.69, 0, 2164071.69, 1.6]]);
+    expect([d.form_type, d.schedule, d.is_amendment, d.amendment_no, d.subject_cik, d.event_date, d.filer_cik]).toEqual([
+      'SCHEDULE 13G/A',
+      '13G',
+      true,
+      5,
+      '0001516513',
+      '2025-12-31',
+      '0000315066',
+    ]);
+    expect(d.persons.map((p) => [p.name, p.type_of_reporting_person, ...shares(p)])).toEqual([
+      ['FMR LLC', 'HC', 2155851.97, 0, 2164071.69, 0, 2164071.69, 1.6],
+    ]);
   });
 
   it('13G (Jushi / Marex): rule designation, two persons repeating one position', async () => {
     const d = await load('schedule13g_jushi_marex_2025_structured.xml');
-    expect([d.subject_cik, d.cusip, d.event_date, d.rule_designations, d.securities_class_title]).toEqual(['0001909747', '48213Y107', '2025-11-19', ['Rule 13d-1(c)'], 'Subordinate Voting Shares, no par value']);
+    expect([d.subject_cik, d.cusip, d.event_date, d.rule_designations, d.securities_class_title]).toEqual([
+      '0001909747',
+      '48213Y107',
+      '2025-11-19',
+      ['Rule 13d-1(c)'],
+      'Subordinate Voting Shares, no par value',
+    ]);
     expect(d.persons.map((p) => [p.name, p.citizenship, p.type_of_reporting_person, p.aggregate_amount, p.percent_of_class])).toEqual([
-      ['Marex Securities Products Inc.', 'DE', 'CO', 10000000, 5.1], ['Marex Group plc', 'X0', 'OO', 10000000, 5.1],
+      ['Marex Securities Products Inc.', 'DE', 'CO', 10000000, 5.1],
+      ['Marex Group plc', 'X0', 'OO', 10000000, 5.1],
     ]);
   });
 
   it('legacy SC 13G in a .nc container (Avid / Glazer): header parties and cover-page rows, "0" values kept', async () => {
     const d = await load('sc13g_avid_bioservices_2024_dissemination.nc');
-    expect([d.accession, d.filed_date, d.form_type, d.structured, d.subject_cik, d.issuer_name, d.filer_cik, d.filer_name, d.cusip, d.event_date])
-      .toEqual(['0001076809-24-000144', '2024-12-13', 'SC 13G', false, '0000704562', 'Avid Bioservices, Inc.', '0001076809', 'GLAZER CAPITAL, LLC', '05368M106', '2024-12-09']);
+    expect([d.accession, d.filed_date, d.form_type, d.structured, d.subject_cik, d.issuer_name, d.filer_cik, d.filer_name, d.cusip, d.event_date]).toEqual([
+      '0001076809-24-000144',
+      '2024-12-13',
+      'SC 13G',
+      false,
+      '0000704562',
+      'Avid Bioservices, Inc.',
+      '0001076809',
+      'GLAZER CAPITAL, LLC',
+      '05368M106',
+      '2024-12-09',
+    ]);
     expect(d.persons.map((p) => [p.name, p.citizenship, p.type_of_reporting_person, ...shares(p)])).toEqual([
       ['Glazer Capital, LLC', 'State of Delaware', 'IA,OO', 0, 3394114, 0, 3394114, 3394114, 5.31],
       ['Paul J. Glazer', 'United States', 'IN', 0, 3394114, 0, 3394114, 3394114, 5.31],
@@ -81,7 +130,10 @@ describe.skipIf(!hasFixtures)('Schedule 13D/13G parser on every real fixture', (
     const d = await load('sc13g_livent_2023_legacy_html.html');
     expect([d.issuer_name, d.cusip, d.event_date]).toEqual(['LIVENT CORPORATION', '53814L108', '2023-12-29']);
     expect(d.persons.map((p) => [p.name, p.aggregate_amount, p.percent_of_class])).toEqual([
-      ['ICS Opportunities, Ltd.', 0, 0], ['Millennium Management LLC', 0, 0], ['Millennium Group Management LLC', 0, 0], ['Israel A. Englander', 0, 0],
+      ['ICS Opportunities, Ltd.', 0, 0],
+      ['Millennium Management LLC', 0, 0],
+      ['Millennium Group Management LLC', 0, 0],
+      ['Israel A. Englander', 0, 0],
     ]);
   });
 });
@@ -101,11 +153,18 @@ describe.skipIf(!hasFixtures)('/v1/ownership over demo structured filings and th
     const r = await app.get('/v1/ownership?cik_subject=704562');
     expect(r.status).toBe(200);
     expect(r.body.data.map((x: any) => [x.row_seq, x.person.name, x.aggregate_amount, x.percent_of_class])).toEqual([
-      [1, 'Glazer Capital, LLC', 3394114, 5.31], [2, 'Paul J. Glazer', 3394114, 5.31],
+      [1, 'Glazer Capital, LLC', 3394114, 5.31],
+      [2, 'Paul J. Glazer', 3394114, 5.31],
     ]);
     expect(r.body.data[0]).toMatchObject({
-      accession: '0001076809-24-000144', form_type: 'SC 13G', form_class: '13G', structured: false, filed_date: '2024-12-13', event_date: '2024-12-09',
-      filer: { cik: '0001076809', name: 'GLAZER CAPITAL, LLC' }, subject: { cik: '0000704562', name: 'Avid Bioservices, Inc.', cusip: '05368M106' },
+      accession: '0001076809-24-000144',
+      form_type: 'SC 13G',
+      form_class: '13G',
+      structured: false,
+      filed_date: '2024-12-13',
+      event_date: '2024-12-09',
+      filer: { cik: '0001076809', name: 'GLAZER CAPITAL, LLC' },
+      subject: { cik: '0000704562', name: 'Avid Bioservices, Inc.', cusip: '05368M106' },
       source_url: 'https://www.sec.gov/Archives/edgar/data/704562/000107680924000144/0001076809-24-000144-index.htm',
     });
   });

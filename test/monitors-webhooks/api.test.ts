@@ -28,7 +28,16 @@ function draft(o: Partial<EventDraft> = {}): EventDraft {
     accession: acc,
     summary: 'Apple Inc. reported a change in its certifying accountant (8-K Item 4.01).',
     details: { form: '8-K', items: ['4.01'] },
-    evidence: [{ source_type: 'filing', url: `https://www.sec.gov/Archives/edgar/data/320193/${acc.replace(/-/g, '')}/`, retrieved_at: '2025-03-03T11:00:00Z', excerpt: 'Item 4.01 Changes in Registrant\u2019s Certifying Accountant', section: 'Item 4.01', excerpt_sha256: null }],
+    evidence: [
+      {
+        source_type: 'filing',
+        url: `https://www.sec.gov/Archives/edgar/data/320193/${acc.replace(/-/g, '')}/`,
+        retrieved_at: '2025-03-03T11:00:00Z',
+        excerpt: 'Item 4.01 Changes in Registrant\u2019s Certifying Accountant',
+        section: 'Item 4.01',
+        excerpt_sha256: null,
+      },
+    ],
     dedup_key: `${event_type}|${acc}`,
     occurred_at: '2025-03-03T00:00:00Z',
     ...o,
@@ -73,25 +82,52 @@ describe('event → monitor → signed delivery, end to end over HTTP', () => {
 
   it('creates an active monitor on a ticker with a webhook', async () => {
     const r = await post('/v1/monitors', {
-      name: 'Apple auditor changes', target_type: 'ticker', target_value: 'aapl', signals: ['sec.8k.auditor_change'], materiality: 'medium', webhook_endpoint_id: endpointId,
+      name: 'Apple auditor changes',
+      target_type: 'ticker',
+      target_value: 'aapl',
+      signals: ['sec.8k.auditor_change'],
+      materiality: 'medium',
+      webhook_endpoint_id: endpointId,
     });
     expect(r.status).toBe(201);
     const m = r.body.data[0];
-    expect(m).toMatchObject({ name: 'Apple auditor changes', target_type: 'ticker', target_value: 'AAPL', signals: ['sec.8k.auditor_change'], materiality: 'medium', status: 'active', webhook_endpoint_id: endpointId });
+    expect(m).toMatchObject({
+      name: 'Apple auditor changes',
+      target_type: 'ticker',
+      target_value: 'AAPL',
+      signals: ['sec.8k.auditor_change'],
+      materiality: 'medium',
+      status: 'active',
+      webhook_endpoint_id: endpointId,
+    });
     expect(m.created_at).toBe('2025-03-03T12:00:00.000Z');
     monitorId = m.id;
   });
 
   it('an appended event fires the monitor: one alert, one delivery the receiver verifies', async () => {
-    await appendEvents(app.settings, [draft(), draft({ event_type: 'sec.filing.new', dedup_key: 'sec.filing.new|x' }), draft({ importance: 'low' })], { now: clock.now() });
+    await appendEvents(app.settings, [draft(), draft({ event_type: 'sec.filing.new', dedup_key: 'sec.filing.new|x' }), draft({ importance: 'low' })], {
+      now: clock.now(),
+    });
     await rt.runOnce();
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0];
-    const v = verifyWebhookSignature({ secret, timestamp: got.headers['svc-timestamp'] as string, signature: got.headers['svc-signature'] as string, rawBody: got.rawBody, now: clock.now() });
+    const v = verifyWebhookSignature({
+      secret,
+      timestamp: got.headers['svc-timestamp'] as string,
+      signature: got.headers['svc-signature'] as string,
+      rawBody: got.rawBody,
+      now: clock.now(),
+    });
     expect(v).toEqual({ ok: true });
     const body = JSON.parse(got.rawBody.toString());
     expect(body).toMatchObject({ type: 'sec.8k.auditor_change', monitor_id: monitorId });
-    expect(body.event).toMatchObject({ event_type: 'sec.8k.auditor_change', importance: 'high', entity_cik: '0000320193', entity_name: 'Apple Inc.', accession: '0000320193-25-000001' });
+    expect(body.event).toMatchObject({
+      event_type: 'sec.8k.auditor_change',
+      importance: 'high',
+      entity_cik: '0000320193',
+      entity_name: 'Apple Inc.',
+      accession: '0000320193-25-000001',
+    });
     expect(body.event.evidence[0].section).toBe('Item 4.01');
     expect(got.headers['svc-event-id']).toBe(body.event.id);
 
@@ -160,7 +196,15 @@ describe('event → monitor → signed delivery, end to end over HTTP', () => {
     await rt.runOnce();
     const last = receiver.received[receiver.received.length - 1];
     for (const s of [secret, fresh]) {
-      expect(verifyWebhookSignature({ secret: s, timestamp: last.headers['svc-timestamp'] as string, signature: last.headers['svc-signature'] as string, rawBody: last.rawBody, now: clock.now() }).ok).toBe(true);
+      expect(
+        verifyWebhookSignature({
+          secret: s,
+          timestamp: last.headers['svc-timestamp'] as string,
+          signature: last.headers['svc-signature'] as string,
+          rawBody: last.rawBody,
+          now: clock.now(),
+        }).ok,
+      ).toBe(true);
     }
   });
 });
@@ -203,20 +247,36 @@ describe('OpenAPI', () => {
     const doc = (await app.get('/openapi.json', null)).body;
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
     for (const op of [
-      'post /v1/monitors', 'get /v1/monitors', 'get /v1/monitors/{monitor_id}', 'patch /v1/monitors/{monitor_id}', 'delete /v1/monitors/{monitor_id}',
-      'get /v1/alerts', 'post /v1/webhooks/endpoints', 'get /v1/webhooks/endpoints', 'delete /v1/webhooks/endpoints/{endpoint_id}',
-      'post /v1/webhooks/endpoints/{endpoint_id}/rotate-secret', 'post /v1/webhooks/endpoints/{endpoint_id}/test',
-      'get /v1/webhooks/deliveries', 'post /v1/webhooks/deliveries/{delivery_id}/retry',
-    ]) expect(ops).toContain(op);
+      'post /v1/monitors',
+      'get /v1/monitors',
+      'get /v1/monitors/{monitor_id}',
+      'patch /v1/monitors/{monitor_id}',
+      'delete /v1/monitors/{monitor_id}',
+      'get /v1/alerts',
+      'post /v1/webhooks/endpoints',
+      'get /v1/webhooks/endpoints',
+      'delete /v1/webhooks/endpoints/{endpoint_id}',
+      'post /v1/webhooks/endpoints/{endpoint_id}/rotate-secret',
+      'post /v1/webhooks/endpoints/{endpoint_id}/test',
+      'get /v1/webhooks/deliveries',
+      'post /v1/webhooks/deliveries/{delivery_id}/retry',
+    ])
+      expect(ops).toContain(op);
   });
 });
 
 describe('errors', () => {
   it('401 without a key or with an invalid key, on every monitor and webhook route', async () => {
     const routes: [string, string][] = [
-      ['GET', '/v1/monitors'], ['POST', '/v1/monitors'], ['GET', '/v1/monitors/00000000-0000-4000-8000-000000000000'],
-      ['PATCH', '/v1/monitors/00000000-0000-4000-8000-000000000000'], ['DELETE', '/v1/monitors/00000000-0000-4000-8000-000000000000'],
-      ['GET', '/v1/alerts'], ['POST', '/v1/webhooks/endpoints'], ['GET', '/v1/webhooks/endpoints'], ['GET', '/v1/webhooks/deliveries'],
+      ['GET', '/v1/monitors'],
+      ['POST', '/v1/monitors'],
+      ['GET', '/v1/monitors/00000000-0000-4000-8000-000000000000'],
+      ['PATCH', '/v1/monitors/00000000-0000-4000-8000-000000000000'],
+      ['DELETE', '/v1/monitors/00000000-0000-4000-8000-000000000000'],
+      ['GET', '/v1/alerts'],
+      ['POST', '/v1/webhooks/endpoints'],
+      ['GET', '/v1/webhooks/endpoints'],
+      ['GET', '/v1/webhooks/deliveries'],
       ['POST', '/v1/webhooks/deliveries/00000000-0000-4000-8000-000000000000/retry'],
     ];
     for (const [method, path] of routes) {

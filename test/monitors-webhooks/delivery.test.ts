@@ -52,7 +52,11 @@ describe('a delivery to a real HTTPS receiver', () => {
     expect(r.headers['svc-timestamp']).toBe('2025-03-03T12:00:00.000Z');
     expect(r.headers['content-type']).toBe('application/json');
     const v = verifyWebhookSignature({
-      secret: ep.secret!, timestamp: r.headers['svc-timestamp'] as string, signature: r.headers['svc-signature'] as string, rawBody: r.rawBody, now: clock.now(),
+      secret: ep.secret!,
+      timestamp: r.headers['svc-timestamp'] as string,
+      signature: r.headers['svc-signature'] as string,
+      rawBody: r.rawBody,
+      now: clock.now(),
     });
     expect(v).toEqual({ ok: true });
     const body = JSON.parse(r.rawBody.toString());
@@ -172,7 +176,13 @@ describe('a delivery to a real HTTPS receiver', () => {
     await w.runDue();
     const r = receiver.received[0];
     const check = (secret: string, rr = r) =>
-      verifyWebhookSignature({ secret, timestamp: rr.headers['svc-timestamp'] as string, signature: rr.headers['svc-signature'] as string, rawBody: rr.rawBody, now: clock.now() }).ok;
+      verifyWebhookSignature({
+        secret,
+        timestamp: rr.headers['svc-timestamp'] as string,
+        signature: rr.headers['svc-signature'] as string,
+        rawBody: rr.rawBody,
+        now: clock.now(),
+      }).ok;
     expect(check(ep.secret!)).toBe(true);
     expect(check(rotated.secret!)).toBe(true);
     clock.advance(24 * 3600_000);

@@ -3,10 +3,22 @@ import { MonitorIndex, monitorMatches, normalizeTarget, type MatchableEvent, typ
 import { EVENT_TYPES } from '../../api/monitors/taxonomy.ts';
 
 const base: MonitorRule = {
-  id: 'm1', account_id: 'a', target_type: 'ticker', target_value: 'AAPL', signals: [], materiality: 'low', status: 'active', webhook_endpoint_id: null,
+  id: 'm1',
+  account_id: 'a',
+  target_type: 'ticker',
+  target_value: 'AAPL',
+  signals: [],
+  materiality: 'low',
+  status: 'active',
+  webhook_endpoint_id: null,
 };
 const event: MatchableEvent = {
-  id: 'e1', event_type: 'sec.8k.auditor_change', importance: 'medium', entity_cik: '0000320193', entity_ticker: 'AAPL', details: { form: '8-K' },
+  id: 'e1',
+  event_type: 'sec.8k.auditor_change',
+  importance: 'medium',
+  entity_cik: '0000320193',
+  entity_ticker: 'AAPL',
+  details: { form: '8-K' },
 };
 const rule = (o: Partial<MonitorRule>): MonitorRule => ({ ...base, ...o });
 
@@ -44,9 +56,15 @@ describe('monitor matching: rule 2, signals', () => {
 
 describe('monitor matching: rule 3, materiality low < medium < high', () => {
   it.each([
-    ['low', 'low', true], ['low', 'medium', true], ['low', 'high', true],
-    ['medium', 'low', false], ['medium', 'medium', true], ['medium', 'high', true],
-    ['high', 'low', false], ['high', 'medium', false], ['high', 'high', true],
+    ['low', 'low', true],
+    ['low', 'medium', true],
+    ['low', 'high', true],
+    ['medium', 'low', false],
+    ['medium', 'medium', true],
+    ['medium', 'high', true],
+    ['high', 'low', false],
+    ['high', 'medium', false],
+    ['high', 'high', true],
   ])('materiality %s vs importance %s → %s', (materiality, importance, expected) => {
     expect(monitorMatches(rule({ materiality }), { ...event, importance })).toBe(expected);
   });
@@ -82,11 +100,21 @@ describe('MonitorIndex', () => {
     let total = 0;
     for (let j = 0; j < 300; j++) {
       const e: MatchableEvent = {
-        id: `e${j}`, event_type: EVENT_TYPES[rnd(EVENT_TYPES.length)], importance: imp[rnd(3)],
-        entity_cik: ciks[rnd(3)], entity_ticker: rnd(4) ? tickers[rnd(4)] : null, details: { form: forms[rnd(4)] },
+        id: `e${j}`,
+        event_type: EVENT_TYPES[rnd(EVENT_TYPES.length)],
+        importance: imp[rnd(3)],
+        entity_cik: ciks[rnd(3)],
+        entity_ticker: rnd(4) ? tickers[rnd(4)] : null,
+        details: { form: forms[rnd(4)] },
       };
-      const fast = index.match(e).map((m) => m.id).sort();
-      const slow = monitors.filter((m) => monitorMatches(m, e)).map((m) => m.id).sort();
+      const fast = index
+        .match(e)
+        .map((m) => m.id)
+        .sort();
+      const slow = monitors
+        .filter((m) => monitorMatches(m, e))
+        .map((m) => m.id)
+        .sort();
       expect(fast).toEqual(slow);
       total += fast.length;
     }

@@ -24,20 +24,37 @@ describe('webhook signature', () => {
     const sig = signatureHeader([secret], ts, body);
     const tampered = Buffer.from(body.toString().replace('caf', 'cof'));
     expect(verifyWebhookSignature({ secret, timestamp: ts, signature: sig, rawBody: tampered, now })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyWebhookSignature({ secret, timestamp: '2025-03-03T11:59:31.000Z', signature: sig, rawBody: body, now })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyWebhookSignature({ secret: generateSecret(), timestamp: ts, signature: sig, rawBody: body, now })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyWebhookSignature({ secret, timestamp: '2025-03-03T11:59:31.000Z', signature: sig, rawBody: body, now })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(verifyWebhookSignature({ secret: generateSecret(), timestamp: ts, signature: sig, rawBody: body, now })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(verifyWebhookSignature({ secret, timestamp: ts, signature: 'sha256=abc', rawBody: body, now })).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
   it('rejects stale or future timestamps beyond the tolerance, and missing headers', () => {
     const secret = 'whsec_x';
     const old = '2025-03-03T11:54:59.000Z'; // 5 min 1 s before now
-    expect(verifyWebhookSignature({ secret, timestamp: old, signature: signatureHeader([secret], old, body), rawBody: body, now })).toEqual({ ok: false, reason: 'stale_timestamp' });
+    expect(verifyWebhookSignature({ secret, timestamp: old, signature: signatureHeader([secret], old, body), rawBody: body, now })).toEqual({
+      ok: false,
+      reason: 'stale_timestamp',
+    });
     const future = '2025-03-03T12:05:01.000Z';
     expect(verifyWebhookSignature({ secret, timestamp: future, signature: signatureHeader([secret], future, body), rawBody: body, now }).ok).toBe(false);
-    expect(verifyWebhookSignature({ secret, timestamp: old, signature: signatureHeader([secret], old, body), rawBody: body, now, toleranceSeconds: 600 })).toEqual({ ok: true });
-    expect(verifyWebhookSignature({ secret, timestamp: undefined, signature: 'sha256=00', rawBody: body, now })).toEqual({ ok: false, reason: 'missing_header' });
-    expect(verifyWebhookSignature({ secret, timestamp: 'yesterday', signature: 'sha256=00', rawBody: body, now })).toEqual({ ok: false, reason: 'bad_timestamp' });
+    expect(
+      verifyWebhookSignature({ secret, timestamp: old, signature: signatureHeader([secret], old, body), rawBody: body, now, toleranceSeconds: 600 }),
+    ).toEqual({ ok: true });
+    expect(verifyWebhookSignature({ secret, timestamp: undefined, signature: 'sha256=00', rawBody: body, now })).toEqual({
+      ok: false,
+      reason: 'missing_header',
+    });
+    expect(verifyWebhookSignature({ secret, timestamp: 'yesterday', signature: 'sha256=00', rawBody: body, now })).toEqual({
+      ok: false,
+      reason: 'bad_timestamp',
+    });
   });
 
   it('during a rotation overlap either secret verifies the two-entry header', () => {

@@ -51,7 +51,9 @@ describe('API core: envelope, validation, paging', () => {
   it('422 has exactly the spec body', async () => {
     const r = await app.get('/v1/toy-firms?aum_min=-5');
     expect(r.status).toBe(422);
-    expect(r.body).toEqual({ detail: [{ loc: ['query', 'aum_min'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: '-5', ctx: { ge: 0 } }] });
+    expect(r.body).toEqual({
+      detail: [{ loc: ['query', 'aum_min'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: '-5', ctx: { ge: 0 } }],
+    });
   });
 
   it.each([

@@ -22,7 +22,11 @@ describe('HTTP client: fair access, retries, throttling, raw cache', () => {
       hits.set(req.url!, n);
       agents.push(String(req.headers['user-agent']));
       if (req.url === '/flaky') {
-        if (n < 3) { res.writeHead(503); res.end('busy'); return; }
+        if (n < 3) {
+          res.writeHead(503);
+          res.end('busy');
+          return;
+        }
         res.end('finally');
         return;
       }
@@ -36,8 +40,15 @@ describe('HTTP client: fair access, retries, throttling, raw cache', () => {
         res.end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code></Error>');
         return;
       }
-      if (req.url === '/gone') { res.writeHead(404); res.end(); return; }
-      if (req.url === '/slow') { setTimeout(() => res.end('late'), 2000); return; }
+      if (req.url === '/gone') {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      if (req.url === '/slow') {
+        setTimeout(() => res.end('late'), 2000);
+        return;
+      }
       res.end(`body of ${req.url}`);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -91,7 +102,7 @@ describe('HTTP client: fair access, retries, throttling, raw cache', () => {
     expect(hits.get('/files/bulk.zip')).toBe(1);
   });
 
-  it('refuses the regulator\'s real hosts without a declared User-Agent (and sends nothing)', async () => {
+  it("refuses the regulator's real hosts without a declared User-Agent (and sends nothing)", async () => {
     const c = createHttpClient(loadSettings({ DATA_DIR: dataDir }));
     await expect(c.get('https://www.sec.gov/Archives/edgar/full-index/')).rejects.toThrow(/SEC_USER_AGENT is not set/);
   });

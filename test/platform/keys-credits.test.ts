@@ -74,7 +74,12 @@ describe('credits', () => {
   let app: TestApp;
   beforeAll(async () => {
     // The burst below must reach the meter, not the per-key rate limiter. A fixed clock fixes the billing period.
-    app = await createTestApp({ routes: [...toyEndpoints, ...service], extraTables: [firmsTable], env: { RATE_LIMIT_RPS: '10000' }, now: () => new Date('2026-03-02T10:00:00Z') });
+    app = await createTestApp({
+      routes: [...toyEndpoints, ...service],
+      extraTables: [firmsTable],
+      env: { RATE_LIMIT_RPS: '10000' },
+      now: () => new Date('2026-03-02T10:00:00Z'),
+    });
     await withToyData(app);
   });
   afterAll(() => app.close());
@@ -121,7 +126,10 @@ describe('metering off and rate limits', () => {
   let clockMs = Date.parse('2026-03-02T10:00:00Z');
   beforeAll(async () => {
     app = await createTestApp({
-      routes: [...toyEndpoints, ...service], extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '5' }, now: () => new Date(clockMs),
+      routes: [...toyEndpoints, ...service],
+      extraTables: [firmsTable],
+      env: { METERING: 'off', RATE_LIMIT_RPS: '5' },
+      now: () => new Date(clockMs),
     });
     await withToyData(app);
   });

@@ -26,9 +26,7 @@ describe('lake writer and catalog', () => {
     expect(cat!.record_count).toBe(118);
     expect(cat!.partitions[0]).toMatchObject({ value: '2026-01-01', rows: 118, parser_version: 1 });
     expect(cat!.last_run!.bad_rows).toBe(2);
-    const [{ codec }] = await app.services.lake.query(
-      `SELECT compression AS codec FROM parquet_metadata('${join(part, 'data.parquet')}') LIMIT 1`,
-    );
+    const [{ codec }] = await app.services.lake.query(`SELECT compression AS codec FROM parquet_metadata('${join(part, 'data.parquet')}') LIMIT 1`);
     expect(String(codec).toUpperCase()).toBe('ZSTD');
   });
 

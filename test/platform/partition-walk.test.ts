@@ -10,7 +10,12 @@ import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-datase
  */
 describe('partition-first pages', () => {
   let app: TestApp;
-  const snapshots: [string, number][] = [['2025-10-01', 5], ['2025-11-01', 40], ['2025-12-01', 30], ['2026-01-01', 237]];
+  const snapshots: [string, number][] = [
+    ['2025-10-01', 5],
+    ['2025-11-01', 40],
+    ['2025-12-01', 30],
+    ['2026-01-01', 237],
+  ];
   beforeAll(async () => {
     // Paging at limit=1 makes hundreds of calls: the per-key rate limit is not what this file tests.
     app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });

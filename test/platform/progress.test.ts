@@ -38,6 +38,11 @@ describe('ingest progress lines', () => {
   });
 
   it('prints nothing when quiet', async () => {
-    expect(await linesDuring((p) => { p.phase('x'); p.note('y'); }, true)).toEqual([]);
+    expect(
+      await linesDuring((p) => {
+        p.phase('x');
+        p.note('y');
+      }, true),
+    ).toEqual([]);
   });
 });

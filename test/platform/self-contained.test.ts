@@ -19,14 +19,10 @@ function scannedFiles(): string[] {
   let files: string[];
   try {
     const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...SCANNED_DIRS, ...SCANNED_FILES];
-    files = execFileSync('git', args, { cwd: root, encoding: 'utf8' })
-      .split('\0')
-      .filter(Boolean);
+    files = execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   } catch {
     const walk = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
-      );
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
     files = [...SCANNED_DIRS.filter((d) => existsSync(join(root, d))).flatMap(walk), ...SCANNED_FILES];
   }
   const binary = /\.(parquet|zip|gz|png|ico)$/i;

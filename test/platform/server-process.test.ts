@@ -30,7 +30,9 @@ describe('server process with concurrent ingest and key management', () => {
   });
 
   it('npm run keys works while the server holds the state store (admin socket)', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--name', 'ci', '--json'], { env: env() });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--name', 'ci', '--json'], {
+      env: env(),
+    });
     const created = JSON.parse(stdout);
     expect(created.key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
     const r = await fetch(`${base}/v1/account`, { headers: { Authorization: `Bearer ${created.key}` } });

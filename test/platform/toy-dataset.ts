@@ -50,10 +50,19 @@ export function toyIngester(parserVersion = 1) {
             ctx.badRow({ file: input.path, line, reason: `aum not a number: '${rec.aum}'` });
             continue;
           }
-          await ctx.append(firmsTable, {
-            snapshot_date: date, id: rec.id, name: `${rec.name}${parserVersion > 1 ? ' v2' : ''}`, state: rec.state || null,
-            aum, active: toBool(rec.active), source_url: `https://example.invalid/firms/${rec.id}`,
-          }, { file: input.path, line });
+          await ctx.append(
+            firmsTable,
+            {
+              snapshot_date: date,
+              id: rec.id,
+              name: `${rec.name}${parserVersion > 1 ? ' v2' : ''}`,
+              state: rec.state || null,
+              aum,
+              active: toBool(rec.active),
+              source_url: `https://example.invalid/firms/${rec.id}`,
+            },
+            { file: input.path, line },
+          );
         }
       }
     },
@@ -65,17 +74,30 @@ export async function writeToyCsv(dir: string, date: string, n: number, opts: { 
   const lines = ['id,name,state,aum,active'];
   for (let i = 1; i <= n; i++) {
     const bad = opts.badLines?.includes(i + 1);
-    lines.push(`F${String(i).padStart(5, '0')},Firm ${i},${['NY', 'CA', 'TX'][i % 3]},${bad ? 'lots' : (i * 7919) % 1000 * 1000},${i % 2 ? 'Y' : 'N'}`);
+    lines.push(`F${String(i).padStart(5, '0')},Firm ${i},${['NY', 'CA', 'TX'][i % 3]},${bad ? 'lots' : ((i * 7919) % 1000) * 1000},${i % 2 ? 'Y' : 'N'}`);
   }
   const file = join(dir, `firms-${date}.csv`);
   await writeFile(file, `${lines.join('\n')}\n`);
   return file;
 }
 
-const Firm = z.object({ id: z.string(), name: z.string(), state: z.string().nullable(), aum: z.number().int(), active: z.boolean().nullable(), source: z.string(), source_url: z.string().nullable() });
+const Firm = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: z.string().nullable(),
+  aum: z.number().int(),
+  active: z.boolean().nullable(),
+  source: z.string(),
+  source_url: z.string().nullable(),
+});
 const toRecord = (r: Record<string, unknown>) => ({
-  id: String(r.id), name: String(r.name), state: (r.state as string) ?? null, aum: Number(r.aum), active: (r.active as boolean) ?? null,
-  source: 'toy_source', source_url: (r.source_url as string) ?? null,
+  id: String(r.id),
+  name: String(r.name),
+  state: (r.state as string) ?? null,
+  aum: Number(r.aum),
+  active: (r.active as boolean) ?? null,
+  source: 'toy_source',
+  source_url: (r.source_url as string) ?? null,
 });
 
 export const toyEndpoints = [
@@ -95,7 +117,10 @@ export const toyEndpoints = [
     },
     filters: { aum_min: f.gte('aum'), aum_max: f.lte('aum'), state: f.eq('state'), active: f.flag('active'), q: f.contains('name') },
     validate: (v) => [rangeIssue(v, 'aum_min', 'aum_max')],
-    orderBy: [{ column: 'aum', dir: 'desc' }, { column: 'id', dir: 'asc' }],
+    orderBy: [
+      { column: 'aum', dir: 'desc' },
+      { column: 'id', dir: 'asc' },
+    ],
     record: Firm,
     toRecord,
   }),
@@ -108,7 +133,11 @@ export const toyEndpoints = [
     table: firmsTable,
     params: { aum_min: p.int({ ge: 0 }), state: p.str({ pattern: /^[A-Z]{2}$/, upper: true }) },
     filters: { aum_min: f.gte('aum'), state: f.eq('state') },
-    orderBy: [{ column: 'snapshot_date', dir: 'desc' }, { column: 'aum', dir: 'desc' }, { column: 'id', dir: 'asc' }],
+    orderBy: [
+      { column: 'snapshot_date', dir: 'desc' },
+      { column: 'aum', dir: 'desc' },
+      { column: 'id', dir: 'asc' },
+    ],
     record: Firm,
     toRecord,
   }),

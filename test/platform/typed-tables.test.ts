@@ -8,7 +8,7 @@ import { defineIngester, type LoadContext } from '../../ingest/pipeline/contract
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import { ddlColumns, defineTable, rowSchema, type RowOf } from '../../schemas/table.ts';
-import { holdings13f } from '../../schemas/tables/13f.ts';
+import type { holdings13f } from '../../schemas/tables/13f.ts';
 import { firmsTable } from './toy-dataset.ts';
 
 /**
@@ -163,32 +163,37 @@ describe('the runner checks what reaches staging', () => {
   });
 
   it('a key may repeat across partitions (it is unique per partition)', async () => {
-    const s = await run(keysIngester([
-      { day: '2026-01-01', id: 'a', n: 1 },
-      { day: '2026-01-01', id: 'b', n: 2 },
-      { day: '2026-01-02', id: 'a', n: 3 },
-    ]));
+    const s = await run(
+      keysIngester([
+        { day: '2026-01-01', id: 'a', n: 1 },
+        { day: '2026-01-01', id: 'b', n: 2 },
+        { day: '2026-01-02', id: 'a', n: 3 },
+      ]),
+    );
     expect(s.rowsWritten).toBe(3);
     expect(await lakeRows()).toHaveLength(3);
   });
 
   it('a repeated key fails the run with table, key and value named, and writes nothing', async () => {
     const before = await readCatalogEntry(settings.lakeDir, 'toy_keys');
-    const failing = run(keysIngester([
-      { day: '2026-01-01', id: 'c', n: 4 },
-      { day: '2026-01-02', id: 'z', n: 5 },
-      { day: '2026-01-02', id: 'z', n: 6 },
-    ]));
-    await expect(failing).rejects.toThrow(
-      'toy_keys: primary key (id) is not unique in this run: day="2026-01-02", id="z" is staged 2 times',
+    const failing = run(
+      keysIngester([
+        { day: '2026-01-01', id: 'c', n: 4 },
+        { day: '2026-01-02', id: 'z', n: 5 },
+        { day: '2026-01-02', id: 'z', n: 6 },
+      ]),
     );
+    await expect(failing).rejects.toThrow('toy_keys: primary key (id) is not unique in this run: day="2026-01-02", id="z" is staged 2 times');
     expect(await readCatalogEntry(settings.lakeDir, 'toy_keys')).toEqual(before);
     expect((await lakeRows()).map((r) => `${r.day}/${r.id}`)).toEqual(['2026-01-01/a', '2026-01-01/b', '2026-01-02/a']);
     expect(await readdir(join(dataDir, '.work'))).toEqual([]);
   });
 
   it('appended rows are held to the same key check', async () => {
-    const rows = [{ day: '2026-01-03', id: 'q', n: 1 }, { day: '2026-01-03', id: 'q', n: 2 }];
+    const rows = [
+      { day: '2026-01-03', id: 'q', n: 1 },
+      { day: '2026-01-03', id: 'q', n: 2 },
+    ];
     await expect(run(keysIngester(rows, 'append'))).rejects.toThrow(/toy_keys: primary key \(id\) is not unique.*id="q"/);
     expect(await lakeRows()).toHaveLength(3);
   });

@@ -55,9 +55,19 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
     expect(r.body.data).toHaveLength(8);
     const weil = r.body.data.find((d: any) => d.name_normalized === 'parker weil');
     expect(weil).toMatchObject({
-      cik: '0000893739', issuer: '180 DEGREE CAPITAL CORP. /NY/', accession_number: '0000893739-20-000019', filed_date: '2020-03-25',
-      fiscal_year: 2019, name: 'Parker A. Weil', title: 'Independent Director', is_director: true, is_officer: false,
-      is_independent: true, age: 54, director_since: 2017, source: 'sec_proxy',
+      cik: '0000893739',
+      issuer: '180 DEGREE CAPITAL CORP. /NY/',
+      accession_number: '0000893739-20-000019',
+      filed_date: '2020-03-25',
+      fiscal_year: 2019,
+      name: 'Parker A. Weil',
+      title: 'Independent Director',
+      is_director: true,
+      is_officer: false,
+      is_independent: true,
+      age: 54,
+      director_since: 2017,
+      source: 'sec_proxy',
       source_url: `${archive.base}/Archives/edgar/data/893739/000089373920000019/annualmeetingproxy2020-doc.htm`,
     });
     expect(weil.found_in).toEqual(['people_table#7', 'fund_compensation#9']);
@@ -80,11 +90,25 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
 
   it('/v1/compensation serves SCT rows per executive per year, with every filter', async () => {
     const all = await app.get('/v1/compensation?filer_cik=16040&executive_name=sean%20keohane');
-    expect(all.body.data.map((d: any) => [d.fiscal_year, d.total_usd, d.pvp_verified])).toEqual([[2023, 7791510, true], [2022, 7948029, true], [2021, 8242487, true]]);
+    expect(all.body.data.map((d: any) => [d.fiscal_year, d.total_usd, d.pvp_verified])).toEqual([
+      [2023, 7791510, true],
+      [2022, 7948029, true],
+      [2021, 8242487, true],
+    ]);
     expect(all.body.data[0]).toMatchObject({
-      table_kind: 'summary_compensation', salary_usd: 1083750, bonus_usd: null, stock_awards_usd: 3509911, option_awards_usd: 1890051,
-      non_equity_incentive_usd: 1045704, pension_deferred_usd: 26843, other_usd: 235251, total_checks: true,
-      pvp_compensation_actually_paid_usd: 8106840, confidence: 1, title: 'President and CEO', accession_number: null,
+      table_kind: 'summary_compensation',
+      salary_usd: 1083750,
+      bonus_usd: null,
+      stock_awards_usd: 3509911,
+      option_awards_usd: 1890051,
+      non_equity_incentive_usd: 1045704,
+      pension_deferred_usd: 26843,
+      other_usd: 235251,
+      total_checks: true,
+      pvp_compensation_actually_paid_usd: 8106840,
+      confidence: 1,
+      title: 'President and CEO',
+      accession_number: null,
     });
     const fy = await app.get('/v1/compensation?fiscal_year=2021&issuer_name=cabot&limit=100');
     expect(fy.body.data).toHaveLength(5);
@@ -92,24 +116,56 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
     expect(range.body.data).toHaveLength(5);
     const big = await app.get('/v1/compensation?min_total_usd=2900000&limit=100');
     expect(big.body.data.map((d: any) => `${d.executive_name} ${d.fiscal_year}`).sort()).toEqual([
-      'Jeff Zhu 2021', 'Jeff Zhu 2022', 'Jeff Zhu 2023', 'Sean D. Keohane 2021', 'Sean D. Keohane 2022', 'Sean D. Keohane 2023',
+      'Jeff Zhu 2021',
+      'Jeff Zhu 2022',
+      'Jeff Zhu 2023',
+      'Sean D. Keohane 2021',
+      'Sean D. Keohane 2022',
+      'Sean D. Keohane 2023',
     ]);
     const acc = await app.get('/v1/compensation?accession_number=0000893739-20-000019&limit=100');
     expect(acc.body.data).toHaveLength(8);
-    expect(acc.body.data.find((d: any) => d.executive_name === 'Kevin M. Rendino')).toMatchObject({ table_kind: 'fund_compensation', fiscal_year: 2019, aggregate_comp_usd: 1814970, total_usd: 1814970, pension_deferred_usd: 0 });
+    expect(acc.body.data.find((d: any) => d.executive_name === 'Kevin M. Rendino')).toMatchObject({
+      table_kind: 'fund_compensation',
+      fiscal_year: 2019,
+      aggregate_comp_usd: 1814970,
+      total_usd: 1814970,
+      pension_deferred_usd: 0,
+    });
   });
 
   it('/v1/board finds the same person across sources and filters by source_type, ein, role, organization', async () => {
     const proxy = await app.get('/v1/board?source_type=sec_proxy&sec_cik=0000893739&limit=100');
-    expect(proxy.body.data.map((d: any) => d.person_name).sort()).toEqual(['Charles E. Ramsey', 'Daniel B. Wolfe', 'Kevin M. Rendino', 'Parker A. Weil', 'Richard P. Shanley', 'Stacy R. Brandom']);
+    expect(proxy.body.data.map((d: any) => d.person_name).sort()).toEqual([
+      'Charles E. Ramsey',
+      'Daniel B. Wolfe',
+      'Kevin M. Rendino',
+      'Parker A. Weil',
+      'Richard P. Shanley',
+      'Stacy R. Brandom',
+    ]);
     const irs = await app.get('/v1/board?source_type=irs_990&ein=20-1585919&limit=100');
     expect(irs.body.data).toHaveLength(7);
     const lewis = irs.body.data.find((d: any) => d.person_name === 'SCOTT LEWIS');
     expect(lewis).toMatchObject({
-      organization_name: 'VOICE OF SAN DIEGO', ein: '201585919', title: 'PRESIDENT/CEO', role: 'officer', roles: ['officer'],
-      average_hours_per_week: 40, reportable_comp_usd: 110886, reportable_comp_related_usd: 0, other_comp_usd: 0,
-      is_director: false, is_officer: true, is_key_employee: false, fiscal_year: 2014, period_end: '2014-12-31', form_type: '990',
-      object_id: '201541349349307794', confidence: 1, person_name_normalized: 'scott lewis',
+      organization_name: 'VOICE OF SAN DIEGO',
+      ein: '201585919',
+      title: 'PRESIDENT/CEO',
+      role: 'officer',
+      roles: ['officer'],
+      average_hours_per_week: 40,
+      reportable_comp_usd: 110886,
+      reportable_comp_related_usd: 0,
+      other_comp_usd: 0,
+      is_director: false,
+      is_officer: true,
+      is_key_employee: false,
+      fiscal_year: 2014,
+      period_end: '2014-12-31',
+      form_type: '990',
+      object_id: '201541349349307794',
+      confidence: 1,
+      person_name_normalized: 'scott lewis',
     });
     const officers = await app.get('/v1/board?source_type=irs_990&role=officer&limit=100');
     expect(officers.body.data.map((d: any) => d.person_name).sort()).toEqual(['ANN ALPERT', 'BLAIR BLUM', 'ROBERT PAGE', 'SCOTT LEWIS']);
@@ -133,9 +189,22 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
     const o = await app.get('/openapi.json', null);
     expect(o.status).toBe(200);
     const names = (path: string) => o.body.paths[path].get.parameters.map((x: any) => x.name);
-    expect(names('/v1/board')).toEqual(expect.arrayContaining(['source_type', 'sec_cik', 'ein', 'organization_name', 'person_name', 'role', 'min_confidence', 'cursor', 'limit']));
+    expect(names('/v1/board')).toEqual(
+      expect.arrayContaining(['source_type', 'sec_cik', 'ein', 'organization_name', 'person_name', 'role', 'min_confidence', 'cursor', 'limit']),
+    );
     expect(names('/v1/proxy/officers')).toEqual(expect.arrayContaining(['cik', 'accession_number', 'issuer', 'name', 'title', 'is_independent', 'min_age']));
-    expect(names('/v1/compensation')).toEqual(expect.arrayContaining(['issuer_name', 'filer_cik', 'executive_name', 'fiscal_year', 'min_fiscal_year', 'max_fiscal_year', 'min_total_usd', 'accession_number']));
+    expect(names('/v1/compensation')).toEqual(
+      expect.arrayContaining([
+        'issuer_name',
+        'filer_cik',
+        'executive_name',
+        'fiscal_year',
+        'min_fiscal_year',
+        'max_fiscal_year',
+        'min_total_usd',
+        'accession_number',
+      ]),
+    );
     const mc = o.body.paths['/v1/board'].get.parameters.find((x: any) => x.name === 'min_confidence');
     expect(mc.schema).toMatchObject({ type: 'number', minimum: 0, maximum: 1, default: 0.5 });
   });
@@ -155,10 +224,16 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
 
   it('answers 422 naming the parameter for bad input, and an empty_result warning for no match', async () => {
     for (const [q, param] of [
-      ['/v1/board?source_type=sec', 'source_type'], ['/v1/board?min_confidence=2', 'min_confidence'], ['/v1/board?ein=12', 'ein'],
-      ['/v1/board?role=ceo', 'role'], ['/v1/board?sec_cik=abc', 'sec_cik'],
-      ['/v1/proxy/officers?min_age=-1', 'min_age'], ['/v1/proxy/officers?is_independent=maybe', 'is_independent'], ['/v1/proxy/officers?accession_number=12', 'accession_number'],
-      ['/v1/compensation?fiscal_year=abc', 'fiscal_year'], ['/v1/compensation?min_total_usd=-5', 'min_total_usd'],
+      ['/v1/board?source_type=sec', 'source_type'],
+      ['/v1/board?min_confidence=2', 'min_confidence'],
+      ['/v1/board?ein=12', 'ein'],
+      ['/v1/board?role=ceo', 'role'],
+      ['/v1/board?sec_cik=abc', 'sec_cik'],
+      ['/v1/proxy/officers?min_age=-1', 'min_age'],
+      ['/v1/proxy/officers?is_independent=maybe', 'is_independent'],
+      ['/v1/proxy/officers?accession_number=12', 'accession_number'],
+      ['/v1/compensation?fiscal_year=abc', 'fiscal_year'],
+      ['/v1/compensation?min_total_usd=-5', 'min_total_usd'],
       ['/v1/compensation?min_fiscal_year=2023&max_fiscal_year=2021', 'max_fiscal_year'],
     ] as const) {
       const r = await app.get(q);
@@ -174,7 +249,9 @@ describe.skipIf(!hasFixtures)('proxy-board API over real filings', () => {
 
 describe('proxy-board demo samples ingest end to end', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await createTestApp({ routes: [...compensationRoutes, ...proxyRoutes, ...boardRoutes] }); }, 60_000);
+  beforeAll(async () => {
+    app = await createTestApp({ routes: [...compensationRoutes, ...proxyRoutes, ...boardRoutes] });
+  }, 60_000);
   afterAll(() => app?.close());
   it('ingests the proxy and 990 samples and serves them', async () => {
     const p = await app.ingestSample(datasetProxy, { skipDiff: true });

@@ -9,9 +9,22 @@ import { readProxySubmission, applyDeiFacts } from '../../ingest/sources/edgar/p
  */
 
 const people = (x: ProxyExtraction) => x.people.map((p) => [p.printed, p.title, p.isDirector, p.isOfficer, p.isIndependent, p.age, p.directorSince]);
-const comp = (x: ProxyExtraction) => x.compensation.map((c) => [
-  c.tableKind, c.printed, c.fiscalYear, c.salary, c.bonus, c.stockAwards, c.optionAwards, c.nonEquityIncentive, c.pensionDeferred, c.otherComp, c.feesCash, c.aggregateComp, c.total,
-]);
+const comp = (x: ProxyExtraction) =>
+  x.compensation.map((c) => [
+    c.tableKind,
+    c.printed,
+    c.fiscalYear,
+    c.salary,
+    c.bonus,
+    c.stockAwards,
+    c.optionAwards,
+    c.nonEquityIncentive,
+    c.pensionDeferred,
+    c.otherComp,
+    c.feesCash,
+    c.aggregateComp,
+    c.total,
+  ]);
 
 function precisionRecall(found: string[], truth: string[]) {
   const tp = found.filter((f) => truth.includes(f)).length;
@@ -25,8 +38,13 @@ describe.skipIf(!hasFixtures)('layout 1: investment-company proxy (180 Degree Ca
 
   it('reads the SGML header of the full submission and picks the DEF 14A document', () => {
     expect(doc.meta).toEqual({
-      accession: '0000893739-20-000019', cik: '0000893739', issuerName: '180 DEGREE CAPITAL CORP. /NY/', formType: 'DEF 14A',
-      filedDate: '2020-03-25', periodOfReport: '2020-05-14', documentName: 'annualmeetingproxy2020-doc.htm',
+      accession: '0000893739-20-000019',
+      cik: '0000893739',
+      issuerName: '180 DEGREE CAPITAL CORP. /NY/',
+      formType: 'DEF 14A',
+      filedDate: '2020-03-25',
+      periodOfReport: '2020-05-14',
+      documentName: 'annualmeetingproxy2020-doc.htm',
       filers: [{ cik: '0000893739', name: '180 DEGREE CAPITAL CORP. /NY/' }],
     });
   });
@@ -41,7 +59,15 @@ describe.skipIf(!hasFixtures)('layout 1: investment-company proxy (180 Degree Ca
       ['Parker A. Weil', 'Independent Director', true, false, true, 54, 2017],
       ['Alicia M. Gift', 'Senior Controller, Secretary and Treasurer', false, true, null, null, null],
       // "Robert E. Bigelow, III(4)": generational suffix after a comma and a footnote marker.
-      ['Robert E. Bigelow, III', 'Vice President, Head of Fund Development and Chief Executive Officer of 180 Degree Capital BD, LLC', false, true, null, null, null],
+      [
+        'Robert E. Bigelow, III',
+        'Vice President, Head of Fund Development and Chief Executive Officer of 180 Degree Capital BD, LLC',
+        false,
+        true,
+        null,
+        null,
+        null,
+      ],
       // Retiring director named only in the compensation table's "Independent Directors" section.
       ['Charles E. Ramsey', 'Director', true, false, true, null, null],
     ]);
@@ -61,13 +87,25 @@ describe.skipIf(!hasFixtures)('layout 1: investment-company proxy (180 Degree Ca
     ]);
     // Director rows add up to the printed total; officer rows have none to check against.
     expect(x.compensation.map((c) => [c.totalChecks, c.confidence])).toEqual([
-      [null, 0.65], [null, 0.65], [null, 0.65], [null, 0.65], [true, 0.95], [true, 0.95], [true, 0.95], [true, 0.95],
+      [null, 0.65],
+      [null, 0.65],
+      [null, 0.65],
+      [null, 0.65],
+      [true, 0.95],
+      [true, 0.95],
+      [true, 0.95],
+      [true, 0.95],
     ]);
   });
 
   it('hand-counted ground truth: 6 directors + 2 executive officers, 8 compensation rows', () => {
     const truth = ['kevin rendino', 'daniel wolfe', 'stacy brandom', 'richard shanley', 'parker weil', 'charles ramsey', 'alicia gift', 'robert bigelow'];
-    expect(precisionRecall(x.people.map((p) => p.name.key), truth)).toEqual({ precision: 1, recall: 1 });
+    expect(
+      precisionRecall(
+        x.people.map((p) => p.name.key),
+        truth,
+      ),
+    ).toEqual({ precision: 1, recall: 1 });
     expect(x.compensation).toHaveLength(8);
   });
 });
@@ -79,7 +117,14 @@ describe.skipIf(!hasFixtures)('layout 2: operating-company proxy with inline XBR
   applyDeiFacts(doc.meta, x.dei);
 
   it('a bare primary document takes CIK and name from the dei cover facts; accession unknown', () => {
-    expect(doc.meta).toMatchObject({ accession: null, cik: '0000016040', issuerName: 'Cabot Corporation', formType: 'DEF 14A', filedDate: null, filers: [{ cik: '0000016040', name: 'Cabot Corporation' }] });
+    expect(doc.meta).toMatchObject({
+      accession: null,
+      cik: '0000016040',
+      issuerName: 'Cabot Corporation',
+      formType: 'DEF 14A',
+      filedDate: null,
+      filers: [{ cik: '0000016040', name: 'Cabot Corporation' }],
+    });
   });
 
   it('summary compensation table: rowspan name cell over three years, title on the second line, "—" = 0, footnote markers in headers and names', () => {
@@ -112,12 +157,18 @@ describe.skipIf(!hasFixtures)('layout 2: operating-company proxy with inline XBR
       [2021, '2021-09-30', 8242487, 17132578, 'sean keohane'],
     ]);
     expect(x.compensation.filter((c) => c.pvpVerified).map((c) => [c.printed, c.fiscalYear, c.confidence])).toEqual([
-      ['Sean D. Keohane', 2023, 1], ['Sean D. Keohane', 2022, 1], ['Sean D. Keohane', 2021, 1],
+      ['Sean D. Keohane', 2023, 1],
+      ['Sean D. Keohane', 2022, 1],
+      ['Sean D. Keohane', 2021, 1],
     ]);
   });
 
   it('director compensation table: fees column, dash for zero, fiscal year of the statement', () => {
-    expect(comp(x).filter((r) => r[0] === 'director_compensation').map((r) => [r[1], r[2], r[10], r[5], r[8], r[12]])).toEqual([
+    expect(
+      comp(x)
+        .filter((r) => r[0] === 'director_compensation')
+        .map((r) => [r[1], r[2], r[10], r[5], r[8], r[12]]),
+    ).toEqual([
       ['Cynthia A. Arnold', 2023, 95000, 134990, 38, 230028],
       ['Douglas G. Del Grosso', 2023, 95000, 134990, 184, 230174],
       ['Juan Enriquez', 2023, 110000, 134990, 3519, 248509],
@@ -148,16 +199,45 @@ describe.skipIf(!hasFixtures)('layout 2: operating-company proxy with inline XBR
       ['Sean D. Keohane', 'President and CEO', true, true, false, 56, 2016],
       ['Erica McLaughlin', 'Executive Vice President, CFO, & Head of Corp Strategy', false, true, null, null, null],
       ['Karen A. Kalita', 'Senior Vice President and General Counsel', false, true, null, null, null],
-      ['Hobart C. Kalkstein', 'Executive Vice President & President, Reinforcement Materials Segment & Americas Region, & executive responsible for Digital', false, true, null, null, null],
+      [
+        'Hobart C. Kalkstein',
+        'Executive Vice President & President, Reinforcement Materials Segment & Americas Region, & executive responsible for Digital',
+        false,
+        true,
+        null,
+        null,
+        null,
+      ],
       ['Jeff Zhu', 'Executive Vice President and President, Performance Chemicals Segment & Asia Pacific Region', false, true, null, null, null],
     ]);
     expect(x.people.find((p) => p.printed === 'Sue H. Rataj')!.foundIn).toEqual(['bio_card', 'director_compensation#139']);
   });
 
   it('hand-counted ground truth: 12 directors + 4 other named executive officers; 15 SCT + 11 director rows; no other table of the 443 is taken', () => {
-    const truth = ['cynthia arnold', 'douglas del grosso', 'christine yan', 'michael morrow', 'sue rataj', 'michelle williams', 'frank wilson',
-      'matthias wolfgruber', 'juan enriquez', 'sean keohane', 'william kirby', 'raffiq nathoo', 'erica mclaughlin', 'karen kalita', 'hobart kalkstein', 'jeff zhu'];
-    expect(precisionRecall(x.people.map((p) => p.name.key), truth)).toEqual({ precision: 1, recall: 1 });
+    const truth = [
+      'cynthia arnold',
+      'douglas del grosso',
+      'christine yan',
+      'michael morrow',
+      'sue rataj',
+      'michelle williams',
+      'frank wilson',
+      'matthias wolfgruber',
+      'juan enriquez',
+      'sean keohane',
+      'william kirby',
+      'raffiq nathoo',
+      'erica mclaughlin',
+      'karen kalita',
+      'hobart kalkstein',
+      'jeff zhu',
+    ];
+    expect(
+      precisionRecall(
+        x.people.map((p) => p.name.key),
+        truth,
+      ),
+    ).toEqual({ precision: 1, recall: 1 });
     expect(x.compensation).toHaveLength(26);
     expect([x.tablesSeen, x.tablesUsed]).toEqual([443, 2]);
   });

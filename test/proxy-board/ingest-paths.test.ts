@@ -65,7 +65,8 @@ describe('confidence floor', () => {
       expect(dflt.body.data.map((d: any) => d.executive_name)).toEqual(['Ann Example']);
       const all = await app.get('/v1/compensation?filer_cik=777777&min_confidence=0');
       expect(all.body.data.map((d: any) => [d.executive_name, d.total_checks, d.confidence, d.total_usd])).toEqual([
-        ['Ann Example', true, 0.95, 1510000], ['Bob Sample', false, 0.4, 9999999],
+        ['Ann Example', true, 0.95, 1510000],
+        ['Bob Sample', false, 0.4, 9999999],
       ]);
     });
   });
@@ -82,9 +83,10 @@ describe.skipIf(!hasFixtures || !hasZip)('irs990 --period: yearly index → XML_
     await copyFile(fixturePath('irs990/990_201541349349307794_voice_of_san_diego_2014.xml'), join(work, '2024_TEOS_XML_01A', '201541349349307794_public.xml'));
     execFileSync('zip', ['-q', '-r', 'batch.zip', '2024_TEOS_XML_01A'], { cwd: work });
     const zipBody = await readFile(join(work, 'batch.zip'));
-    const index = 'RETURN_ID,FILING_TYPE,EIN,TAX_PERIOD,SUB_DATE,TAXPAYER_NAME,RETURN_TYPE,DLN,OBJECT_ID,XML_BATCH_ID\n'
-      + '1,EFILE,201585919,201412,2024,VOICE OF SAN DIEGO,990,93493134007945,201541349349307794,2024_TEOS_XML_01A\n'
-      + '2,EFILE,000000001,202312,2024,LATER BATCH ORG,990,1,202400000000000001,2024_TEOS_XML_05A\n';
+    const index =
+      'RETURN_ID,FILING_TYPE,EIN,TAX_PERIOD,SUB_DATE,TAXPAYER_NAME,RETURN_TYPE,DLN,OBJECT_ID,XML_BATCH_ID\n' +
+      '1,EFILE,201585919,201412,2024,VOICE OF SAN DIEGO,990,93493134007945,201541349349307794,2024_TEOS_XML_01A\n' +
+      '2,EFILE,000000001,202312,2024,LATER BATCH ORG,990,1,202400000000000001,2024_TEOS_XML_05A\n';
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/pub/epostcard/990/xml/2024/index_2024.csv') res.writeHead(200, { 'content-type': 'text/csv' }).end(index);
@@ -98,7 +100,10 @@ describe.skipIf(!hasFixtures || !hasZip)('irs990 --period: yearly index → XML_
     expect(s.badRows).toBe(0);
     expect(s.rowsWritten).toBe(7);
   }, 60_000);
-  afterAll(async () => { await app?.close(); server?.close(); });
+  afterAll(async () => {
+    await app?.close();
+    server?.close();
+  });
 
   it('downloads only the batches of the quarter and reads the zip member by member', async () => {
     expect(hits).toEqual(['/pub/epostcard/990/xml/2024/index_2024.csv', '/pub/epostcard/990/xml/2024/2024_TEOS_XML_01A.zip']);

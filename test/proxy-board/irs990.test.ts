@@ -12,13 +12,32 @@ describe.skipIf(!hasFixtures)('Form 990 Part VII (real e-file: Voice of San Dieg
 
   it('reads the return header', () => {
     expect(parsed.header).toEqual({
-      ein: '201585919', organizationName: 'VOICE OF SAN DIEGO', returnType: '990', returnVersion: '2014v5.0',
-      taxYear: 2014, taxPeriodEnd: '2014-12-31', amended: false,
+      ein: '201585919',
+      organizationName: 'VOICE OF SAN DIEGO',
+      returnType: '990',
+      returnVersion: '2014v5.0',
+      taxYear: 2014,
+      taxPeriodEnd: '2014-12-31',
+      amended: false,
     });
   });
 
   it('every Part VII Section A person exactly: title, hours, compensation, checkboxes (absent = false)', () => {
-    expect(parsed.people.map((p) => [p.personName, p.title, p.averageHours, p.isDirectorOrTrustee, p.isOfficer, p.isKeyEmployee, p.isHighestCompensated, p.isFormer, p.reportableComp, p.reportableCompRelated, p.otherComp])).toEqual([
+    expect(
+      parsed.people.map((p) => [
+        p.personName,
+        p.title,
+        p.averageHours,
+        p.isDirectorOrTrustee,
+        p.isOfficer,
+        p.isKeyEmployee,
+        p.isHighestCompensated,
+        p.isFormer,
+        p.reportableComp,
+        p.reportableCompRelated,
+        p.otherComp,
+      ]),
+    ).toEqual([
       ['R B WOOLLEY', 'CHAIRMAN OF THE BOARD', 16, true, false, false, false, false, 0, 0, 0],
       ['ROBERT PAGE', 'ASSISTANT SECRETARY/BOARD', 8, true, true, false, false, false, 0, 0, 0],
       ['REID CARR', 'BOARD MEMBER', 8, true, false, false, false, false, 0, 0, 0],
@@ -51,10 +70,21 @@ describe('990-EZ and pre-2013 element names (no real 990-EZ e-file is among the 
     const files = (await readdir(dir)).sort();
     const ez = parse990(await readFile(join(dir, files[1])));
     expect(ez.header.returnType).toBe('990EZ');
-    expect(ez.people[0]).toMatchObject({ form: '990EZ', title: 'PRESIDENT', averageHours: 40, benefitProgram: 0, expenseAllowance: 0, isOfficer: null, isDirectorOrTrustee: null });
+    expect(ez.people[0]).toMatchObject({
+      form: '990EZ',
+      title: 'PRESIDENT',
+      averageHours: 40,
+      benefitProgram: 0,
+      expenseAllowance: 0,
+      isOfficer: null,
+      isDirectorOrTrustee: null,
+    });
     const { rows } = board990Rows(ez, { objectId: 'x', sourceUrl: null });
     expect(rows.map((r) => [r.title, r.roles, r.confidence])).toEqual([
-      ['PRESIDENT', 'officer', 0.9], ['TREASURER', 'officer', 0.9], ['DIRECTOR', 'director', 0.9], ['DIRECTOR', 'director', 0.9],
+      ['PRESIDENT', 'officer', 0.9],
+      ['TREASURER', 'officer', 0.9],
+      ['DIRECTOR', 'director', 0.9],
+      ['DIRECTOR', 'director', 0.9],
     ]);
   });
 
@@ -67,7 +97,14 @@ describe('990-EZ and pre-2013 element names (no real 990-EZ e-file is among the 
       <OtherCompensation>0</OtherCompensation></Form990PartVIISectionA></IRS990></ReturnData></Return>`;
     const r = parse990(xml);
     expect(r.header).toMatchObject({ ein: '012345678', organizationName: 'OLD FORMAT SOCIETY', taxYear: 2010, taxPeriodEnd: '2011-06-30', returnType: '990' });
-    expect(r.people[0]).toMatchObject({ personName: 'SMITH, JOHN Q', title: 'TREASURER', averageHours: 5, isOfficer: true, isDirectorOrTrustee: false, reportableComp: 1200 });
+    expect(r.people[0]).toMatchObject({
+      personName: 'SMITH, JOHN Q',
+      title: 'TREASURER',
+      averageHours: 5,
+      isOfficer: true,
+      isDirectorOrTrustee: false,
+      reportableComp: 1200,
+    });
     expect(board990Rows(r, { objectId: 'y', sourceUrl: null }).rows[0].name_key).toBe('john smith');
   });
 });

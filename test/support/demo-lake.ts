@@ -22,9 +22,7 @@ export async function demoIngesters(): Promise<DatasetIngester[]> {
     const i = DEMO_FIRST.indexOf(name);
     return i < 0 ? DEMO_FIRST.length : i;
   };
-  return [...(await loadIngesters())]
-    .filter((d) => d.sample)
-    .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+  return [...(await loadIngesters())].filter((d) => d.sample).sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
 /**

@@ -27,7 +27,10 @@ export interface TestApp {
   key: string;
   newKey(plan?: PlanId, accountId?: string): Promise<string>;
   /** GET/POST… through real HTTP; `key: null` sends no Authorization header. */
-  request(path: string, init?: { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+  request(
+    path: string,
+    init?: { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   get(path: string, key?: string | null): Promise<{ status: number; headers: Headers; body: any }>;
   /** Runs an ingest into this app's lake (by name or definition). */
   ingest(dataset: string | DatasetIngester, args?: IngestArgs, opts?: RunOptions): Promise<IngestSummary>;
@@ -51,20 +54,20 @@ async function allRoutes(): Promise<readonly Endpoint[]> {
  * settings (as environment strings), an injectable clock, extra tables for framework tests, and the monitoring
  * runtime's options (a test receiver's CA).
  */
-export async function createTestApp(opts: {
-  routes?: readonly Endpoint[];
-  env?: Record<string, string>;
-  now?: () => Date;
-  extraTables?: TableSpec[];
-  monitoring?: MonitoringOptions;
-} = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { routes?: readonly Endpoint[]; env?: Record<string, string>; now?: () => Date; extraTables?: TableSpec[]; monitoring?: MonitoringOptions } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
   // The stand-ins are on loopback: no politeness limit toward them. The regulator's 10 requests/second would make
   // every stand-in page a fixed wait (the limit itself is tested on the client, test/platform/http-client.test.ts).
   const http = createHttpClient(settings, new PQueue({ concurrency: 16 }));
   const services = await createServices(settings, {
-    now: opts.now, http, extraTables: opts.extraTables, cursorSecret: 'test-cursor-secret-0123456789', monitoring: opts.monitoring,
+    now: opts.now,
+    http,
+    extraTables: opts.extraTables,
+    cursorSecret: 'test-cursor-secret-0123456789',
+    monitoring: opts.monitoring,
   });
   const handle = createApp(services, { routes: opts.routes ?? (await allRoutes()) });
   const server: Server = createServer(handle.app);
@@ -79,7 +82,11 @@ export async function createTestApp(opts: {
     const k = init.key === undefined ? key : init.key;
     if (k) headers.Authorization = `Bearer ${k}`;
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -91,7 +98,15 @@ export async function createTestApp(opts: {
   };
 
   return {
-    baseUrl, port, settings, services, handle, dataDir, key, newKey, request,
+    baseUrl,
+    port,
+    settings,
+    services,
+    handle,
+    dataDir,
+    key,
+    newKey,
+    request,
     get: (path, k) => request(path, { key: k }),
     ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, http, ...ro }),
     async ingestSample(dataset, o = {}) {

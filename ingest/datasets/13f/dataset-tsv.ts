@@ -9,11 +9,21 @@ import { boolSql, cikSql, dmySql, numSql, textSql } from '../../sources/edgar/fu
 export const DATASET_MEMBERS = ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'SUMMARYPAGE.TSV', 'INFOTABLE.TSV'];
 
 export async function loadDataset13f(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'INFOTABLE.TSV'], [
-    { member: 'SUBMISSION.TSV', table: 'ds13f_sub', columns: [] },
-    { member: 'COVERPAGE.TSV', table: 'ds13f_cover', columns: [] },
-    { member: 'SUMMARYPAGE.TSV', table: 'ds13f_summary', columns: ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'] },
-  ]);
+  const ok = await loadMemberTables(
+    ctx,
+    members,
+    label,
+    ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'INFOTABLE.TSV'],
+    [
+      { member: 'SUBMISSION.TSV', table: 'ds13f_sub', columns: [] },
+      { member: 'COVERPAGE.TSV', table: 'ds13f_cover', columns: [] },
+      {
+        member: 'SUMMARYPAGE.TSV',
+        table: 'ds13f_summary',
+        columns: ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
+      },
+    ],
+  );
   if (!ok) return;
   const bad = await ctx.sql(`SELECT ACCESSION_NUMBER AS a FROM ds13f_sub WHERE ${dmySql('PERIODOFREPORT')} IS NULL OR ${cikSql('CIK')} IS NULL`);
   for (const b of bad) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${b.a}: unparsable CIK or PERIODOFREPORT` });
@@ -34,7 +44,10 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
       AND trim(s.ACCESSION_NUMBER) NOT IN (SELECT accession_number FROM raw13f_filing)`);
 
   // line_no = position inside the filing's table; INFOTABLE_SK follows the file order, so it orders the lines.
-  await loadTsv(ctx, members.get('INFOTABLE.TSV')!, (rel) => `
+  await loadTsv(
+    ctx,
+    members.get('INFOTABLE.TSV')!,
+    (rel) => `
     INSERT INTO raw13f_info
     SELECT trim(ACCESSION_NUMBER),
            CAST(row_number() OVER (PARTITION BY trim(ACCESSION_NUMBER) ORDER BY TRY_CAST(INFOTABLE_SK AS BIGINT)) AS INTEGER),
@@ -42,5 +55,6 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
            ${numSql('VALUE')}, ${numSql('SSHPRNAMT')}, upper(${textSql('SSHPRNAMTTYPE')}), ${textSql('PUTCALL')},
            upper(${textSql('INVESTMENTDISCRETION')}), ${textSql('OTHERMANAGER')},
            ${numSql('VOTING_AUTH_SOLE', 'BIGINT')}, ${numSql('VOTING_AUTH_SHARED', 'BIGINT')}, ${numSql('VOTING_AUTH_NONE', 'BIGINT')}
-    FROM ${rel}`);
+    FROM ${rel}`,
+  );
 }

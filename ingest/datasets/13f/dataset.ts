@@ -34,7 +34,11 @@ async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<voi
       lines.push(...parsed.rows);
     }
     if (!filing || filing.accession_number === 'unknown') {
-      ctx.badRow({ file: basename(key), line: null, reason: filing ? 'no accession number in the container or the file name' : 'no 13F cover page (primary_doc) found' });
+      ctx.badRow({
+        file: basename(key),
+        line: null,
+        reason: filing ? 'no accession number in the container or the file name' : 'no 13F cover page (primary_doc) found',
+      });
       continue;
     }
     filings.push(filing);
@@ -52,7 +56,8 @@ export default defineIngester({
   parserVersion: 1,
   source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
-  argsHelp: '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
+  argsHelp:
+    '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
     if (!args.period) throw new Error('13f: give --period 2024Q4 or --from <path>');

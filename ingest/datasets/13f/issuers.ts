@@ -25,8 +25,13 @@ export async function resolveIssuers(ctx: LoadContext, dir: string, lakeDir: str
     SELECT c.cusip, mode(i.issuer_name) AS issuer_name
     FROM raw13f_info i JOIN cusip13f c USING (cusip_raw)
     WHERE c.cusip <> '' AND i.issuer_name IS NOT NULL GROUP BY 1`);
-  await tableFromRows(ctx, dir, 'cusipname13f', { cusip: 'VARCHAR', name_norm: 'VARCHAR', name_core: 'VARCHAR' },
-    names.map((r) => ({ cusip: r.cusip, ...renameKeys(issuerKeys(String(r.issuer_name))) })));
+  await tableFromRows(
+    ctx,
+    dir,
+    'cusipname13f',
+    { cusip: 'VARCHAR', name_norm: 'VARCHAR', name_core: 'VARCHAR' },
+    names.map((r) => ({ cusip: r.cusip, ...renameKeys(issuerKeys(String(r.issuer_name))) })),
+  );
 
   const entityNames = lakeScan(lakeDir, 'entity_names');
   const entities = lakeScan(lakeDir, 'entities');
@@ -40,14 +45,17 @@ export async function resolveIssuers(ctx: LoadContext, dir: string, lakeDir: str
     SELECT n.cusip, e.cik, bool_or(e.name_norm = n.name_norm) AS exact
     FROM cusipname13f n JOIN (SELECT DISTINCT cik, name_norm, name_core FROM ${entityNames}) e ON e.name_core = n.name_core
     GROUP BY n.cusip, e.cik`);
-  await ctx.sql(`
+  await ctx.sql(
+    `
     CREATE OR REPLACE TEMP TABLE issuer13f AS
     SELECT c.cusip, c.cik AS issuer_cik, en.ticker AS issuer_ticker,
            CASE WHEN c.exact THEN ${CONFIDENCE_EXACT} ELSE ${CONFIDENCE_CORE} END AS confidence,
            coalesce(en.updated_date, CAST($1 AS DATE)) AS as_of
     FROM cand13f c
     JOIN (SELECT cusip FROM cand13f GROUP BY cusip HAVING count(*) = 1) one USING (cusip)
-    LEFT JOIN (SELECT cik, any_value(ticker) AS ticker, max(updated_date) AS updated_date FROM ${entities} GROUP BY cik) en ON en.cik = c.cik`, [today]);
+    LEFT JOIN (SELECT cik, any_value(ticker) AS ticker, max(updated_date) AS updated_date FROM ${entities} GROUP BY cik) en ON en.cik = c.cik`,
+    [today],
+  );
   await ctx.sql(`
     CREATE OR REPLACE TEMP TABLE unmapped13f_reason AS
     SELECT n.cusip, CASE WHEN k.n > 1 THEN 'ambiguous_name' ELSE 'no_name_match' END AS reason

@@ -25,10 +25,14 @@ export async function createRaw13f(ctx: LoadContext): Promise<void> {
 }
 
 const RAW_FILING_COLS: Record<string, string> = Object.fromEntries(
-  RAW_FILING_DDL.split(',').map((c) => c.trim().split(/\s+/)).map(([n, t]) => [n, t]),
+  RAW_FILING_DDL.split(',')
+    .map((c) => c.trim().split(/\s+/))
+    .map(([n, t]) => [n, t]),
 );
 const RAW_INFO_COLS: Record<string, string> = Object.fromEntries(
-  RAW_INFO_DDL.split(',').map((c) => c.trim().split(/\s+/)).map(([n, t]) => [n, t]),
+  RAW_INFO_DDL.split(',')
+    .map((c) => c.trim().split(/\s+/))
+    .map(([n, t]) => [n, t]),
 );
 
 /** Adds parsed single filings (XML) to the raw tables. */
@@ -62,10 +66,25 @@ interface PriorFiling {
   superseded_by: string | null;
 }
 
-function orderKey(f: { accession_number: string; cik: string; period_of_report: string; submission_type: string; amendment_type: string | null; is_amendment: boolean | null; accepted_at: string | null; filing_date: string | null }): FilingOrderKey {
+function orderKey(f: {
+  accession_number: string;
+  cik: string;
+  period_of_report: string;
+  submission_type: string;
+  amendment_type: string | null;
+  is_amendment: boolean | null;
+  accepted_at: string | null;
+  filing_date: string | null;
+}): FilingOrderKey {
   return {
-    accession: f.accession_number, cik: f.cik, periodOfReport: f.period_of_report, submissionType: f.submission_type,
-    amendmentType: f.amendment_type, isAmendment: f.is_amendment, acceptedAt: f.accepted_at, filingDate: f.filing_date,
+    accession: f.accession_number,
+    cik: f.cik,
+    periodOfReport: f.period_of_report,
+    submissionType: f.submission_type,
+    amendmentType: f.amendment_type,
+    isAmendment: f.is_amendment,
+    acceptedAt: f.accepted_at,
+    filingDate: f.filing_date,
   };
 }
 
@@ -78,7 +97,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   const orphans = await ctx.sql(
     `SELECT accession_number, count(*)::INTEGER AS n FROM raw13f_info WHERE accession_number NOT IN (SELECT accession_number FROM raw13f_filing) GROUP BY 1`,
   );
-  for (const o of orphans) ctx.badRow({ file: 'INFOTABLE', line: null, reason: `${o.n} information table row(s) of ${o.accession_number} have no SUBMISSION/cover page` });
+  for (const o of orphans)
+    ctx.badRow({ file: 'INFOTABLE', line: null, reason: `${o.n} information table row(s) of ${o.accession_number} have no SUBMISSION/cover page` });
 
   const facts = (await ctx.sql(`
     SELECT f.*, CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
@@ -108,39 +128,79 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   await withScratch(async (dir) => {
     const decisions = facts.map((f) => {
       const d = decideValueUnit({
-        medianPrice: f.median_price, priceRows: f.price_rows, hasFigi: f.has_figi, schemaVersion: f.schema_version,
-        filingDate: f.filing_date, periodOfReport: f.period_of_report,
+        medianPrice: f.median_price,
+        priceRows: f.price_rows,
+        hasFigi: f.has_figi,
+        schemaVersion: f.schema_version,
+        filingDate: f.filing_date,
+        periodOfReport: f.period_of_report,
       });
       const s = states.get(f.accession_number)!;
       return {
-        accession_number: f.accession_number, period: quarterOf(f.period_of_report), unit: d.unit, multiplier: d.multiplier,
-        basis: d.basis, reason: d.reason, median_price: f.median_price, effect: s.effect, is_current: s.isCurrent,
-        superseded_by: s.supersededBy, source_url: filingIndexUrl(f.cik, f.accession_number),
+        accession_number: f.accession_number,
+        period: quarterOf(f.period_of_report),
+        unit: d.unit,
+        multiplier: d.multiplier,
+        basis: d.basis,
+        reason: d.reason,
+        median_price: f.median_price,
+        effect: s.effect,
+        is_current: s.isCurrent,
+        superseded_by: s.supersededBy,
+        source_url: filingIndexUrl(f.cik, f.accession_number),
       };
     });
-    await tableFromRows(ctx, dir, 'dec13f', {
-      accession_number: 'VARCHAR', period: 'VARCHAR', unit: 'VARCHAR', multiplier: 'INTEGER', basis: 'VARCHAR', reason: 'VARCHAR',
-      median_price: 'DOUBLE', effect: 'VARCHAR', is_current: 'BOOLEAN', superseded_by: 'VARCHAR', source_url: 'VARCHAR',
-    }, decisions);
+    await tableFromRows(
+      ctx,
+      dir,
+      'dec13f',
+      {
+        accession_number: 'VARCHAR',
+        period: 'VARCHAR',
+        unit: 'VARCHAR',
+        multiplier: 'INTEGER',
+        basis: 'VARCHAR',
+        reason: 'VARCHAR',
+        median_price: 'DOUBLE',
+        effect: 'VARCHAR',
+        is_current: 'BOOLEAN',
+        superseded_by: 'VARCHAR',
+        source_url: 'VARCHAR',
+      },
+      decisions,
+    );
 
     // Earlier filings whose status changed because of this run (a restatement in a later window).
     const flipped = prior
       .map((p) => ({ p, s: states.get(p.accession_number)! }))
       .filter(({ p, s }) => s.isCurrent !== p.is_current || (s.supersededBy ?? null) !== (p.superseded_by ?? null))
-      .map(({ p, s }) => ({ accession_number: p.accession_number, is_current: s.isCurrent, superseded_by: s.supersededBy, effect: amendmentEffect(orderKey(p)) }));
+      .map(({ p, s }) => ({
+        accession_number: p.accession_number,
+        is_current: s.isCurrent,
+        superseded_by: s.supersededBy,
+        effect: amendmentEffect(orderKey(p)),
+      }));
     await tableFromRows(ctx, dir, 'flip13f', { accession_number: 'VARCHAR', is_current: 'BOOLEAN', superseded_by: 'VARCHAR', effect: 'VARCHAR' }, flipped);
 
     // CUSIPs are normalized once per distinct spelling, in JS (the one normalizer), not per row.
     const raws = await ctx.sql(`SELECT DISTINCT cusip_raw FROM raw13f_info WHERE cusip_raw IS NOT NULL`);
-    await tableFromRows(ctx, dir, 'cusip13f', { cusip_raw: 'VARCHAR', cusip: 'VARCHAR', cusip_valid: 'BOOLEAN' }, raws.map((r) => {
-      const c = normalizeCusip(r.cusip_raw);
-      return { cusip_raw: r.cusip_raw, cusip: c ?? '', cusip_valid: isValidCusip(c) };
-    }));
+    await tableFromRows(
+      ctx,
+      dir,
+      'cusip13f',
+      { cusip_raw: 'VARCHAR', cusip: 'VARCHAR', cusip_valid: 'BOOLEAN' },
+      raws.map((r) => {
+        const c = normalizeCusip(r.cusip_raw);
+        return { cusip_raw: r.cusip_raw, cusip: c ?? '', cusip_valid: isValidCusip(c) };
+      }),
+    );
     await resolveIssuers(ctx, dir, lakeDir, today);
   });
 
   const pv = ctx.parserVersion;
-  await stage(ctx, `
+  await stage(
+    ctx,
+    `
     INSERT INTO staging_filings_13f BY NAME
     SELECT f.accession_number, f.cik, f.manager_name, f.street1, f.street2, f.city, f.state_or_country, f.zip_code, f.period_of_report,
            d.period, f.filing_date, f.accepted_at, f.submission_type, f.is_amendment, f.amendment_no, f.amendment_type,
@@ -152,9 +212,12 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            f.source, d.source_url, ${pv} AS parser_version
     FROM raw13f_filing f JOIN dec13f d USING (accession_number)
     LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
-               FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`);
+               FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`,
+  );
 
-  await stage(ctx, `
+  await stage(
+    ctx,
+    `
     INSERT INTO staging_holdings_13f BY NAME
     SELECT i.accession_number, i.line_no, f.cik AS manager_cik, f.manager_name, d.period, f.period_of_report, f.filing_date,
            i.issuer_name, i.title_of_class, coalesce(c.cusip, '') AS cusip, coalesce(c.cusip_valid, false) AS cusip_valid, i.figi,
@@ -167,18 +230,25 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     JOIN raw13f_filing f USING (accession_number)
     JOIN dec13f d USING (accession_number)
     LEFT JOIN cusip13f c ON c.cusip_raw = i.cusip_raw
-    LEFT JOIN issuer13f m ON m.cusip = c.cusip`);
+    LEFT JOIN issuer13f m ON m.cusip = c.cusip`,
+  );
 
   if (priorFilings && priorHoldings) {
-    await stage(ctx, `
+    await stage(
+      ctx,
+      `
       INSERT INTO staging_filings_13f BY NAME
       SELECT p.* REPLACE (x.is_current AS is_current, x.superseded_by AS superseded_by)
-      FROM ${priorFilings} p JOIN flip13f x USING (accession_number)`);
-    await stage(ctx, `
+      FROM ${priorFilings} p JOIN flip13f x USING (accession_number)`,
+    );
+    await stage(
+      ctx,
+      `
       INSERT INTO staging_holdings_13f BY NAME
       SELECT h.* REPLACE (x.is_current AS is_current)
       FROM ${priorHoldings} h JOIN flip13f x USING (accession_number)
-      WHERE h.period IN (SELECT DISTINCT period FROM dec13f)`);
+      WHERE h.period IN (SELECT DISTINCT period FROM dec13f)`,
+    );
   }
   await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings);
 }
@@ -193,23 +263,33 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
     SELECT accession_number, cik, manager_name, street1, street2, city, state_or_country, zip_code, period, period_of_report, filing_date,
            accepted_at, amendment_effect, is_current, report_type, value_unit_decision, source_url
     FROM staging_filings_13f
-    ${priorFilings ? `UNION ALL
+    ${
+      priorFilings
+        ? `UNION ALL
     SELECT p.accession_number, p.cik, p.manager_name, p.street1, p.street2, p.city, p.state_or_country, p.zip_code, p.period, p.period_of_report,
            p.filing_date, p.accepted_at, p.amendment_effect, p.is_current, p.report_type, p.value_unit_decision, p.source_url
     FROM ${priorFilings} p
     JOIN (SELECT DISTINCT cik, period FROM staging_filings_13f) t ON t.cik = p.cik AND t.period = p.period
-    WHERE p.accession_number NOT IN (SELECT accession_number FROM staging_filings_13f)` : ''}`);
+    WHERE p.accession_number NOT IN (SELECT accession_number FROM staging_filings_13f)`
+        : ''
+    }`);
 
   await ctx.sql(`
     CREATE OR REPLACE TEMP TABLE eff13f AS
     SELECT manager_cik, period, cusip, cusip_valid, issuer_name, issuer_cik, value_usd, is_current FROM staging_holdings_13f
-    ${priorHoldings ? `UNION ALL
+    ${
+      priorHoldings
+        ? `UNION ALL
     SELECT h.manager_cik, h.period, h.cusip, h.cusip_valid, h.issuer_name, h.issuer_cik, h.value_usd, h.is_current
     FROM ${priorHoldings} h
     WHERE h.period IN (SELECT DISTINCT period FROM staging_filings_13f)
-      AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)` : ''}`);
+      AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)`
+        : ''
+    }`);
 
-  await stage(ctx, `
+  await stage(
+    ctx,
+    `
     INSERT INTO staging_managers_13f BY NAME
     WITH cur AS (SELECT * FROM all13f_filing WHERE is_current),
     latest AS (
@@ -228,14 +308,18 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
            dt.first_date AS filing_date, dt.last_date AS last_filing_date, l.accession_number, acc.accessions, acc.amendment_count,
            l.report_type, coalesce(agg.n, 0) AS holdings_count, coalesce(agg.v, 0) AS total_value_usd, acc.unit AS value_unit_decision,
            l.source_url, ${ctx.parserVersion} AS parser_version
-    FROM latest l JOIN acc USING (cik, period) JOIN dates dt USING (cik, period) LEFT JOIN agg USING (cik, period)`);
+    FROM latest l JOIN acc USING (cik, period) JOIN dates dt USING (cik, period) LEFT JOIN agg USING (cik, period)`,
+  );
 
   // Reasons exist only for CUSIPs seen by this run; older ones get a generic reason here (reason is NOT NULL in staging).
-  await stage(ctx, `
+  await stage(
+    ctx,
+    `
     INSERT INTO staging_unmapped_cusips_13f BY NAME
     SELECT period, cusip, mode(issuer_name) AS issuer_name, bool_or(cusip_valid) AS cusip_valid, count(*)::INTEGER AS holders,
            CAST(sum(value_usd) AS BIGINT) AS total_value_usd, coalesce(any_value(r.reason), 'no_name_match') AS reason, ${ctx.parserVersion} AS parser_version
     FROM eff13f e LEFT JOIN unmapped13f_reason r USING (cusip)
     WHERE is_current AND issuer_cik IS NULL AND cusip <> ''
-    GROUP BY period, cusip`);
+    GROUP BY period, cusip`,
+  );
 }

@@ -39,13 +39,47 @@ const WINDOWS: Record<'previous' | 'current', WindowSpec> = {
 
 const HEADERS = {
   SUBMISSION: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
-  COVERPAGE: ['ACCESSION_NUMBER', 'REPORTCALENDARORQUARTER', 'ISAMENDMENT', 'AMENDMENTNO', 'AMENDMENTTYPE', 'CONFDENIEDEXPIRED', 'DATEDENIEDEXPIRED',
-    'DATEREPORTED', 'REASONFORNONCONFIDENTIALITY', 'FILINGMANAGER_NAME', 'FILINGMANAGER_STREET1', 'FILINGMANAGER_STREET2', 'FILINGMANAGER_CITY',
-    'FILINGMANAGER_STATEORCOUNTRY', 'FILINGMANAGER_ZIPCODE', 'REPORTTYPE', 'FORM13FFILENUMBER', 'CRDNUMBER', 'SECFILENUMBER',
-    'PROVIDEINFOFORINSTRUCTION5', 'ADDITIONALINFORMATION'],
+  COVERPAGE: [
+    'ACCESSION_NUMBER',
+    'REPORTCALENDARORQUARTER',
+    'ISAMENDMENT',
+    'AMENDMENTNO',
+    'AMENDMENTTYPE',
+    'CONFDENIEDEXPIRED',
+    'DATEDENIEDEXPIRED',
+    'DATEREPORTED',
+    'REASONFORNONCONFIDENTIALITY',
+    'FILINGMANAGER_NAME',
+    'FILINGMANAGER_STREET1',
+    'FILINGMANAGER_STREET2',
+    'FILINGMANAGER_CITY',
+    'FILINGMANAGER_STATEORCOUNTRY',
+    'FILINGMANAGER_ZIPCODE',
+    'REPORTTYPE',
+    'FORM13FFILENUMBER',
+    'CRDNUMBER',
+    'SECFILENUMBER',
+    'PROVIDEINFOFORINSTRUCTION5',
+    'ADDITIONALINFORMATION',
+  ],
   SUMMARYPAGE: ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
-  INFOTABLE: ['ACCESSION_NUMBER', 'INFOTABLE_SK', 'NAMEOFISSUER', 'TITLEOFCLASS', 'CUSIP', 'FIGI', 'VALUE', 'SSHPRNAMT', 'SSHPRNAMTTYPE', 'PUTCALL',
-    'INVESTMENTDISCRETION', 'OTHERMANAGER', 'VOTING_AUTH_SOLE', 'VOTING_AUTH_SHARED', 'VOTING_AUTH_NONE'],
+  INFOTABLE: [
+    'ACCESSION_NUMBER',
+    'INFOTABLE_SK',
+    'NAMEOFISSUER',
+    'TITLEOFCLASS',
+    'CUSIP',
+    'FIGI',
+    'VALUE',
+    'SSHPRNAMT',
+    'SSHPRNAMTTYPE',
+    'PUTCALL',
+    'INVESTMENTDISCRETION',
+    'OTHERMANAGER',
+    'VOTING_AUTH_SOLE',
+    'VOTING_AUTH_SHARED',
+    'VOTING_AUTH_NONE',
+  ],
 } as const;
 
 type Member = keyof typeof HEADERS;
@@ -82,7 +116,8 @@ function nextQuarter(rng: Rng, held: Position[], universeSize: number): Position
   for (const p of held) {
     const r = rng.next();
     if (r < 0.08) continue;
-    const shares = r < 0.2 ? Math.round(p.shares * (1.1 + rng.next() * 0.9)) : r < 0.32 ? Math.max(1, Math.round(p.shares * (0.3 + rng.next() * 0.6))) : p.shares;
+    const shares =
+      r < 0.2 ? Math.round(p.shares * (1.1 + rng.next() * 0.9)) : r < 0.32 ? Math.max(1, Math.round(p.shares * (0.3 + rng.next() * 0.6))) : p.shares;
     out.push({ security: p.security, shares });
   }
   const opened = Math.max(1, Math.round(held.length * 0.06));
@@ -115,7 +150,15 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
   let sk = 50_000_000;
   let seq = 1;
 
-  const file = async (win: WindowSpec, cik: number, name: string, kind: 'HR' | 'RESTATEMENT' | 'NEW HOLDINGS' | 'NT', filed: string, thousands: boolean, positions: Position[]) => {
+  const file = async (
+    win: WindowSpec,
+    cik: number,
+    name: string,
+    kind: 'HR' | 'RESTATEMENT' | 'NEW HOLDINGS' | 'NT',
+    filed: string,
+    thousands: boolean,
+    positions: Position[],
+  ) => {
     const acc = `${String(900000000 + cik).padStart(10, '0')}-${win.yy}-${String(seq++).padStart(6, '0')}`;
     const state = rng.pick(STATES);
     const w = writers.get(win);
@@ -126,8 +169,29 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
     const amended = kind === 'RESTATEMENT' || kind === 'NEW HOLDINGS';
     const type = kind === 'NT' ? '13F-NT' : amended ? '13F-HR/A' : '13F-HR';
     await w?.row('SUBMISSION', [acc, dmy(filed), type, String(cik).padStart(10, '0'), dmy(win.periodEnd)]);
-    await w?.row('COVERPAGE', [acc, dmy(win.periodEnd), amended ? 'Y' : 'N', amended ? 1 : null, amended ? kind : null, null, null, null, null,
-      name, street, null, CITIES[state] ?? 'NEW YORK', state, zip, kind === 'NT' ? '13F NOTICE' : '13F HOLDINGS REPORT', fileNo, null, null, 'N', null]);
+    await w?.row('COVERPAGE', [
+      acc,
+      dmy(win.periodEnd),
+      amended ? 'Y' : 'N',
+      amended ? 1 : null,
+      amended ? kind : null,
+      null,
+      null,
+      null,
+      null,
+      name,
+      street,
+      null,
+      CITIES[state] ?? 'NEW YORK',
+      state,
+      zip,
+      kind === 'NT' ? '13F NOTICE' : '13F HOLDINGS REPORT',
+      fileNo,
+      null,
+      null,
+      'N',
+      null,
+    ]);
     if (kind === 'NT') return;
     let total = 0;
     let lines = 0;
@@ -137,14 +201,34 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
       const putCall = rng.chance(0.02) ? rng.pick(['Put', 'Call']) : null;
       // Some positions are reported over two lines: the part managed alone and the part shared with another manager.
       const split = rng.chance(0.05) && pos.shares >= 200 ? Math.round(pos.shares * 0.6) : null;
-      const parts: [number, 'SOLE' | 'DFND'][] = split ? [[split, 'SOLE'], [pos.shares - split, 'DFND']] : [[pos.shares, rng.chance(0.85) ? 'SOLE' : 'DFND']];
+      const parts: [number, 'SOLE' | 'DFND'][] = split
+        ? [
+            [split, 'SOLE'],
+            [pos.shares - split, 'DFND'],
+          ]
+        : [[pos.shares, rng.chance(0.85) ? 'SOLE' : 'DFND']];
       for (const [shares, discretion] of parts) {
         const usd = Math.round((dollars * shares) / pos.shares);
         const value = thousands ? Math.round(usd / 1000) : usd;
         total += value;
         lines++;
-        await w?.row('INFOTABLE', [acc, sk++, s.issuer, s.title, s.cusip, null, value, shares, 'SH', putCall, discretion,
-          discretion === 'DFND' ? '1' : null, discretion === 'SOLE' ? shares : 0, discretion === 'DFND' ? shares : 0, 0]);
+        await w?.row('INFOTABLE', [
+          acc,
+          sk++,
+          s.issuer,
+          s.title,
+          s.cusip,
+          null,
+          value,
+          shares,
+          'SH',
+          putCall,
+          discretion,
+          discretion === 'DFND' ? '1' : null,
+          discretion === 'SOLE' ? shares : 0,
+          discretion === 'DFND' ? shares : 0,
+          0,
+        ]);
       }
     }
     await w?.row('SUMMARYPAGE', [acc, 0, lines, total, 'N']);
@@ -160,18 +244,44 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
     while (picks.size < Math.min(count, universe.length)) picks.add(rng.int(0, universe.length - 1));
     const q3: Position[] = [...picks].map((security) => ({ security, shares: rng.logUniform(100, 2_000_000) }));
     const q4 = nextQuarter(rng, q3, universe.length);
-    for (const [win, positions] of [[WINDOWS.previous, q3], [WINDOWS.current, q4]] as const) {
+    for (const [win, positions] of [
+      [WINDOWS.previous, q3],
+      [WINDOWS.current, q4],
+    ] as const) {
       const filed = addDays(win.filedFrom, rng.int(0, 44));
-      if (role === 7) { await file(win, cik, name, 'NT', filed, false, []); continue; }
+      if (role === 7) {
+        await file(win, cik, name, 'NT', filed, false, []);
+        continue;
+      }
       // Late switchers: still thousands after the rule change (the mixed-period case).
       await file(win, cik, name, 'HR', filed, role === 3 || role === 11, positions);
       if (win !== WINDOWS.current) continue;
       // The restatement corrects share counts of the original; the new-holdings amendment adds three names.
-      if (role === 5) await file(win, cik, name, 'RESTATEMENT', addDays(filed, 3), false, positions.map((p) => ({ ...p, shares: p.shares + 100 })));
+      if (role === 5)
+        await file(
+          win,
+          cik,
+          name,
+          'RESTATEMENT',
+          addDays(filed, 3),
+          false,
+          positions.map((p) => ({ ...p, shares: p.shares + 100 })),
+        );
       if (role === 9) {
         const held = new Set(positions.map((p) => p.security));
-        const extra = universe.map((_, i) => i).filter((i) => !held.has(i)).slice(0, 3);
-        await file(win, cik, name, 'NEW HOLDINGS', addDays(filed, 5), false, extra.map((security) => ({ security, shares: 1000 })));
+        const extra = universe
+          .map((_, i) => i)
+          .filter((i) => !held.has(i))
+          .slice(0, 3);
+        await file(
+          win,
+          cik,
+          name,
+          'NEW HOLDINGS',
+          addDays(filed, 5),
+          false,
+          extra.map((security) => ({ security, shares: 1000 })),
+        );
       }
     }
   }
@@ -179,9 +289,12 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
   if (opts.scale <= 1) {
     for (const win of writers.keys()) {
       const folder = join(dir, win.name);
-      const members = await Promise.all((Object.keys(HEADERS) as Member[]).map(async (m) => ({
-        name: `${win.name}/${m}.tsv`, data: await readFile(join(folder, `${m}.tsv`)),
-      })));
+      const members = await Promise.all(
+        (Object.keys(HEADERS) as Member[]).map(async (m) => ({
+          name: `${win.name}/${m}.tsv`,
+          data: await readFile(join(folder, `${m}.tsv`)),
+        })),
+      );
       await writeZip(join(dir, `${win.name}.zip`), members);
       await rm(folder, { recursive: true, force: true });
     }

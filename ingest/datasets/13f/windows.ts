@@ -5,7 +5,20 @@ import { quarterBounds } from '../../sources/common/normalize.ts';
  * (calendar quarter, until 2023) and since 2024 three-month windows such as `01mar2024-31may2024_form13f.zip`.
  * Reports are due 45 days after the quarter end, so the zip whose window contains that deadline is the one.
  */
-const MON: Record<string, string> = { jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06', jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12' };
+const MON: Record<string, string> = {
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
+};
 
 export function windowOfZip(url: string): { start: string; end: string } | null {
   const name = (url.split('/').pop() ?? '').toLowerCase();
@@ -30,8 +43,10 @@ export function deadlineOf(period: string): string | null {
 export function pickZipForPeriod(urls: string[], period: string): string | null {
   const deadline = deadlineOf(period);
   if (!deadline) return null;
-  return urls.find((u) => {
-    const w = windowOfZip(u);
-    return w != null && w.start <= deadline && deadline <= w.end;
-  }) ?? null;
+  return (
+    urls.find((u) => {
+      const w = windowOfZip(u);
+      return w != null && w.start <= deadline && deadline <= w.end;
+    }) ?? null
+  );
 }

@@ -56,7 +56,8 @@ async function appendAdviser(
 }
 
 function snapshotOf(input: RawInput, partName: string, argsDate: string | undefined): string {
-  const d = (input.meta?.snapshotDate as string | undefined) ?? dateFromFileName(input.path) ?? dateFromFileName(partName) ?? (argsDate ? toIsoDate(argsDate) : null);
+  const d =
+    (input.meta?.snapshotDate as string | undefined) ?? dateFromFileName(input.path) ?? dateFromFileName(partName) ?? (argsDate ? toIsoDate(argsDate) : null);
   if (!d) throw new Error(`${basename(input.path)}: cannot tell the snapshot date from the file name; pass --date YYYY-MM-DD`);
   return d;
 }
@@ -68,11 +69,9 @@ export default defineIngester({
   dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_form_adv,
-  sourceUrls: [
-    `https://www.sec.gov${ROSTER_PAGE_PATH}`,
-    'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json',
-  ],
-  argsHelp: '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster .csv | IA_FIRM_*_Feed_*.xml[.gz] | IAPD firm-search .json | folder>',
+  sourceUrls: [`https://www.sec.gov${ROSTER_PAGE_PATH}`, 'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json'],
+  argsHelp:
+    '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster .csv | IA_FIRM_*_Feed_*.xml[.gz] | IAPD firm-search .json | folder>',
 
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, LOCAL_FILES);
@@ -97,8 +96,15 @@ export default defineIngester({
         if (isFeed(part.memberName)) {
           const meta = { generatedOn: null as string | null };
           for await (const firm of parseFirmFeed(await part.open(), meta)) {
-            const snapshotDate = (input.meta?.snapshotDate as string | undefined) ?? toIsoDate(meta.generatedOn) ?? snapshotOf(input, part.memberName, args.date);
-            await appendAdviser(ctx, dedup, firm.raw, { snapshotDate, registrationType: firm.registrationType, file: part.name, fileUrl: input.url, line: firm.line });
+            const snapshotDate =
+              (input.meta?.snapshotDate as string | undefined) ?? toIsoDate(meta.generatedOn) ?? snapshotOf(input, part.memberName, args.date);
+            await appendAdviser(ctx, dedup, firm.raw, {
+              snapshotDate,
+              registrationType: firm.registrationType,
+              file: part.name,
+              fileUrl: input.url,
+              line: firm.line,
+            });
           }
           continue;
         }

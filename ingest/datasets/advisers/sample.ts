@@ -15,26 +15,97 @@ const LETTERS = 'abcdefghijklmn'.split('');
 
 /** A representative slice of the 2026 registered-adviser layout (the real file has ~448 columns, in this order). */
 export const RIA_HEADERS = [
-  'SEC Region', 'Organization CRD#', 'Additional CRD Number', 'SEC#', 'Firm Type', 'Umbrella Registration', 'CIK#',
-  'Primary Business Name', 'Legal Name', 'Main Office Street Address 1', 'Main Office Street Address 2', 'Main Office City',
-  'Main Office State', 'Main Office Country', 'Main Office Postal Code', 'Main Office Telephone Number',
-  'Main Office Facsimile Number', 'Mail Office Street Address 1', 'Mail Office City', 'Mail Office State',
-  'Mail Office Country', 'Mail Office Postal Code', 'SEC Current Status', 'SEC Status Effective Date',
-  'Latest ADV Filing Date', 'Form Version', '1I', 'Website Address', '5A', '5B(1)', '5B(2)', '5B(3)', '5C(1)', '5C(2)',
-  ...LETTERS.map((l) => `5D(1)(${l})`), '5E(1)', '5E(2)', '5E(3)', '5F(1)', '5F(2)(a)', '5F(2)(b)', '5F(2)(c)', '5F(2)(d)',
-  '5F(2)(e)', '5F(2)(f)', '6A(1)', '7A(1)', '7A(2)', '7B', 'Count of Private Funds - 7B(1)', 'Any Hedge Funds',
-  'Total number of Hedge funds', 'Any Private Equity Funds', 'Total number of Private Equity funds',
-  'Total Gross Assets of Private Funds', 'Count of Private Funds - 7B(2)', '9A(1)(a)', 'Total Custody Amount', '10A', '11',
-  '11A(1)', '11A(2)', '11B(1)', '12A',
+  'SEC Region',
+  'Organization CRD#',
+  'Additional CRD Number',
+  'SEC#',
+  'Firm Type',
+  'Umbrella Registration',
+  'CIK#',
+  'Primary Business Name',
+  'Legal Name',
+  'Main Office Street Address 1',
+  'Main Office Street Address 2',
+  'Main Office City',
+  'Main Office State',
+  'Main Office Country',
+  'Main Office Postal Code',
+  'Main Office Telephone Number',
+  'Main Office Facsimile Number',
+  'Mail Office Street Address 1',
+  'Mail Office City',
+  'Mail Office State',
+  'Mail Office Country',
+  'Mail Office Postal Code',
+  'SEC Current Status',
+  'SEC Status Effective Date',
+  'Latest ADV Filing Date',
+  'Form Version',
+  '1I',
+  'Website Address',
+  '5A',
+  '5B(1)',
+  '5B(2)',
+  '5B(3)',
+  '5C(1)',
+  '5C(2)',
+  ...LETTERS.map((l) => `5D(1)(${l})`),
+  '5E(1)',
+  '5E(2)',
+  '5E(3)',
+  '5F(1)',
+  '5F(2)(a)',
+  '5F(2)(b)',
+  '5F(2)(c)',
+  '5F(2)(d)',
+  '5F(2)(e)',
+  '5F(2)(f)',
+  '6A(1)',
+  '7A(1)',
+  '7A(2)',
+  '7B',
+  'Count of Private Funds - 7B(1)',
+  'Any Hedge Funds',
+  'Total number of Hedge funds',
+  'Any Private Equity Funds',
+  'Total number of Private Equity funds',
+  'Total Gross Assets of Private Funds',
+  'Count of Private Funds - 7B(2)',
+  '9A(1)(a)',
+  'Total Custody Amount',
+  '10A',
+  '11',
+  '11A(1)',
+  '11A(2)',
+  '11B(1)',
+  '12A',
 ];
 
 /** The exempt-reporting file is narrower and spells the CRD header with a space, as observed. */
 export const ERA_HEADERS = [
-  'SEC Region', 'Organization CRD #', 'SEC#', 'Firm Type', 'Primary Business Name', 'Legal Name',
-  'Main Office Street Address 1', 'Main Office Street Address 2', 'Main Office City', 'Main Office State',
-  'Main Office Country', 'Main Office Postal Code', 'Main Office Telephone Number', 'SEC Current Status',
-  'SEC Status Effective Date', 'Latest ADV Filing Date', 'Form Version', 'Website Address', '7B',
-  'Count of Private Funds - 7B(1)', 'Total Gross Assets of Private Funds', '10A', '11',
+  'SEC Region',
+  'Organization CRD #',
+  'SEC#',
+  'Firm Type',
+  'Primary Business Name',
+  'Legal Name',
+  'Main Office Street Address 1',
+  'Main Office Street Address 2',
+  'Main Office City',
+  'Main Office State',
+  'Main Office Country',
+  'Main Office Postal Code',
+  'Main Office Telephone Number',
+  'SEC Current Status',
+  'SEC Status Effective Date',
+  'Latest ADV Filing Date',
+  'Form Version',
+  'Website Address',
+  '7B',
+  'Count of Private Funds - 7B(1)',
+  'Total Gross Assets of Private Funds',
+  '10A',
+  '11',
 ];
 
 const yn = (b: boolean) => (b ? 'Y' : 'N');
@@ -76,14 +147,32 @@ function rosterRow(f: SampleFirm, rng: Rng): Record<string, string | number | nu
   };
   if (!f.exempt) {
     Object.assign(row, {
-      '5A': f.employees, '5B(1)': Math.round(f.employees * 0.4), '5B(2)': Math.round(f.employees * 0.1), '5B(3)': 0,
-      '5C(1)': rng.int(1, 5000), '5C(2)': rng.int(0, 100),
-      '5E(1)': 'Y', '5E(2)': yn(rng.chance(0.2)), '5E(3)': yn(rng.chance(0.3)), '5F(1)': 'Y',
-      '5F(2)(a)': money(f.discretionary!), '5F(2)(b)': money(f.aum! - f.discretionary!), '5F(2)(c)': money(f.aum!),
-      '5F(2)(d)': rng.int(1, 900), '5F(2)(e)': rng.int(0, 90), '5F(2)(f)': rng.int(1, 990),
-      '6A(1)': 'N', '7A(1)': 'N', '7A(2)': yn(rng.chance(0.1)),
-      'Any Hedge Funds': yn(f.hasPrivateFunds && rng.chance(0.5)), 'Any Private Equity Funds': yn(f.hasPrivateFunds && rng.chance(0.5)),
-      '9A(1)(a)': 'N', '11A(1)': yn(f.disciplinary), '11A(2)': 'N', '11B(1)': 'N', '12A': 'N',
+      '5A': f.employees,
+      '5B(1)': Math.round(f.employees * 0.4),
+      '5B(2)': Math.round(f.employees * 0.1),
+      '5B(3)': 0,
+      '5C(1)': rng.int(1, 5000),
+      '5C(2)': rng.int(0, 100),
+      '5E(1)': 'Y',
+      '5E(2)': yn(rng.chance(0.2)),
+      '5E(3)': yn(rng.chance(0.3)),
+      '5F(1)': 'Y',
+      '5F(2)(a)': money(f.discretionary!),
+      '5F(2)(b)': money(f.aum! - f.discretionary!),
+      '5F(2)(c)': money(f.aum!),
+      '5F(2)(d)': rng.int(1, 900),
+      '5F(2)(e)': rng.int(0, 90),
+      '5F(2)(f)': rng.int(1, 990),
+      '6A(1)': 'N',
+      '7A(1)': 'N',
+      '7A(2)': yn(rng.chance(0.1)),
+      'Any Hedge Funds': yn(f.hasPrivateFunds && rng.chance(0.5)),
+      'Any Private Equity Funds': yn(f.hasPrivateFunds && rng.chance(0.5)),
+      '9A(1)(a)': 'N',
+      '11A(1)': yn(f.disciplinary),
+      '11A(2)': 'N',
+      '11B(1)': 'N',
+      '12A': 'N',
     });
     // Client-type counts: a handful of types per adviser, the rest blank (not answered).
     for (const l of LETTERS) row[`5D(1)(${l})`] = rng.chance(0.25) ? rng.int(1, 800) : null;
@@ -99,13 +188,33 @@ export async function writeRosterSample(dir: string, opts: SampleOptions, snapsh
   await mkdir(dir, { recursive: true });
   const ria = join(dir, `ia${stamp}.zip`);
   const era = join(dir, `ia${stamp}-exempt.zip`);
-  await writeZip(ria, [{ name: `IA_SEC_-_FIRM_ROSTER_FOIA_DOWNLOAD_-_${100_000 + (opts.seed % 900_000)}.CSV`, data: cp1252Csv(RIA_HEADERS, rows.filter((r) => !r.f.exempt).map((r) => r.row)) }]);
-  await writeZip(era, [{ name: `IA_SEC_-_ERA_FIRM_ROSTER_FOIA_DOWNLOAD_-_${200_000 + (opts.seed % 900_000)}.CSV`, data: cp1252Csv(ERA_HEADERS, rows.filter((r) => r.f.exempt).map((r) => r.row)) }]);
+  await writeZip(ria, [
+    {
+      name: `IA_SEC_-_FIRM_ROSTER_FOIA_DOWNLOAD_-_${100_000 + (opts.seed % 900_000)}.CSV`,
+      data: cp1252Csv(
+        RIA_HEADERS,
+        rows.filter((r) => !r.f.exempt).map((r) => r.row),
+      ),
+    },
+  ]);
+  await writeZip(era, [
+    {
+      name: `IA_SEC_-_ERA_FIRM_ROSTER_FOIA_DOWNLOAD_-_${200_000 + (opts.seed % 900_000)}.CSV`,
+      data: cp1252Csv(
+        ERA_HEADERS,
+        rows.filter((r) => r.f.exempt).map((r) => r.row),
+      ),
+    },
+  ]);
   return { ria, era };
 }
 
 const xmlAttr = (s: string | number | null | undefined) =>
-  String(s ?? '').replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+  String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is every Latin-1 code point, control characters included.
     .replace(/[^\u0000-\u00ff]/g, (c) => `&#${c.codePointAt(0)};`);
 
 /** IAPD `IA_FIRM_SEC_Feed_MM_DD_YYYY.xml.gz`, ISO-8859-1, in the compilation feed's element/attribute names. */

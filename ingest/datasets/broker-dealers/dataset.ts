@@ -21,11 +21,31 @@ type Rec = Omit<RowOf<typeof brokerDealersTable>, 'snapshot_date' | 'sources'> &
 
 function fromList(r: BdListRow, file: string, url: string | null): Rec {
   return {
-    bd_key: r.secNumber ?? `cik:${r.cik}`, sec_number: r.secNumber, sec_file_number_raw: r.fileNumberRaw, bd_crd: null, cik: r.cik,
-    name: r.name, other_names: [], status: 'ACTIVE', on_sec_active_list: true, street1: r.street1, street2: r.street2, city: r.city,
-    state: r.state, country: countryOfCode(r.state), postal_code: r.postalCode, phone: null, has_disclosure: null, branches_count: null,
-    finra_last_approval_date: null, expelled_date: null, also_adviser_sec_number: null, sources: [file], source_file: file,
-    source_line: r.line, source_url: url ?? BD_PAGE,
+    bd_key: r.secNumber ?? `cik:${r.cik}`,
+    sec_number: r.secNumber,
+    sec_file_number_raw: r.fileNumberRaw,
+    bd_crd: null,
+    cik: r.cik,
+    name: r.name,
+    other_names: [],
+    status: 'ACTIVE',
+    on_sec_active_list: true,
+    street1: r.street1,
+    street2: r.street2,
+    city: r.city,
+    state: r.state,
+    country: countryOfCode(r.state),
+    postal_code: r.postalCode,
+    phone: null,
+    has_disclosure: null,
+    branches_count: null,
+    finra_last_approval_date: null,
+    expelled_date: null,
+    also_adviser_sec_number: null,
+    sources: [file],
+    source_file: file,
+    source_line: r.line,
+    source_url: url ?? BD_PAGE,
   };
 }
 
@@ -46,11 +66,31 @@ function enrich(rec: Rec, f: SearchFirm, file: string): void {
 function fromSearch(f: SearchFirm, file: string): Rec {
   const o = f.office;
   const rec: Rec = {
-    bd_key: f.bdSecNumber ?? `crd:${f.crd}`, sec_number: f.bdSecNumber, sec_file_number_raw: null, bd_crd: f.crd, cik: null, name: f.name,
-    other_names: [], status: f.bdScope ?? 'UNKNOWN', on_sec_active_list: false, street1: o?.street1 ?? null, street2: o?.street2 ?? null,
-    city: o?.city ?? null, state: o?.state ?? null, country: o?.country ?? null, postal_code: o?.postalCode ?? null, phone: null,
-    has_disclosure: null, branches_count: null, finra_last_approval_date: null, expelled_date: null, also_adviser_sec_number: null,
-    sources: [], source_file: file, source_line: f.index, source_url: `${BROKERCHECK_FIRM}${f.crd}`,
+    bd_key: f.bdSecNumber ?? `crd:${f.crd}`,
+    sec_number: f.bdSecNumber,
+    sec_file_number_raw: null,
+    bd_crd: f.crd,
+    cik: null,
+    name: f.name,
+    other_names: [],
+    status: f.bdScope ?? 'UNKNOWN',
+    on_sec_active_list: false,
+    street1: o?.street1 ?? null,
+    street2: o?.street2 ?? null,
+    city: o?.city ?? null,
+    state: o?.state ?? null,
+    country: o?.country ?? null,
+    postal_code: o?.postalCode ?? null,
+    phone: null,
+    has_disclosure: null,
+    branches_count: null,
+    finra_last_approval_date: null,
+    expelled_date: null,
+    also_adviser_sec_number: null,
+    sources: [],
+    source_file: file,
+    source_line: f.index,
+    source_url: `${BROKERCHECK_FIRM}${f.crd}`,
   };
   enrich(rec, f, file);
   return rec;
@@ -72,7 +112,10 @@ export default defineIngester({
   },
 
   async load(ctx, inputs: RawInput[], args) {
-    const dates = inputs.map((i) => (i.meta?.snapshotDate as string | undefined) ?? dateFromFileName(i.path)).filter((d): d is string => !!d).sort();
+    const dates = inputs
+      .map((i) => (i.meta?.snapshotDate as string | undefined) ?? dateFromFileName(i.path))
+      .filter((d): d is string => !!d)
+      .sort();
     const snapshot = (args.date ? toIsoDate(args.date) : null) ?? dates.at(-1);
     if (!snapshot) throw new Error('cannot tell the snapshot date from the file names; pass --date YYYY-MM-DD');
 
@@ -86,7 +129,10 @@ export default defineIngester({
         const parsed = parseFirmSearch(await readFile(input.path, 'utf8'));
         for (const p of parsed.problems) ctx.badRow({ file, line: p.index, reason: p.reason });
         for (const f of parsed.firms) {
-          if (!f.bdSecNumber) { adviserOnly++; continue; }
+          if (!f.bdSecNumber) {
+            adviserOnly++;
+            continue;
+          }
           const rec = recs.get(f.bdSecNumber);
           if (rec) enrich(rec, f, file);
           else recs.set(f.bdSecNumber, fromSearch(f, file));

@@ -29,10 +29,7 @@ export default defineIngester({
   dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_enforcement,
-  sourceUrls: [
-    'https://www.sec.gov/enforcement-litigation/administrative-proceedings',
-    'https://www.sec.gov/enforcement-litigation/litigation-releases',
-  ],
+  sourceUrls: ['https://www.sec.gov/enforcement-litigation/administrative-proceedings', 'https://www.sec.gov/enforcement-litigation/litigation-releases'],
   argsHelp: '--date YYYY-MM-DD (that month) | --period YYYYQn | default: this and last month; --from <folder of listing pages, release pages, feeds>',
   async inputs(ctx, args) {
     if (args.from) return listingInputs(ctx, args, AP_SOURCE);
@@ -43,23 +40,27 @@ export default defineIngester({
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) !== null);
     for (const r of releases) {
       const kind = kindOf(r.releaseNumber);
-      await ctx.append(enforcementTable, {
-        action_id: `${AGENCY}:${r.releaseNumber}`,
-        agency: AGENCY,
-        action_kind: kind,
-        release_number: r.releaseNumber,
-        other_release_numbers: r.otherReleaseNumbers,
-        case_number: r.fileNumbers[0] ?? r.civilActionNumber,
-        action_date: r.date,
-        action_year: yearOf(r.date),
-        title: r.title,
-        respondents: r.names,
-        summary: r.body ?? r.summary,
-        ...sanctionColumns(releaseText(r)),
-        documents: r.documents,
-        detail_url: r.detailUrl,
-        source_url: r.sourceUrl,
-      }, { file: r.sourceUrl ?? undefined });
+      await ctx.append(
+        enforcementTable,
+        {
+          action_id: `${AGENCY}:${r.releaseNumber}`,
+          agency: AGENCY,
+          action_kind: kind,
+          release_number: r.releaseNumber,
+          other_release_numbers: r.otherReleaseNumbers,
+          case_number: r.fileNumbers[0] ?? r.civilActionNumber,
+          action_date: r.date,
+          action_year: yearOf(r.date),
+          title: r.title,
+          respondents: r.names,
+          summary: r.body ?? r.summary,
+          ...sanctionColumns(releaseText(r)),
+          documents: r.documents,
+          detail_url: r.detailUrl,
+          source_url: r.sourceUrl,
+        },
+        { file: r.sourceUrl ?? undefined },
+      );
     }
   },
   sample: writeEnforcementSample,

@@ -41,11 +41,15 @@ export function sampleAdministrativeProceedings(seed: number, count: number, end
 export async function writeEnforcementSample(dir: string, opts: SampleOptions): Promise<void> {
   const n = Math.max(1, Math.round(30 * opts.scale));
   await writeSampleSite(dir, {
-    slug: 'administrative-proceedings', title: 'Administrative Proceedings', kindTitle: 'Release',
+    slug: 'administrative-proceedings',
+    title: 'Administrative Proceedings',
+    kindTitle: 'Release',
     releases: sampleAdministrativeProceedings(opts.seed, n),
   });
   await writeSampleSite(dir, {
-    slug: 'litigation-releases', title: 'Litigation Releases', kindTitle: 'Litigation Release',
+    slug: 'litigation-releases',
+    title: 'Litigation Releases',
+    kindTitle: 'Litigation Release',
     releases: sampleLitigationReleases(opts.seed + 100, n),
   });
 }

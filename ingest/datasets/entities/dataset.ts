@@ -28,7 +28,10 @@ function entityRow(e: SubmissionEntity, listings: TickerListing[], date: string)
   const tickers = [...e.tickers];
   const exchanges = [...e.exchanges];
   for (const l of listings) {
-    if (!tickers.includes(l.ticker)) { tickers.push(l.ticker); exchanges.push(l.exchange); }
+    if (!tickers.includes(l.ticker)) {
+      tickers.push(l.ticker);
+      exchanges.push(l.exchange);
+    }
   }
   return {
     cik: e.cik,
@@ -59,11 +62,19 @@ function entityRow(e: SubmissionEntity, listings: TickerListing[], date: string)
 /** Current and former names, one row per distinct name (a name used twice keeps the widest range). */
 export function nameRows(e: SubmissionEntity): EntityNameRow[] {
   const byName = new Map<string, { name: string; valid_from: string | null; valid_to: string | null; is_current: boolean }>();
-  const lastChange = e.former_names.map((f) => f.to).filter((d): d is string => !!d).sort().at(-1) ?? null;
+  const lastChange =
+    e.former_names
+      .map((f) => f.to)
+      .filter((d): d is string => !!d)
+      .sort()
+      .at(-1) ?? null;
   byName.set(e.name, { name: e.name, valid_from: lastChange, valid_to: null, is_current: true });
   for (const f of e.former_names) {
     const cur = byName.get(f.name);
-    if (!cur) { byName.set(f.name, { name: f.name, valid_from: f.from, valid_to: f.to, is_current: false }); continue; }
+    if (!cur) {
+      byName.set(f.name, { name: f.name, valid_from: f.from, valid_to: f.to, is_current: false });
+      continue;
+    }
     if (f.from && (!cur.valid_from || f.from < cur.valid_from)) cur.valid_from = f.from;
     if (!cur.is_current && f.to && (!cur.valid_to || f.to > cur.valid_to)) cur.valid_to = f.to;
   }
@@ -146,7 +157,10 @@ export default defineIngester({
     const lists: TickerListing[][] = [];
     for (const input of inputs.filter((i) => isTickerFile(i.path.split(/[\\/]/).pop()!))) {
       for await (const d of jsonDocuments([input], () => true)) {
-        if ('error' in d) { ctx.badRow({ file: d.file, line: null, reason: d.error }); continue; }
+        if ('error' in d) {
+          ctx.badRow({ file: d.file, line: null, reason: d.error });
+          continue;
+        }
         const { listings, bad } = parseTickerFile(d.doc);
         for (let i = 0; i < bad; i++) ctx.badRow({ file: d.file, line: null, reason: 'ticker row without a CIK or ticker' });
         lists.push(listings);
@@ -161,16 +175,22 @@ export default defineIngester({
     const written = new Set<string>();
     const docs = inputs.filter((i) => !isTickerFile(i.path.split(/[\\/]/).pop()!));
     for await (const d of jsonDocuments(docs, isSubmissionFile)) {
-      if ('error' in d) { ctx.badRow({ file: d.file, line: null, reason: d.error }); continue; }
+      if ('error' in d) {
+        ctx.badRow({ file: d.file, line: null, reason: d.error });
+        continue;
+      }
       const kind = classifySubmissionFile(d.name)!;
       if (kind.overflow) continue; // overflow pages hold filings only
       const doc = d.doc as Record<string, unknown>;
       if (!doc || typeof doc !== 'object' || !('filings' in doc || 'tickers' in doc)) continue; // not a submissions document
       const e = parseSubmissionEntity(doc, kind.cik);
-      if (!e) { ctx.badRow({ file: d.file, line: null, reason: 'submissions document without cik or name' }); continue; }
+      if (!e) {
+        ctx.badRow({ file: d.file, line: null, reason: 'submissions document without cik or name' });
+        continue;
+      }
       await ctx.append(entitiesTable, entityRow(e, listingsByCik.get(e.cik) ?? [], date), { file: d.file });
       for (const n of nameRows(e)) await ctx.append(entityNamesTable, n, { file: d.file });
-      e.tickers.forEach((t, i) => fromSubmissions.push({ ticker: t.toUpperCase(), cik: e.cik, exchange: e.exchanges[i] ?? null, name: e.name }));
+      for (const [i, t] of e.tickers.entries()) fromSubmissions.push({ ticker: t.toUpperCase(), cik: e.cik, exchange: e.exchanges[i] ?? null, name: e.name });
       written.add(e.cik);
     }
 
@@ -181,10 +201,24 @@ export default defineIngester({
       const listings = listingsByCik.get(cik)!;
       const prev = existing.get(cik);
       const base: Omit<EntityRow, 'ticker' | 'tickers' | 'exchanges' | 'updated_date'> = prev ?? {
-        cik, cik_bucket: cikBucket(cik), name: listings.find((l) => l.name)?.name ?? cik,
-        sic: null, sic_description: null, state_of_incorp: null, state_of_incorp_description: null, fiscal_year_end: null,
-        entity_type: null, category: null, ein: null, phone: null, website: null, business_address: null, mailing_address: null,
-        former_names: [], detail_source: 'company_tickers', source_url: TICKERS_URL,
+        cik,
+        cik_bucket: cikBucket(cik),
+        name: listings.find((l) => l.name)?.name ?? cik,
+        sic: null,
+        sic_description: null,
+        state_of_incorp: null,
+        state_of_incorp_description: null,
+        fiscal_year_end: null,
+        entity_type: null,
+        category: null,
+        ein: null,
+        phone: null,
+        website: null,
+        business_address: null,
+        mailing_address: null,
+        former_names: [],
+        detail_source: 'company_tickers',
+        source_url: TICKERS_URL,
       };
       const row: EntityRow = {
         ...base,
@@ -196,7 +230,16 @@ export default defineIngester({
       await ctx.append(entitiesTable, row, { file: TICKERS_URL });
       if (!prev) {
         const name = base.name;
-        await ctx.append(entityNamesTable, { cik, cik_bucket: cikBucket(cik), name, name_norm: normalizeName(name), name_core: coreName(name), valid_from: null, valid_to: null, is_current: true });
+        await ctx.append(entityNamesTable, {
+          cik,
+          cik_bucket: cikBucket(cik),
+          name,
+          name_norm: normalizeName(name),
+          name_core: coreName(name),
+          valid_from: null,
+          valid_to: null,
+          is_current: true,
+        });
       }
     }
 

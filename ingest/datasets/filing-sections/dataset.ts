@@ -43,7 +43,8 @@ export default defineIngester({
   parserVersion: 1,
   source: SOURCE.sec_edgar_archive,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/{cik}/{accession}.txt'],
-  argsHelp: '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched from the archive) | --from <full submission .txt/.nc files>',
+  argsHelp:
+    '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched from the archive) | --from <full submission .txt/.nc files>',
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, (n) => /\.(txt|nc)$/i.test(n));
     if (args.date) return indexedReports(ctx, args.date, args.date);
@@ -69,12 +70,27 @@ export default defineIngester({
         const found = extractItem(primary.body, form, item);
         if (!found || found.text.trim().length < 40) continue;
         const paragraphs = found.text.split('\n').filter((l) => l.trim()).length;
-        await ctx.append(filingSectionsTable, {
-          accession: h.accession, cik: filer.cik, company: filer.name, form: h.form, base_form: form,
-          filed_date: h.filed, filed_year: h.filed.slice(0, 4), period: h.period, section, item, heading: found.heading,
-          text: found.text, paragraphs, words: found.text.split(/\s+/).filter(Boolean).length,
-          source_url: input.url ?? `https://www.sec.gov/Archives/edgar/data/${Number(filer.cik)}/${h.accession}.txt`,
-        }, { file: input.path });
+        await ctx.append(
+          filingSectionsTable,
+          {
+            accession: h.accession,
+            cik: filer.cik,
+            company: filer.name,
+            form: h.form,
+            base_form: form,
+            filed_date: h.filed,
+            filed_year: h.filed.slice(0, 4),
+            period: h.period,
+            section,
+            item,
+            heading: found.heading,
+            text: found.text,
+            paragraphs,
+            words: found.text.split(/\s+/).filter(Boolean).length,
+            source_url: input.url ?? `https://www.sec.gov/Archives/edgar/data/${Number(filer.cik)}/${h.accession}.txt`,
+          },
+          { file: input.path },
+        );
       }
     }
   },

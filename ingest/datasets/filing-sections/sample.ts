@@ -86,28 +86,72 @@ export async function writeFilingSectionsSample(dir: string, opts: SampleOptions
   for (const [ci, c] of COMPANIES.entries()) {
     for (const [yi, year] of [2023, 2024].entries()) {
       const risks = yi === 0 ? RISKS_BASE : [...RISKS_BASE.filter((_, i) => i !== 3 - ci), ...RISKS_NEW.slice(0, ci + 1)];
-      const mda = yi === 0 ? MDA_BASE : [...MDA_BASE.slice(0, 2), `Net sales in ${year} grew ${12 + ci * 5}% compared with ${year - 1}, led by new product introductions.`, ...MDA_BASE.slice(3)];
+      const mda =
+        yi === 0
+          ? MDA_BASE
+          : [
+              ...MDA_BASE.slice(0, 2),
+              `Net sales in ${year} grew ${12 + ci * 5}% compared with ${year - 1}, led by new product introductions.`,
+              ...MDA_BASE.slice(3),
+            ];
       const acc10k = `000${c.cik}-${String(year + 1).slice(2)}-${String(++n).padStart(6, '0')}`;
-      const doc10k = html('10-K', [
-        { heading: 'Item 1. Business', paragraphs: [`${c.name} designs and sells products to industrial and consumer customers.`] },
-        { heading: 'Item 1A. Risk Factors', paragraphs: risks },
-        { heading: 'Item 1B. Unresolved Staff Comments', paragraphs: ['None.'] },
-        { heading: "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations", paragraphs: mda },
-        { heading: 'Item 7A. Quantitative and Qualitative Disclosures About Market Risk', paragraphs: ['We are exposed to interest rate and foreign currency risk.'] },
-        { heading: 'Item 8. Financial Statements and Supplementary Data', paragraphs: ['The financial statements are included below.'] },
-      ], c.name, `December 31, ${year}`);
-      await writeFile(join(dir, `${acc10k}.txt`), submission({ accession: acc10k, form: '10-K', filed: `${year + 1}-02-2${ci}`, period: `${year}-12-31`, cik: c.cik, name: c.name, ticker: c.ticker, doc: doc10k }));
+      const doc10k = html(
+        '10-K',
+        [
+          { heading: 'Item 1. Business', paragraphs: [`${c.name} designs and sells products to industrial and consumer customers.`] },
+          { heading: 'Item 1A. Risk Factors', paragraphs: risks },
+          { heading: 'Item 1B. Unresolved Staff Comments', paragraphs: ['None.'] },
+          { heading: "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations", paragraphs: mda },
+          {
+            heading: 'Item 7A. Quantitative and Qualitative Disclosures About Market Risk',
+            paragraphs: ['We are exposed to interest rate and foreign currency risk.'],
+          },
+          { heading: 'Item 8. Financial Statements and Supplementary Data', paragraphs: ['The financial statements are included below.'] },
+        ],
+        c.name,
+        `December 31, ${year}`,
+      );
+      await writeFile(
+        join(dir, `${acc10k}.txt`),
+        submission({
+          accession: acc10k,
+          form: '10-K',
+          filed: `${year + 1}-02-2${ci}`,
+          period: `${year}-12-31`,
+          cik: c.cik,
+          name: c.name,
+          ticker: c.ticker,
+          doc: doc10k,
+        }),
+      );
 
       const q = yi === 0 ? MDA_BASE.slice(0, 3) : [MDA_BASE[0], `Revenue for the quarter rose ${8 + ci}% on stronger demand.`, MDA_BASE[2]];
       const acc10q = `000${c.cik}-${String(year).slice(2)}-${String(++n).padStart(6, '0')}`;
-      const doc10q = html('10-Q', [
-        { heading: 'PART I. FINANCIAL INFORMATION', paragraphs: [] },
-        { heading: 'Item 1. Financial Statements', paragraphs: ['Condensed consolidated statements follow.'] },
-        { heading: "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations", paragraphs: q },
-        { heading: 'Item 3. Quantitative and Qualitative Disclosures About Market Risk', paragraphs: ['There were no material changes.'] },
-        { heading: 'Item 4. Controls and Procedures', paragraphs: ['Disclosure controls were effective.'] },
-      ], c.name, `September 30, ${year}`);
-      await writeFile(join(dir, `${acc10q}.txt`), submission({ accession: acc10q, form: '10-Q', filed: `${year}-11-0${ci + 3}`, period: `${year}-09-30`, cik: c.cik, name: c.name, ticker: c.ticker, doc: doc10q }));
+      const doc10q = html(
+        '10-Q',
+        [
+          { heading: 'PART I. FINANCIAL INFORMATION', paragraphs: [] },
+          { heading: 'Item 1. Financial Statements', paragraphs: ['Condensed consolidated statements follow.'] },
+          { heading: "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations", paragraphs: q },
+          { heading: 'Item 3. Quantitative and Qualitative Disclosures About Market Risk', paragraphs: ['There were no material changes.'] },
+          { heading: 'Item 4. Controls and Procedures', paragraphs: ['Disclosure controls were effective.'] },
+        ],
+        c.name,
+        `September 30, ${year}`,
+      );
+      await writeFile(
+        join(dir, `${acc10q}.txt`),
+        submission({
+          accession: acc10q,
+          form: '10-Q',
+          filed: `${year}-11-0${ci + 3}`,
+          period: `${year}-09-30`,
+          cik: c.cik,
+          name: c.name,
+          ticker: c.ticker,
+          doc: doc10q,
+        }),
+      );
     }
   }
 }

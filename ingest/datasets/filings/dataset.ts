@@ -1,8 +1,14 @@
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester, type LoadContext } from '../../pipeline/contract.ts';
 import { UpstreamError } from '../../sources/common/http.ts';
 import { quarterBounds, quarterOf, toIsoDate } from '../../sources/common/normalize.ts';
 import { readIndexFile, type IndexLine } from '../../sources/edgar/bulk/idx.ts';
-import { classifySubmissionFile, filingColumns, parseSubmissionEntity, submissionFilings, type SubmissionFiling } from '../../sources/edgar/bulk/submissions.ts';
+import {
+  classifySubmissionFile,
+  filingColumns,
+  parseSubmissionEntity,
+  submissionFilings,
+  type SubmissionFiling,
+} from '../../sources/edgar/bulk/submissions.ts';
 import { jsonDocuments, lakeGlob, listLocal, sqlPath } from '../../sources/edgar/bulk/local-files.ts';
 import { ntLateTable, ntRow } from '../../../schemas/tables/nt-late.ts';
 import { buildFilingRow, filingKey } from './rows.ts';
@@ -47,11 +53,14 @@ function chunkedWriter(ctx: LoadContext) {
     if (!buf.length) return;
     const batch = buf;
     buf = [];
-    const prev = await existingRows(ctx, batch.map((b) => {
-      const accession = (b.idx?.accession ?? b.sub?.accession)!;
-      const cik = (b.idx?.cik ?? b.sub?.cik)!;
-      return { accession, cik, quarter: quarterOf((b.idx?.filedDate ?? b.sub?.filed_date)!) };
-    }));
+    const prev = await existingRows(
+      ctx,
+      batch.map((b) => {
+        const accession = (b.idx?.accession ?? b.sub?.accession)!;
+        const cik = (b.idx?.cik ?? b.sub?.cik)!;
+        return { accession, cik, quarter: quarterOf((b.idx?.filedDate ?? b.sub?.filed_date)!) };
+      }),
+    );
     for (const b of batch) {
       const key = filingKey((b.idx?.accession ?? b.sub?.accession)!, (b.idx?.cik ?? b.sub?.cik)!);
       const row = buildFilingRow(b.idx, b.sub, prev.get(key) ?? null);
@@ -89,7 +98,7 @@ export default defineIngester({
     'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip',
   ],
   argsHelp:
-    '--date YYYY-MM-DD (daily lane: that day\'s daily-index master.idx, merged into its quarter) | --period 2024Q3 (quarterly full-index master.idx) | ' +
+    "--date YYYY-MM-DD (daily lane: that day's daily-index master.idx, merged into its quarter) | --period 2024Q3 (quarterly full-index master.idx) | " +
     '--from PATH (.idx files of any layout and/or submissions JSON files / submissions.zip; with --date or --period only filings of that day/quarter are kept). ' +
     'No argument: the bulk submissions.zip, kept to the current and previous quarter.',
 
@@ -131,7 +140,10 @@ export default defineIngester({
     const index = new Map<string, { row: IndexLine; file: string; line: number }>();
     for (const input of inputs.filter((i) => isIndexFile(base(i.path)))) {
       for await (const r of readIndexFile(input.path)) {
-        if ('error' in r) { ctx.badRow({ file: input.path, line: r.lineNo, reason: r.error }); continue; }
+        if ('error' in r) {
+          ctx.badRow({ file: input.path, line: r.lineNo, reason: r.error });
+          continue;
+        }
         if (!keep(r.row.filedDate)) continue;
         index.set(filingKey(r.row.accession, r.row.cik), { row: r.row, file: input.path, line: r.lineNo });
       }
@@ -149,16 +161,25 @@ export default defineIngester({
 
     const writer = chunkedWriter(ctx);
     // 2. Submissions entries: merged with the run's index line when there is one.
-    for await (const d of jsonDocuments(inputs.filter((i) => !isIndexFile(base(i.path))), isSubmissionFile)) {
-      if ('error' in d) { ctx.badRow({ file: d.file, line: null, reason: d.error }); continue; }
+    for await (const d of jsonDocuments(
+      inputs.filter((i) => !isIndexFile(base(i.path))),
+      isSubmissionFile,
+    )) {
+      if ('error' in d) {
+        ctx.badRow({ file: d.file, line: null, reason: d.error });
+        continue;
+      }
       const kind = classifySubmissionFile(d.name)!;
       const doc = d.doc as Record<string, unknown>;
       if (!doc || typeof doc !== 'object') continue;
       if (!kind.overflow && !('filings' in doc)) continue; // not a submissions document (companyfacts, error body…)
       if (kind.overflow && !('accessionNumber' in doc)) continue;
-      const entityName = kind.overflow ? null : parseSubmissionEntity(doc, kind.cik)?.name ?? null;
+      const entityName = kind.overflow ? null : (parseSubmissionEntity(doc, kind.cik)?.name ?? null);
       for (const r of submissionFilings(filingColumns(doc, kind.overflow), kind.cik)) {
-        if ('error' in r) { ctx.badRow({ file: d.file, line: r.index, reason: r.error }); continue; }
+        if ('error' in r) {
+          ctx.badRow({ file: d.file, line: r.index, reason: r.error });
+          continue;
+        }
         const f = r.filing;
         if (!keep(f.filed_date) || (subQuarters && !subQuarters.has(quarterOf(f.filed_date)))) continue;
         const key = filingKey(f.accession, f.cik);

@@ -5,18 +5,26 @@ import type { SubmissionFiling } from '../../sources/edgar/bulk/submissions.ts';
 
 export type FilingRow = ReturnType<typeof buildFilingRow>;
 
-const ENRICHED = ['report_date', 'acceptance_datetime', 'items', 'primary_document', 'primary_doc_description', 'size', 'is_xbrl', 'is_inline_xbrl', 'act', 'file_number', 'film_number'] as const;
+const ENRICHED = [
+  'report_date',
+  'acceptance_datetime',
+  'items',
+  'primary_document',
+  'primary_doc_description',
+  'size',
+  'is_xbrl',
+  'is_inline_xbrl',
+  'act',
+  'file_number',
+  'film_number',
+] as const;
 
 /**
  * One filing row from what this run saw (an index line and/or a submissions entry) and what the lake already
  * holds for the key (`prev`): index facts (conformed company name) and submissions facts (items, acceptance…)
  * each survive a later run that only sees the other source, so the daily index never erases enrichment.
  */
-export function buildFilingRow(
-  idx: IndexLine | null,
-  sub: (SubmissionFiling & { entityName: string }) | null,
-  prev: Record<string, unknown> | null,
-) {
+export function buildFilingRow(idx: IndexLine | null, sub: (SubmissionFiling & { entityName: string }) | null, prev: Record<string, unknown> | null) {
   const accession = (idx?.accession ?? sub?.accession)!;
   const cik = (idx?.cik ?? sub?.cik)!;
   const prevSource = String(prev?.detail_source ?? '');
@@ -40,9 +48,17 @@ export function buildFilingRow(
     filed_date: filed,
     filed_quarter: quarterOf(filed),
     ...(enriched as {
-      report_date: string | null; acceptance_datetime: string | null; items: string | null; primary_document: string | null;
-      primary_doc_description: string | null; size: number | null; is_xbrl: boolean | null; is_inline_xbrl: boolean | null;
-      act: string | null; file_number: string | null; film_number: string | null;
+      report_date: string | null;
+      acceptance_datetime: string | null;
+      items: string | null;
+      primary_document: string | null;
+      primary_doc_description: string | null;
+      size: number | null;
+      is_xbrl: boolean | null;
+      is_inline_xbrl: boolean | null;
+      act: string | null;
+      file_number: string | null;
+      film_number: string | null;
     }),
     ...urls,
     detail_source: hasIndex && hasSubs ? 'index+submissions' : hasIndex ? 'index' : 'submissions',

@@ -30,7 +30,10 @@ export async function writeFilingsSample(dir: string, opts: SampleOptions): Prom
     'Comments:              webmaster@sec.gov',
     'Anonymous FTP:         ftp://ftp.sec.gov/edgar/',
     'Cloud HTTP:            https://www.sec.gov/Archives/',
-    '', '', '', '',
+    '',
+    '',
+    '',
+    '',
     'CIK|Company Name|Form Type|Date Filed|Filename',
     '--------------------------------------------------------------------------------',
   ];

@@ -89,13 +89,20 @@ export default defineIngester({
   dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_fsds,
-  sourceUrls: ['https://www.sec.gov/dera/data/financial-statement-data-sets.html', 'https://www.sec.gov/files/dera/data/financial-statement-data-sets/{YYYY}q{Q}.zip'],
-  argsHelp: '--period 2024Q3 (downloads 2024q3.zip) | --from PATH (the quarter zip, or a folder holding sub.txt, num.txt, tag.txt; quarter from the name or --period)',
+  sourceUrls: [
+    'https://www.sec.gov/dera/data/financial-statement-data-sets.html',
+    'https://www.sec.gov/files/dera/data/financial-statement-data-sets/{YYYY}q{Q}.zip',
+  ],
+  argsHelp:
+    '--period 2024Q3 (downloads 2024q3.zip) | --from PATH (the quarter zip, or a folder holding sub.txt, num.txt, tag.txt; quarter from the name or --period)',
 
   async inputs(ctx, args) {
     if (args.from) {
       const files = listLocal(args.from, (n) => /\.zip$/i.test(n) || n.toLowerCase() === 'num.txt');
-      return files.map((f) => ({ ...f, meta: { quarter: (args.period && quarterBounds(args.period) ? args.period.toUpperCase() : null) ?? quarterFromName(f.path) } }));
+      return files.map((f) => ({
+        ...f,
+        meta: { quarter: (args.period && quarterBounds(args.period) ? args.period.toUpperCase() : null) ?? quarterFromName(f.path) },
+      }));
     }
     const b = args.period ? quarterBounds(args.period) : null;
     if (!b) throw new Error('financial-statements needs --period YYYYQn (e.g. 2024Q3) or --from PATH');

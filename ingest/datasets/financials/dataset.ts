@@ -15,10 +15,7 @@ export default defineIngester({
   dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_xbrl_companyfacts,
-  sourceUrls: [
-    'https://www.sec.gov/Archives/edgar/daily-index/xbrl/companyfacts.zip',
-    'https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json',
-  ],
+  sourceUrls: ['https://www.sec.gov/Archives/edgar/daily-index/xbrl/companyfacts.zip', 'https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json'],
   argsHelp: '[--from PATH] companyfacts.zip, or a folder/file of company facts JSON (CIK##########.json). Default: download the nightly companyfacts.zip.',
 
   async inputs(ctx, args) {
@@ -32,7 +29,10 @@ export default defineIngester({
     try {
       // One company document at a time (a large filer is 5-15 MB); rows stream out to the staging file.
       for await (const d of jsonDocuments(inputs, (n) => /\.json$/i.test(n))) {
-        if ('error' in d) { ctx.badRow({ file: d.file, line: null, reason: d.error }); continue; }
+        if ('error' in d) {
+          ctx.badRow({ file: d.file, line: null, reason: d.error });
+          continue;
+        }
         const doc = d.doc as Record<string, unknown>;
         if (!doc || typeof doc !== 'object' || !('facts' in doc)) continue; // submissions or other JSON in the folder
         for (const r of companyFacts(doc)) {

@@ -32,14 +32,29 @@ export async function writeFinancialsSample(dir: string, opts: SampleOptions): P
           const end = `${y}-12-31`;
           const val = Math.round(k.base * (0.8 + r() * 0.4) * 100) / 100;
           facts.push({
-            ...(k.kind === 'duration' ? { start } : {}), end, val: k.unit === 'USD/shares' ? val : Math.round(val),
-            accn, fy, fp: 'FY', form: '10-K', filed,
+            ...(k.kind === 'duration' ? { start } : {}),
+            end,
+            val: k.unit === 'USD/shares' ? val : Math.round(val),
+            accn,
+            fy,
+            fp: 'FY',
+            form: '10-K',
+            filed,
             ...(y === fy ? { frame: k.kind === 'duration' ? `CY${y}` : `CY${y}Q4I` } : {}),
           });
         }
       }
       if (k.tag === 'Revenues') {
-        facts.push({ start: '2023-01-01', end: '2023-12-31', val: Math.round(k.base * 1.01), accn: sampleAccession(c.cik, 2024, 200), fy: 2023, fp: 'FY', form: '10-K/A', filed: addDays('2024-02-10', 60) });
+        facts.push({
+          start: '2023-01-01',
+          end: '2023-12-31',
+          val: Math.round(k.base * 1.01),
+          accn: sampleAccession(c.cik, 2024, 200),
+          fy: 2023,
+          fp: 'FY',
+          form: '10-K/A',
+          filed: addDays('2024-02-10', 60),
+        });
       }
       usGaap[k.tag] = { label: k.label, description: `${k.label} (demo).`, units: { [k.unit]: facts } };
     }
@@ -49,8 +64,22 @@ export async function writeFinancialsSample(dir: string, opts: SampleOptions): P
       facts: {
         dei: {
           EntityCommonStockSharesOutstanding: {
-            label: 'Entity Common Stock, Shares Outstanding', description: 'Shares outstanding (demo).',
-            units: { shares: [{ end: '2024-01-31', val: 1_000_000 + c.cik, accn: sampleAccession(c.cik, 2024, 103), fy: 2023, fp: 'FY', form: '10-K', filed: '2024-02-12', frame: 'CY2023Q4I' }] },
+            label: 'Entity Common Stock, Shares Outstanding',
+            description: 'Shares outstanding (demo).',
+            units: {
+              shares: [
+                {
+                  end: '2024-01-31',
+                  val: 1_000_000 + c.cik,
+                  accn: sampleAccession(c.cik, 2024, 103),
+                  fy: 2023,
+                  fp: 'FY',
+                  form: '10-K',
+                  filed: '2024-02-12',
+                  frame: 'CY2023Q4I',
+                },
+              ],
+            },
           },
         },
         'us-gaap': usGaap,

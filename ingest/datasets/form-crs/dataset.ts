@@ -34,7 +34,7 @@ export default defineIngester({
     for (const input of inputs) {
       for await (const part of inputParts(input.path, /\.csv$/i)) {
         for await (const { line, row } of parseCrsData(await part.open(), (l, reason) => ctx.badRow({ file: part.name, line: l, reason }))) {
-          const url = row.document_url ?? (row.firm_crd ? `https://adviserinfo.sec.gov/firm/summary/${row.firm_crd}` : input.url ?? CRS_PAGE);
+          const url = row.document_url ?? (row.firm_crd ? `https://adviserinfo.sec.gov/firm/summary/${row.firm_crd}` : (input.url ?? CRS_PAGE));
           await ctx.append(formCrsTable, { ...row, source_file: part.name, source_line: line, source_url: url }, { file: part.name, line });
         }
       }

@@ -6,9 +6,29 @@ import { Rng } from '../../samples/random.ts';
 import { mmddyyyy } from '../../samples/rng.ts';
 import { sampleFirms } from '../../samples/firms.ts';
 
-export const CRS_HEADERS = ['Filing ID', 'Firm CRD', 'Filer CIK', 'Filer Name', 'SEC Number', 'Form Sub Type', 'Filing Date', 'Disciplinary History', 'Number of Financial Professionals', 'Document URL'];
+export const CRS_HEADERS = [
+  'Filing ID',
+  'Firm CRD',
+  'Filer CIK',
+  'Filer Name',
+  'SEC Number',
+  'Form Sub Type',
+  'Filing Date',
+  'Disciplinary History',
+  'Number of Financial Professionals',
+  'Document URL',
+];
 
-export interface SampleCrs { id: string; crd: number; cik: string | null; name: string; subType: string; filed: string; disciplinary: boolean; professionals: number }
+export interface SampleCrs {
+  id: string;
+  crd: number;
+  cik: string | null;
+  name: string;
+  subType: string;
+  filed: string;
+  disciplinary: boolean;
+  professionals: number;
+}
 
 /** Form CRS filings of the demo's registered advisers: an initial filing and, for some, an amendment. */
 export function sampleCrs(seed: number, scale: number): SampleCrs[] {
@@ -27,8 +47,15 @@ export function sampleCrs(seed: number, scale: number): SampleCrs[] {
 /** A Windows-1252 CSV in the layout our parser documents (the published layout is unverified). */
 export async function writeFormCrsSample(dir: string, opts: SampleOptions): Promise<void> {
   const rows = sampleCrs(opts.seed, opts.scale).map((c) => ({
-    'Filing ID': c.id, 'Firm CRD': c.crd, 'Filer CIK': c.cik, 'Filer Name': c.name, 'SEC Number': null, 'Form Sub Type': c.subType,
-    'Filing Date': mmddyyyy(c.filed), 'Disciplinary History': c.disciplinary ? 'Y' : 'N', 'Number of Financial Professionals': c.professionals,
+    'Filing ID': c.id,
+    'Firm CRD': c.crd,
+    'Filer CIK': c.cik,
+    'Filer Name': c.name,
+    'SEC Number': null,
+    'Form Sub Type': c.subType,
+    'Filing Date': mmddyyyy(c.filed),
+    'Disciplinary History': c.disciplinary ? 'Y' : 'N',
+    'Number of Financial Professionals': c.professionals,
     'Document URL': `https://reports.adviserinfo.sec.gov/crs/crs_${c.crd}.pdf`,
   }));
   await mkdir(dir, { recursive: true });

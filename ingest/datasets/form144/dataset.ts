@@ -12,9 +12,14 @@ import { SOURCE } from '../../../schemas/sources.ts';
 /** The table's columns of one securities line: the broker's city and state are parsed but not stored. */
 function lineColumns(l: Form144Line) {
   return {
-    class_of_securities: l.class_of_securities, broker_name: l.broker_name, broker_normalized_name: l.broker_normalized_name,
-    units_to_be_sold: l.units_to_be_sold, aggregate_market_value: l.aggregate_market_value, units_outstanding: l.units_outstanding,
-    approx_sale_date: l.approx_sale_date, exchange: l.exchange,
+    class_of_securities: l.class_of_securities,
+    broker_name: l.broker_name,
+    broker_normalized_name: l.broker_normalized_name,
+    units_to_be_sold: l.units_to_be_sold,
+    aggregate_market_value: l.aggregate_market_value,
+    units_outstanding: l.units_outstanding,
+    approx_sale_date: l.approx_sale_date,
+    exchange: l.exchange,
   };
 }
 
@@ -34,11 +39,14 @@ export default defineIngester({
       const file = basename(input.path);
       const text = await readFile(input.path, 'utf8');
       ctx.progress.bytes(text.length);
-      let n;
+      let n: ReturnType<typeof parseForm144Xml>;
       try {
         n = parseForm144Xml(text);
       } catch (err) {
-        if (err instanceof Form144XmlError) { ctx.badRow({ file, line: null, reason: err.message }); continue; }
+        if (err instanceof Form144XmlError) {
+          ctx.badRow({ file, line: null, reason: err.message });
+          continue;
+        }
         throw err;
       }
       n.accession ??= accessionFromFileName(file);
@@ -48,10 +56,23 @@ export default defineIngester({
         continue;
       }
       const common = {
-        accession: n.accession, submission_type: n.submission_type, is_amendment: n.is_amendment, filed_date: filed, filed_quarter: quarterOf(filed),
-        filer_cik: n.filer_cik, issuer_cik: n.issuer_cik, issuer_name: n.issuer_name, sec_file_number: n.sec_file_number, person_name: n.person_name,
-        relationships: n.relationships, notice_date: n.notice_date, plan_adoption_dates: n.plan_adoption_dates, securities_to_be_sold: n.securities_to_be_sold,
-        sold_past_3_months: n.sold_past_3_months, nothing_to_report_past_3_months: n.nothing_to_report_past_3_months, remarks: n.remarks,
+        accession: n.accession,
+        submission_type: n.submission_type,
+        is_amendment: n.is_amendment,
+        filed_date: filed,
+        filed_quarter: quarterOf(filed),
+        filer_cik: n.filer_cik,
+        issuer_cik: n.issuer_cik,
+        issuer_name: n.issuer_name,
+        sec_file_number: n.sec_file_number,
+        person_name: n.person_name,
+        relationships: n.relationships,
+        notice_date: n.notice_date,
+        plan_adoption_dates: n.plan_adoption_dates,
+        securities_to_be_sold: n.securities_to_be_sold,
+        sold_past_3_months: n.sold_past_3_months,
+        nothing_to_report_past_3_months: n.nothing_to_report_past_3_months,
+        remarks: n.remarks,
         source_url: input.url ?? filingIndexUrl(n.issuer_cik, n.accession),
       };
       let seq = 0;

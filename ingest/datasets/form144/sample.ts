@@ -6,8 +6,19 @@ import { submissionTxt } from '../../sources/edgar/sgml.ts';
 
 /** Demo Form 144 filings as full-submission `.txt` files (SGML header + the namespaced XML), deterministic. */
 
-const ISSUERS = [['0000320193', 'Apple Inc.', '001-36743'], ['0001318605', 'Tesla, Inc.', '001-34756'], ['0001640147', 'Snowflake Inc.', '001-39504']];
-const BROKERS = ['Goldman Sachs & Co. LLC', 'GOLDMAN SACHS & CO LLC', 'Morgan Stanley Smith Barney LLC', 'Charles Schwab & Co., Inc.', 'Fidelity Brokerage Services LLC', 'J.P. Morgan Securities LLC'];
+const ISSUERS = [
+  ['0000320193', 'Apple Inc.', '001-36743'],
+  ['0001318605', 'Tesla, Inc.', '001-34756'],
+  ['0001640147', 'Snowflake Inc.', '001-39504'],
+];
+const BROKERS = [
+  'Goldman Sachs & Co. LLC',
+  'GOLDMAN SACHS & CO LLC',
+  'Morgan Stanley Smith Barney LLC',
+  'Charles Schwab & Co., Inc.',
+  'Fidelity Brokerage Services LLC',
+  'J.P. Morgan Securities LLC',
+];
 const PEOPLE = ['Jane Q. Rivera', 'Tom Okafor', 'Ingrid Larsen', 'Ravi Patel'];
 const esc = (s: string) => s.replace(/&/g, '&amp;');
 const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
@@ -53,7 +64,13 @@ export async function writeForm144Sample(dir: string, opts: SampleOptions): Prom
         <ns2:noticeSignature><ns2:noticeDate>${mdy(filed)}</ns2:noticeDate><ns2:planAdoptionDates><ns2:planAdoptionDate>11/15/2023</ns2:planAdoptionDate></ns2:planAdoptionDates><ns2:signature>${esc(broker)} on behalf of ${person}</ns2:signature></ns2:noticeSignature>
     </ns2:formData>
 </ns2:edgarSubmission>`;
-    const txt = submissionTxt({ accession: acc, formType: '144', filedDate: filed.toISOString().slice(0, 10), parties: [{ role: 'SUBJECT COMPANY', cik, name }], xml });
+    const txt = submissionTxt({
+      accession: acc,
+      formType: '144',
+      filedDate: filed.toISOString().slice(0, 10),
+      parties: [{ role: 'SUBJECT COMPANY', cik, name }],
+      xml,
+    });
     await writeFile(join(folder, `${acc}.txt`), txt);
   }
 }

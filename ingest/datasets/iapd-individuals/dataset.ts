@@ -23,8 +23,11 @@ export default defineIngester({
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, /IA_INDVL.*\.(zip|xml|xml\.gz)$|IA_Indvl.*\.xml$/i);
     const base = `${ctx.settings.IAPD_BASE_URL}/reports/CompilationReports`;
-    const manifest = JSON.parse((await ctx.http.get(`${base}/CompilationReports.manifest.json`, { cache: 'raw', refresh: true })).body.toString('utf8')) as { files?: { name: string }[] };
-    const feeds = (manifest.files ?? []).map((f) => ({ name: f.name, date: dateFromFileName(f.name) }))
+    const manifest = JSON.parse((await ctx.http.get(`${base}/CompilationReports.manifest.json`, { cache: 'raw', refresh: true })).body.toString('utf8')) as {
+      files?: { name: string }[];
+    };
+    const feeds = (manifest.files ?? [])
+      .map((f) => ({ name: f.name, date: dateFromFileName(f.name) }))
       .filter((f): f is { name: string; date: string } => /^IA_INDVL_Feed/i.test(f.name) && !!f.date && (!args.date || f.date === toIsoDate(args.date)));
     const newest = feeds.sort((a, b) => a.date.localeCompare(b.date)).at(-1);
     if (!newest) throw new Error(`no IA_INDVL_Feed file${args.date ? ` for ${args.date}` : ''} in the IAPD manifest`);
@@ -41,12 +44,22 @@ export default defineIngester({
       for await (const part of inputParts(input.path, /\.xml(\.gz)?$/i)) {
         for await (const person of parseIndividualFeed(await part.open())) {
           const r = toIndividualRow(person);
-          if (!r.ok) { ctx.badRow({ file: part.name, line: person.line, reason: r.reason }); continue; }
+          if (!r.ok) {
+            ctx.badRow({ file: part.name, line: person.line, reason: r.reason });
+            continue;
+          }
           const key = `${snapshot}|${r.row.ind_source_id}`;
           const prior = seen.get(key);
-          if (prior) { ctx.badRow({ file: part.name, line: person.line, reason: `duplicate individual ${r.row.ind_source_id} (kept ${prior})` }); continue; }
+          if (prior) {
+            ctx.badRow({ file: part.name, line: person.line, reason: `duplicate individual ${r.row.ind_source_id} (kept ${prior})` });
+            continue;
+          }
           seen.set(key, `${part.name}:${person.line}`);
-          await ctx.append(iapdIndividualsTable, { ...r.row, snapshot_date: snapshot, source_file: part.name, source_line: person.line }, { file: part.name, line: person.line });
+          await ctx.append(
+            iapdIndividualsTable,
+            { ...r.row, snapshot_date: snapshot, source_file: part.name, source_line: person.line },
+            { file: part.name, line: person.line },
+          );
         }
       }
     }

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { dataSetMemberPath } from '../../sources/edgar/ownership/inputs.ts';
 import type { LoadContext } from '../../pipeline/contract.ts';
 import { insertedRows } from '../../lake/staging.ts';
@@ -13,23 +11,90 @@ import { readTsvTable, sqlBool, sqlDdMonYyyy, sqlNum } from '../../sources/edgar
 
 /** Columns each member must have for the SQL below; a member or column missing from a quarter reads as null. */
 const MEMBERS: Record<string, string[]> = {
-  SUBMISSION: ['ACCESSION_NUMBER', 'FILING_DATE', 'PERIOD_OF_REPORT', 'DATE_OF_ORIG_SUB', 'DOCUMENT_TYPE', 'ISSUERCIK',
-    'ISSUERNAME', 'ISSUERTRADINGSYMBOL', 'AFF10B5ONE'],
+  SUBMISSION: [
+    'ACCESSION_NUMBER',
+    'FILING_DATE',
+    'PERIOD_OF_REPORT',
+    'DATE_OF_ORIG_SUB',
+    'DOCUMENT_TYPE',
+    'ISSUERCIK',
+    'ISSUERNAME',
+    'ISSUERTRADINGSYMBOL',
+    'AFF10B5ONE',
+  ],
   REPORTINGOWNER: ['ACCESSION_NUMBER', 'RPTOWNERCIK', 'RPTOWNERNAME', 'RPTOWNER_RELATIONSHIP', 'RPTOWNER_TITLE', 'RPTOWNER_TXT'],
   FOOTNOTES: ['ACCESSION_NUMBER', 'FOOTNOTE_ID', 'FOOTNOTE_TXT'],
-  NONDERIV_TRANS: ['ACCESSION_NUMBER', 'NONDERIV_TRANS_SK', 'SECURITY_TITLE', 'TRANS_DATE', 'DEEMED_EXECUTION_DATE', 'TRANS_FORM_TYPE',
-    'TRANS_CODE', 'EQUITY_SWAP_INVOLVED', 'TRANS_TIMELINESS', 'TRANS_SHARES', 'TRANS_PRICEPERSHARE', 'TRANS_ACQUIRED_DISP_CD',
-    'SHRS_OWND_FOLWNG_TRANS', 'VALU_OWND_FOLWNG_TRANS', 'DIRECT_INDIRECT_OWNERSHIP', 'NATURE_OF_OWNERSHIP'],
-  DERIV_TRANS: ['ACCESSION_NUMBER', 'DERIV_TRANS_SK', 'SECURITY_TITLE', 'CONV_EXERCISE_PRICE', 'TRANS_DATE', 'DEEMED_EXECUTION_DATE',
-    'TRANS_FORM_TYPE', 'TRANS_CODE', 'EQUITY_SWAP_INVOLVED', 'TRANS_TIMELINESS', 'TRANS_SHARES', 'TRANS_TOTAL_VALUE',
-    'TRANS_PRICEPERSHARE', 'TRANS_ACQUIRED_DISP_CD', 'EXCERCISE_DATE', 'EXERCISE_DATE', 'EXPIRATION_DATE', 'UNDLYNG_SEC_TITLE',
-    'UNDLYNG_SEC_SHARES', 'UNDLYNG_SEC_VALUE', 'SHRS_OWND_FOLWNG_TRANS', 'VALU_OWND_FOLWNG_TRANS', 'DIRECT_INDIRECT_OWNERSHIP',
-    'NATURE_OF_OWNERSHIP'],
-  NONDERIV_HOLDING: ['ACCESSION_NUMBER', 'NONDERIV_HOLDING_SK', 'SECURITY_TITLE', 'TRANS_FORM_TYPE', 'SHRS_OWND_FOLWNG_TRANS',
-    'VALU_OWND_FOLWNG_TRANS', 'DIRECT_INDIRECT_OWNERSHIP', 'NATURE_OF_OWNERSHIP'],
-  DERIV_HOLDING: ['ACCESSION_NUMBER', 'DERIV_HOLDING_SK', 'SECURITY_TITLE', 'CONV_EXERCISE_PRICE', 'TRANS_FORM_TYPE', 'EXERCISE_DATE',
-    'EXCERCISE_DATE', 'EXPIRATION_DATE', 'UNDLYNG_SEC_TITLE', 'UNDLYNG_SEC_SHARES', 'UNDLYNG_SEC_VALUE', 'SHRS_OWND_FOLWNG_TRANS',
-    'VALU_OWND_FOLWNG_TRANS', 'DIRECT_INDIRECT_OWNERSHIP', 'NATURE_OF_OWNERSHIP'],
+  NONDERIV_TRANS: [
+    'ACCESSION_NUMBER',
+    'NONDERIV_TRANS_SK',
+    'SECURITY_TITLE',
+    'TRANS_DATE',
+    'DEEMED_EXECUTION_DATE',
+    'TRANS_FORM_TYPE',
+    'TRANS_CODE',
+    'EQUITY_SWAP_INVOLVED',
+    'TRANS_TIMELINESS',
+    'TRANS_SHARES',
+    'TRANS_PRICEPERSHARE',
+    'TRANS_ACQUIRED_DISP_CD',
+    'SHRS_OWND_FOLWNG_TRANS',
+    'VALU_OWND_FOLWNG_TRANS',
+    'DIRECT_INDIRECT_OWNERSHIP',
+    'NATURE_OF_OWNERSHIP',
+  ],
+  DERIV_TRANS: [
+    'ACCESSION_NUMBER',
+    'DERIV_TRANS_SK',
+    'SECURITY_TITLE',
+    'CONV_EXERCISE_PRICE',
+    'TRANS_DATE',
+    'DEEMED_EXECUTION_DATE',
+    'TRANS_FORM_TYPE',
+    'TRANS_CODE',
+    'EQUITY_SWAP_INVOLVED',
+    'TRANS_TIMELINESS',
+    'TRANS_SHARES',
+    'TRANS_TOTAL_VALUE',
+    'TRANS_PRICEPERSHARE',
+    'TRANS_ACQUIRED_DISP_CD',
+    'EXCERCISE_DATE',
+    'EXERCISE_DATE',
+    'EXPIRATION_DATE',
+    'UNDLYNG_SEC_TITLE',
+    'UNDLYNG_SEC_SHARES',
+    'UNDLYNG_SEC_VALUE',
+    'SHRS_OWND_FOLWNG_TRANS',
+    'VALU_OWND_FOLWNG_TRANS',
+    'DIRECT_INDIRECT_OWNERSHIP',
+    'NATURE_OF_OWNERSHIP',
+  ],
+  NONDERIV_HOLDING: [
+    'ACCESSION_NUMBER',
+    'NONDERIV_HOLDING_SK',
+    'SECURITY_TITLE',
+    'TRANS_FORM_TYPE',
+    'SHRS_OWND_FOLWNG_TRANS',
+    'VALU_OWND_FOLWNG_TRANS',
+    'DIRECT_INDIRECT_OWNERSHIP',
+    'NATURE_OF_OWNERSHIP',
+  ],
+  DERIV_HOLDING: [
+    'ACCESSION_NUMBER',
+    'DERIV_HOLDING_SK',
+    'SECURITY_TITLE',
+    'CONV_EXERCISE_PRICE',
+    'TRANS_FORM_TYPE',
+    'EXERCISE_DATE',
+    'EXCERCISE_DATE',
+    'EXPIRATION_DATE',
+    'UNDLYNG_SEC_TITLE',
+    'UNDLYNG_SEC_SHARES',
+    'UNDLYNG_SEC_VALUE',
+    'SHRS_OWND_FOLWNG_TRANS',
+    'VALU_OWND_FOLWNG_TRANS',
+    'DIRECT_INDIRECT_OWNERSHIP',
+    'NATURE_OF_OWNERSHIP',
+  ],
 };
 
 /** `*_FN` column → the XML element name the ownership parser uses for the same footnote reference. */
@@ -65,7 +130,6 @@ const ROW_TABLES = [
   { member: 'DERIV_HOLDING', sk: 'DERIV_HOLDING_SK', derivative: true, kind: 'holding' },
 ] as const;
 
-
 export function isInsiderDataSetFolder(dir: string): boolean {
   return dataSetMemberPath(dir, 'SUBMISSION') != null;
 }
@@ -85,12 +149,14 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
     for (const col of present[t.member]) {
       const field = FN_FIELDS[col];
       if (!field) continue;
-      fnSelects.push(`SELECT ACCESSION_NUMBER AS accession, '${t.member}' AS member, ${t.sk} AS sk, '${field}' AS field, ${col} AS ids ` +
-        `FROM ds_${t.member.toLowerCase()} WHERE ${col} IS NOT NULL`);
+      fnSelects.push(
+        `SELECT ACCESSION_NUMBER AS accession, '${t.member}' AS member, ${t.sk} AS sk, '${field}' AS field, ${col} AS ids ` +
+          `FROM ds_${t.member.toLowerCase()} WHERE ${col} IS NOT NULL`,
+      );
     }
   }
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds_fnrefs AS
-    WITH refs AS (${fnSelects.length ? fnSelects.join(' UNION ALL ') : "SELECT NULL::VARCHAR accession, NULL::VARCHAR member, NULL::VARCHAR sk, NULL::VARCHAR field, NULL::VARCHAR ids WHERE false"}),
+    WITH refs AS (${fnSelects.length ? fnSelects.join(' UNION ALL ') : 'SELECT NULL::VARCHAR accession, NULL::VARCHAR member, NULL::VARCHAR sk, NULL::VARCHAR field, NULL::VARCHAR ids WHERE false'}),
     one AS (SELECT accession, member, sk, field, trim(unnest(string_split(ids, ','))) AS id FROM refs)
     SELECT one.accession, one.member, one.sk,
       to_json(list(struct_pack(field := one.field, id := one.id, text := f.FOOTNOTE_TXT) ORDER BY one.field, one.id))::VARCHAR AS footnotes,

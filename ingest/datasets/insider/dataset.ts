@@ -24,11 +24,9 @@ export default defineIngester({
   dependsOn: ['entities'],
   parserVersion: 1,
   source: SOURCE.sec_insider_transactions,
-  sourceUrls: [
-    'https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets',
-    'https://www.sec.gov/Archives/edgar/data/',
-  ],
-  argsHelp: '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
+  sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
+  argsHelp:
+    '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
 
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'insider'),
 
@@ -68,7 +66,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   const file = basename(input.path);
   const text = await readFile(input.path, 'utf8');
   ctx.progress.bytes(text.length);
-  let doc;
+  let doc: ReturnType<typeof parseOwnershipXml>;
   try {
     doc = parseOwnershipXml(text, { url: input.url ?? undefined });
   } catch (err) {

@@ -43,8 +43,16 @@ export function filingColumns(doc: OwnershipDocument, keys: FilingKeys, sourceKi
     ticker: doc.issuer.tradingSymbol,
     owner_cik: owners[0]?.cik ?? null,
     owner_name: owners[0]?.name ?? null,
-    owner_ciks: owners.map((o) => o.cik).filter(Boolean).join(',') || null,
-    owner_names: owners.map((o) => o.name).filter(Boolean).join(' | ') || null,
+    owner_ciks:
+      owners
+        .map((o) => o.cik)
+        .filter(Boolean)
+        .join(',') || null,
+    owner_names:
+      owners
+        .map((o) => o.name)
+        .filter(Boolean)
+        .join(' | ') || null,
     relationship: rel.join(',') || null,
     is_director: any('isDirector'),
     is_officer: any('isOfficer'),
@@ -79,33 +87,42 @@ function positionColumns(r: OwnershipRow) {
 
 /** The date a bare XML (no container header) is filed under: its latest signature, else its period. */
 export function fallbackFiledDate(doc: OwnershipDocument): string | null {
-  const sig = doc.signatures.map((s) => s.date).filter((d): d is string => !!d).sort().pop();
+  const sig = doc.signatures
+    .map((s) => s.date)
+    .filter((d): d is string => !!d)
+    .sort()
+    .pop();
   return doc.filedDate ?? sig ?? doc.periodOfReport;
 }
 
-export function ownershipLakeRows(doc: OwnershipDocument, keys: FilingKeys): {
+export function ownershipLakeRows(
+  doc: OwnershipDocument,
+  keys: FilingKeys,
+): {
   transactions: RowOf<typeof insiderTransactionsTable>[];
   holdings: RowOf<typeof insiderHoldingsTable>[];
 } {
   const filing = filingColumns(doc, keys, 'xml');
   // Table I rows precede Table II in the XML, so document order already matches the data set's row_seq order.
-  const transactions = doc.rows.filter((r) => r.kind === 'transaction').map((r, i) => ({
-    ...filing,
-    ...positionColumns(r),
-    row_seq: i + 1,
-    transaction_date: r.transactionDate,
-    deemed_execution_date: r.deemedExecutionDate,
-    trans_form_type: r.transactionFormType,
-    trans_code: r.transactionCode,
-    equity_swap_involved: r.equitySwapInvolved,
-    transaction_timeliness: r.transactionTimeliness,
-    shares: r.shares,
-    total_value: r.totalValue,
-    price_per_share: r.pricePerShare,
-    price_footnote: r.priceFootnote,
-    acquired_disposed: r.acquiredDisposed,
-    value_usd: r.valueUsd,
-  }));
+  const transactions = doc.rows
+    .filter((r) => r.kind === 'transaction')
+    .map((r, i) => ({
+      ...filing,
+      ...positionColumns(r),
+      row_seq: i + 1,
+      transaction_date: r.transactionDate,
+      deemed_execution_date: r.deemedExecutionDate,
+      trans_form_type: r.transactionFormType,
+      trans_code: r.transactionCode,
+      equity_swap_involved: r.equitySwapInvolved,
+      transaction_timeliness: r.transactionTimeliness,
+      shares: r.shares,
+      total_value: r.totalValue,
+      price_per_share: r.pricePerShare,
+      price_footnote: r.priceFootnote,
+      acquired_disposed: r.acquiredDisposed,
+      value_usd: r.valueUsd,
+    }));
   const holdings = doc.rows.filter((r) => r.kind === 'holding').map((r, i) => ({ ...filing, ...positionColumns(r), row_seq: i + 1 }));
   return { transactions, holdings };
 }

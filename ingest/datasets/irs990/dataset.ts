@@ -29,7 +29,8 @@ async function batchesFor(ctx: IngestContext, year: number, months: string[]): P
     const b = rec.XML_BATCH_ID?.trim();
     if (b && months.some((m) => new RegExp(`_${m}[A-Z]$`, 'i').test(b))) batches.add(b);
   }
-  if (!batches.size) throw new Error(`irs990: index_${year}.csv names no XML_BATCH_ID for months ${months.join(',')} (older years: download the zips and use --from)`);
+  if (!batches.size)
+    throw new Error(`irs990: index_${year}.csv names no XML_BATCH_ID for months ${months.join(',')} (older years: download the zips and use --from)`);
   return [...batches].sort();
 }
 
@@ -70,7 +71,10 @@ export default defineIngester({
   async load(ctx, inputs) {
     for (const input of inputs) {
       // Re-derivation can hand us the other board_members writer's raw files: not ours, skip them.
-      if (!INPUT.test(input.path)) { ctx.log(`skipping ${input.path}: not a 990 XML or zip`); continue; }
+      if (!INPUT.test(input.path)) {
+        ctx.log(`skipping ${input.path}: not a 990 XML or zip`);
+        continue;
+      }
       if (/\.zip$/i.test(input.path)) {
         for await (const member of zipMembers(input.path, (name) => /\.xml$/i.test(name))) {
           const body = await member.read();

@@ -11,8 +11,12 @@ const OFFICER_TITLE = /president|secretary|treasurer|chief|officer|ceo|cfo|coo|e
 function rolesOf(p: Person990): { roles: string[]; inferred: boolean } {
   if (p.form === '990') {
     const roles = [
-      p.isDirectorOrTrustee && 'director', p.isInstitutionalTrustee && 'institutional_trustee', p.isOfficer && 'officer',
-      p.isKeyEmployee && 'key_employee', p.isHighestCompensated && 'highest_compensated', p.isFormer && 'former',
+      p.isDirectorOrTrustee && 'director',
+      p.isInstitutionalTrustee && 'institutional_trustee',
+      p.isOfficer && 'officer',
+      p.isKeyEmployee && 'key_employee',
+      p.isHighestCompensated && 'highest_compensated',
+      p.isFormer && 'former',
     ].filter((r): r is string => !!r);
     return { roles: roles.length ? roles : ['listed'], inferred: false };
   }
@@ -33,8 +37,15 @@ export function board990Rows(
   if (!ein || !taxYear) return { rows, skipped };
   for (const p of r.people) {
     const printed = p.personName ?? p.businessName;
-    const name = printed ? (p.personName ? normalizePersonName(printed) : { clean: printed, first: '', middle: '', last: printed.toLowerCase(), suffix: null, key: printed.toLowerCase() }) : null;
-    if (!printed || !name) { skipped.push({ seq: p.seq, reason: 'person without a name' }); continue; }
+    const name = printed
+      ? p.personName
+        ? normalizePersonName(printed)
+        : { clean: printed, first: '', middle: '', last: printed.toLowerCase(), suffix: null, key: printed.toLowerCase() }
+      : null;
+    if (!printed || !name) {
+      skipped.push({ seq: p.seq, reason: 'person without a name' });
+      continue;
+    }
     const { roles, inferred } = rolesOf(p);
     rows.push({
       record_id: `irs_990:${opts.objectId}:${p.seq}`,
@@ -76,7 +87,9 @@ export function board990Rows(
       object_id: opts.objectId,
       filed_date: null,
       confidence: inferred ? 0.9 : 1,
-      found_in: JSON.stringify([p.form === '990' ? 'Form990PartVIISectionAGrp' : p.form === '990EZ' ? 'OfficerDirectorTrusteeEmplGrp' : 'OfficerDirTrstKeyEmplGrp']),
+      found_in: JSON.stringify([
+        p.form === '990' ? 'Form990PartVIISectionAGrp' : p.form === '990EZ' ? 'OfficerDirectorTrusteeEmplGrp' : 'OfficerDirTrstKeyEmplGrp',
+      ]),
       source_url: opts.sourceUrl,
     });
   }

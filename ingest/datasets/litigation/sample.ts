@@ -9,6 +9,10 @@ export async function writeLitigationSample(dir: string, opts: SampleOptions): P
     title: 'Litigation Releases',
     kindTitle: 'Litigation Release',
     releases: sampleLitigationReleases(opts.seed, Math.max(1, Math.round(30 * opts.scale))),
-    rss: { title: 'Litigation Releases', description: 'The latest Litigation Releases from the Securities and Exchange Commission', random: new Rng(opts.seed + 1) },
+    rss: {
+      title: 'Litigation Releases',
+      description: 'The latest Litigation Releases from the Securities and Exchange Commission',
+      random: new Rng(opts.seed + 1),
+    },
   });
 }

@@ -52,7 +52,10 @@ function providerSelect(t: ProviderTable, idx: number, cols: string[], rel: stri
   };
   const roleSql = t.role
     ? `'${t.role}'`
-    : `CASE WHEN lower(${col((c) => c === 'ADVISER_TYPE', (x) => `coalesce(${x}, '')`)}) LIKE '%sub%' THEN 'sub-adviser' ELSE 'adviser' END`;
+    : `CASE WHEN lower(${col(
+        (c) => c === 'ADVISER_TYPE',
+        (x) => `coalesce(${x}, '')`,
+      )}) LIKE '%sub%' THEN 'sub-adviser' ELSE 'adviser' END`;
   const fundId = t.level === 'fund' ? col((c) => c === 'FUND_ID') : 'NULL';
   const accession = t.level === 'registrant' ? col((c) => c === 'ACCESSION_NUMBER') : `split_part(${fundId}, '_', 1)`;
   return `SELECT ${idx} AS table_no, ${accession} AS accession_number, ${fundId} AS fund_id, ${roleSql} AS role,
@@ -67,11 +70,17 @@ function providerSelect(t: ProviderTable, idx: number, cols: string[], rel: stri
 }
 
 export async function loadNcenDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'FUND_REPORTED_INFO.TSV'], [
-    { member: 'SUBMISSION.TSV', table: 'ncen_sub', columns: [] },
-    { member: 'FUND_REPORTED_INFO.TSV', table: 'ncen_fund', columns: [] },
-    { member: 'REGISTRANT.TSV', table: 'ncen_reg', columns: ['ACCESSION_NUMBER', 'REGISTRANT_NAME'] },
-  ]);
+  const ok = await loadMemberTables(
+    ctx,
+    members,
+    label,
+    ['SUBMISSION.TSV', 'FUND_REPORTED_INFO.TSV'],
+    [
+      { member: 'SUBMISSION.TSV', table: 'ncen_sub', columns: [] },
+      { member: 'FUND_REPORTED_INFO.TSV', table: 'ncen_fund', columns: [] },
+      { member: 'REGISTRANT.TSV', table: 'ncen_reg', columns: ['ACCESSION_NUMBER', 'REGISTRANT_NAME'] },
+    ],
+  );
   if (!ok) return;
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ncen_prov (table_no INTEGER, accession_number VARCHAR, fund_id VARCHAR, role VARCHAR, provider_name VARCHAR,
     provider_lei VARCHAR, provider_file_number VARCHAR, provider_crd VARCHAR, state VARCHAR, country VARCHAR, is_affiliated BOOLEAN)`);
@@ -114,5 +123,6 @@ export async function loadNcenDataset(ctx: LoadContext, members: Map<string, str
     WHERE p.provider_name IS NOT NULL AND s.filer_cik IS NOT NULL AND s.report_period_end IS NOT NULL`);
   ctx.progress.rows(insertedRows(staged));
   const noPeriod = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM ncen_sub WHERE ${dmySql('REPORT_ENDING_PERIOD')} IS NULL OR ${cikSql('CIK')} IS NULL`);
-  if (noPeriod[0].n) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${noPeriod[0].n} filing(s) without a CIK or REPORT_ENDING_PERIOD; their providers skipped` });
+  if (noPeriod[0].n)
+    ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${noPeriod[0].n} filing(s) without a CIK or REPORT_ENDING_PERIOD; their providers skipped` });
 }

@@ -13,8 +13,13 @@ import { dmy } from '../../samples/securities.ts';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 function provider(tag: string, name: string, extra: Record<string, string>, affiliated?: boolean, affTag?: string): string {
-  const inner = Object.entries(extra).map(([k, v]) => `<${k}>${esc(v)}</${k}>`).join('');
-  const aff = affiliated === undefined ? '' : `<${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>${affiliated ? 'Y' : 'N'}</${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>`;
+  const inner = Object.entries(extra)
+    .map(([k, v]) => `<${k}>${esc(v)}</${k}>`)
+    .join('');
+  const aff =
+    affiliated === undefined
+      ? ''
+      : `<${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>${affiliated ? 'Y' : 'N'}</${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>`;
   return `<${tag}><${tag}Name>${esc(name)}</${tag}Name>${inner}<${tag}StateCountry ${tag}State="US-NY" ${tag}Country="US"/>${aff}</${tag}>`;
 }
 
@@ -29,16 +34,21 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
     const adviser = `${trust.split(' ')[0]} Capital Management LLC`;
     const series = Array.from({ length: rng.int(1, 3) }, (_, s) => {
       const id = `S${String(20000 + i * 10 + s).padStart(9, '0')}`;
-      return `<managementInvestmentQuestion><mgmtInvFundName>${trust.split(' ')[0]} Fund ${s + 1}</mgmtInvFundName><mgmtInvSeriesId>${id}</mgmtInvSeriesId>` +
+      return (
+        `<managementInvestmentQuestion><mgmtInvFundName>${trust.split(' ')[0]} Fund ${s + 1}</mgmtInvFundName><mgmtInvSeriesId>${id}</mgmtInvSeriesId>` +
         `<investmentAdvisers>${provider('investmentAdviser', adviser, { investmentAdviserFileNo: `801-${70000 + i}`, investmentAdviserCrdNo: String(150000 + i), investmentAdviserLei: `5493${String(i).padStart(16, '0')}` })}</investmentAdvisers>` +
-        (rng.chance(0.5) ? `<subAdvisers>${provider('subAdviser', 'Northstar Asset Advisors LP', { subAdviserFileNo: '801-88123' }, false, 'isSubAdviserAffiliated')}</subAdvisers>` : '') +
+        (rng.chance(0.5)
+          ? `<subAdvisers>${provider('subAdviser', 'Northstar Asset Advisors LP', { subAdviserFileNo: '801-88123' }, false, 'isSubAdviserAffiliated')}</subAdvisers>`
+          : '') +
         `<transferAgents>${provider('transferAgent', 'Orchard Shareholder Services Inc', { transferAgentFileNo: '084-06001' }, rng.chance(0.3))}</transferAgents>` +
         `<custodians>${provider('custodian', rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']), { custodianLei: '571474TGEMMWANRLN572' }, false)}</custodians>` +
         `<admins>${provider('admin', `${trust.split(' ')[0]} Fund Services LLC`, {}, true)}</admins>` +
         `<pricingServices>${provider('pricingService', 'Lumen Pricing Data Inc', {}, false)}</pricingServices>` +
-        `</managementInvestmentQuestion>`;
+        `</managementInvestmentQuestion>`
+      );
     }).join('');
-    const xml = `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/ncen" xmlns:com="http://www.sec.gov/edgar/common">` +
+    const xml =
+      `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/ncen" xmlns:com="http://www.sec.gov/edgar/common">` +
       `<headerData><submissionType>N-CEN</submissionType><filerInfo><filer><issuerCredentials><cik>${cik}</cik><ccc>XXXXXXXX</ccc></issuerCredentials></filer></filerInfo></headerData>` +
       `<formData><generalInfo><reportEndingPeriod>2024-12-31</reportEndingPeriod></generalInfo>` +
       `<registrantInfo><registrantFullName>${esc(trust)}</registrantFullName><investmentCompFileNo>811-${30000 + i}</investmentCompFileNo><registrantCik>${cik}</registrantCik>` +
@@ -53,11 +63,35 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
 
 /** Headers of the N-CEN members the loader reads (docs/formats/07-nport-ncen.md); unlisted trailing columns left out. */
 const DATASET_HEADERS: Record<string, string[]> = {
-  SUBMISSION: ['ACCESSION_NUMBER', 'SUBMISSION_TYPE', 'CIK', 'FILING_DATE', 'REPORT_ENDING_PERIOD', 'IS_REPORT_PERIOD_LT_12MONTH', 'FILE_NUM',
-    'REGISTRANT_SIGNED_NAME', 'DATE_SIGNED', 'SIGNATURE', 'TITLE', 'IS_LEGAL_PROCEEDINGS'],
+  SUBMISSION: [
+    'ACCESSION_NUMBER',
+    'SUBMISSION_TYPE',
+    'CIK',
+    'FILING_DATE',
+    'REPORT_ENDING_PERIOD',
+    'IS_REPORT_PERIOD_LT_12MONTH',
+    'FILE_NUM',
+    'REGISTRANT_SIGNED_NAME',
+    'DATE_SIGNED',
+    'SIGNATURE',
+    'TITLE',
+    'IS_LEGAL_PROCEEDINGS',
+  ],
   REGISTRANT: ['ACCESSION_NUMBER', 'REGISTRANT_NAME', 'FILE_NUM', 'CIK', 'LEI', 'INVESTMENT_COMPANY_TYPE', 'TOTAL_SERIES'],
   FUND_REPORTED_INFO: ['FUND_ID', 'ACCESSION_NUMBER', 'FUND_NAME', 'SERIES_ID', 'LEI', 'IS_ETF', 'IS_INDEX', 'IS_MONEY_MARKET'],
-  ADVISER: ['FUND_ID', 'ADVISER_TYPE', 'ADVISER_NAME', 'FILE_NUM', 'CRD_NUM', 'ADVISER_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED', 'ADVISOR_START_DATE', 'ADVISOR_TERMINATED_DATE'],
+  ADVISER: [
+    'FUND_ID',
+    'ADVISER_TYPE',
+    'ADVISER_NAME',
+    'FILE_NUM',
+    'CRD_NUM',
+    'ADVISER_LEI',
+    'STATE',
+    'COUNTRY',
+    'IS_AFFILIATED',
+    'ADVISOR_START_DATE',
+    'ADVISOR_TERMINATED_DATE',
+  ],
   ADMIN: ['FUND_ID', 'ADMIN_NAME', 'ADMIN_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED'],
   CUSTODIAN: ['FUND_ID', 'CUSTODIAN_NAME', 'CUSTODIAN_LEI', 'STATE', 'COUNTRY', 'IS_AFFILIATED', 'CUSTODY_TYPE'],
   TRANSFER_AGENT: ['FUND_ID', 'TRANSFERAGENT_NAME', 'TRANSFERAGENT_LEI', 'FILE_NUM', 'STATE', 'COUNTRY', 'IS_AFFILIATED'],
@@ -80,8 +114,20 @@ export async function writeNcenDatasetSample(dir: string, opts: SampleOptions): 
     const acc = `0001193125-25-${String(70000 + i).padStart(6, '0')}`;
     const trust = `${rng.pick(['Cedar', 'Beacon', 'Keystone', 'Atlas'])} Funds Trust ${i + 1}`;
     const stem = trust.split(' ')[0];
-    rows.SUBMISSION.push([acc, i === filers - 1 ? 'N-CEN/A' : 'N-CEN', cik, dmy('2025-02-14'), i === 1 ? '' : dmy('2024-12-31'), 'N', `811-${40000 + i}`,
-      'Jane Roe', dmy('2025-02-13'), 'Jane Roe', 'Treasurer', 'N']);
+    rows.SUBMISSION.push([
+      acc,
+      i === filers - 1 ? 'N-CEN/A' : 'N-CEN',
+      cik,
+      dmy('2025-02-14'),
+      i === 1 ? '' : dmy('2024-12-31'),
+      'N',
+      `811-${40000 + i}`,
+      'Jane Roe',
+      dmy('2025-02-13'),
+      'Jane Roe',
+      'Treasurer',
+      'N',
+    ]);
     rows.REGISTRANT.push([acc, trust, `811-${40000 + i}`, cik, `5493${String(900 + i).padStart(16, '0')}`, 'N-1A', 2]);
     rows.PRINCIPAL_UNDERWRITER.push([acc, `${stem} Distributors LLC`, null, String(8800 + i), `8-${60000 + i}`, 'Y']);
     rows.PUBLIC_ACCOUNTANT.push([acc, rng.pick(['Willow & Pine LLP', 'Harbor Audit LLP']), null, '238', 'US-MA', 'US']);
@@ -90,16 +136,28 @@ export async function writeNcenDatasetSample(dir: string, opts: SampleOptions): 
       const fundId = `${acc}_${cik.padStart(10, '0')}_${series}`;
       rows.FUND_REPORTED_INFO.push([fundId, acc, `${stem} ${sIdx ? 'Bond' : 'Equity'} Fund`, series, null, 'N', sIdx ? 'N' : 'Y', 'N']);
       rows.ADVISER.push([fundId, 'Adviser', `${stem} Capital Management LLC`, `801-${71000 + i}`, String(160000 + i), null, 'US-NY', 'US', 'N', null, null]);
-      if (sIdx === 1) rows.ADVISER.push([fundId, 'Sub-Adviser', 'Kestrel Fixed Income Partners LP', '801-99001', '170001', null, 'US-IL', 'US', 'N', null, null]);
+      if (sIdx === 1)
+        rows.ADVISER.push([fundId, 'Sub-Adviser', 'Kestrel Fixed Income Partners LP', '801-99001', '170001', null, 'US-IL', 'US', 'N', null, null]);
       rows.ADMIN.push([fundId, `${stem} Fund Services LLC`, null, 'US-NY', 'US', 'Y']);
-      rows.CUSTODIAN.push([fundId, rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']), '571474TGEMMWANRLN572', 'US-MA', 'US', 'N', 'Bank - section 17(f)(1)']);
+      rows.CUSTODIAN.push([
+        fundId,
+        rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']),
+        '571474TGEMMWANRLN572',
+        'US-MA',
+        'US',
+        'N',
+        'Bank - section 17(f)(1)',
+      ]);
       rows.TRANSFER_AGENT.push([fundId, 'Orchard Shareholder Services Inc', null, '084-06001', 'US-MO', 'US', 'N']);
       rows.PRICING_SERVICE.push([fundId, 'Lumen Pricing Data Inc', null, 'US-NY', 'US', 'N']);
     }
   }
   const folder = '2025q1_ncen';
-  await writeZip(join(dir, `${folder}.zip`), Object.entries(DATASET_HEADERS).map(([member, header]) => ({
-    name: `${folder}/${member}.tsv`,
-    data: Buffer.from([header, ...rows[member]].map((r) => r.map((c) => (c == null ? '' : String(c))).join('\t')).join('\n') + '\n'),
-  })));
+  await writeZip(
+    join(dir, `${folder}.zip`),
+    Object.entries(DATASET_HEADERS).map(([member, header]) => ({
+      name: `${folder}/${member}.tsv`,
+      data: Buffer.from(`${[header, ...rows[member]].map((r) => r.map((c) => (c == null ? '' : String(c))).join('\t')).join('\n')}\n`),
+    })),
+  );
 }

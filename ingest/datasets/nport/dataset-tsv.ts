@@ -10,17 +10,27 @@ import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql
 export const NPORT_MEMBERS = ['SUBMISSION.TSV', 'REGISTRANT.TSV', 'FUND_REPORTED_INFO.TSV', 'FUND_REPORTED_HOLDING.TSV', 'IDENTIFIERS.TSV'];
 
 export async function loadNportDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
-  const ok = await loadMemberTables(ctx, members, label, ['SUBMISSION.TSV', 'FUND_REPORTED_HOLDING.TSV'], [
-    { member: 'SUBMISSION.TSV', table: 'np_sub', columns: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE'] },
-    { member: 'REGISTRANT.TSV', table: 'np_reg', columns: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME'] },
-    { member: 'FUND_REPORTED_INFO.TSV', table: 'np_info', columns: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID'] },
-  ]);
+  const ok = await loadMemberTables(
+    ctx,
+    members,
+    label,
+    ['SUBMISSION.TSV', 'FUND_REPORTED_HOLDING.TSV'],
+    [
+      { member: 'SUBMISSION.TSV', table: 'np_sub', columns: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE'] },
+      { member: 'REGISTRANT.TSV', table: 'np_reg', columns: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME'] },
+      { member: 'FUND_REPORTED_INFO.TSV', table: 'np_info', columns: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID'] },
+    ],
+  );
   if (!ok) return;
   if (members.has('IDENTIFIERS.TSV')) {
-    await loadTsv(ctx, members.get('IDENTIFIERS.TSV')!, (rel) => `
+    await loadTsv(
+      ctx,
+      members.get('IDENTIFIERS.TSV')!,
+      (rel) => `
       CREATE OR REPLACE TEMP TABLE np_ids AS
       SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, min(nullif(trim(IDENTIFIER_TICKER), '')) AS ticker
-      FROM ${rel} GROUP BY 1`);
+      FROM ${rel} GROUP BY 1`,
+    );
   } else {
     await ctx.sql(`CREATE OR REPLACE TEMP TABLE np_ids (hid VARCHAR, isin VARCHAR, ticker VARCHAR)`);
   }
@@ -34,9 +44,13 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     LEFT JOIN (SELECT trim(ACCESSION_NUMBER) AS acc, ${textSql('SERIES_ID')} AS series_id, ${textSql('SERIES_NAME')} AS series_name FROM np_info) i USING (acc)
     WHERE s.rd IS NOT NULL`);
   const bad = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM np_sub WHERE ${dmySql('REPORT_DATE')} IS NULL`);
-  if (Number(bad[0]?.n ?? 0) > 0) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
+  if (Number(bad[0]?.n ?? 0) > 0)
+    ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
 
-  const staged = await loadTsv(ctx, members.get('FUND_REPORTED_HOLDING.TSV')!, (rel) => `
+  const staged = await loadTsv(
+    ctx,
+    members.get('FUND_REPORTED_HOLDING.TSV')!,
+    (rel) => `
     INSERT INTO staging_fund_holdings BY NAME
     SELECT c.acc AS accession_number, trim(h.HOLDING_ID) AS holding_id, c.cik AS registrant_cik, c.reg_name AS registrant_name,
            c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, ${quarterSql('c.rd')} AS report_quarter,
@@ -52,6 +66,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            ${filingIndexUrlSql('c.cik', 'c.acc')} AS source_url, ${ctx.parserVersion} AS parser_version
     FROM ${rel} h
     JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
-    LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`);
+    LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`,
+  );
   ctx.progress.rows(staged);
 }

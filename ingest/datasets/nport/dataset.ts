@@ -17,17 +17,34 @@ async function loadXmlReport(ctx: LoadContext, input: RawInput): Promise<void> {
   const file = basename(input.path);
   const accession = file.match(ACCESSION_IN_NAME)?.[1] ?? null;
   let n = 0;
-  const c = await parseNportReport(await readFile(input.path, 'utf8'), async (h, c) => {
-    if (!c.accession_number || !c.report_date) return;
-    n++;
-    await ctx.append(fundHoldings, {
-      ...h,
-      accession_number: c.accession_number, registrant_cik: c.registrant_cik, registrant_name: c.registrant_name, series_id: c.series_id,
-      fund_name: c.fund_name, report_date: c.report_date, report_period_end: c.report_period_end, report_quarter: quarterOf(c.report_date),
-      filing_date: c.filing_date, submission_type: c.submission_type, is_current: true, source: 'sec_nport_xml',
-      source_url: filingIndexUrl(c.registrant_cik ?? '0', c.accession_number),
-    }, { file });
-  }, { accession });
+  const c = await parseNportReport(
+    await readFile(input.path, 'utf8'),
+    async (h, c) => {
+      if (!c.accession_number || !c.report_date) return;
+      n++;
+      await ctx.append(
+        fundHoldings,
+        {
+          ...h,
+          accession_number: c.accession_number,
+          registrant_cik: c.registrant_cik,
+          registrant_name: c.registrant_name,
+          series_id: c.series_id,
+          fund_name: c.fund_name,
+          report_date: c.report_date,
+          report_period_end: c.report_period_end,
+          report_quarter: quarterOf(c.report_date),
+          filing_date: c.filing_date,
+          submission_type: c.submission_type,
+          is_current: true,
+          source: 'sec_nport_xml',
+          source_url: filingIndexUrl(c.registrant_cik ?? '0', c.accession_number),
+        },
+        { file },
+      );
+    },
+    { accession },
+  );
   if (!c.accession_number) ctx.badRow({ file, line: null, reason: 'no accession number in the container or the file name' });
   else if (!c.report_date) ctx.badRow({ file, line: null, reason: 'genInfo/repPdDate missing' });
   else if (n === 0) ctx.log(`${file}: report without positions (${c.fund_name ?? c.series_id})`);

@@ -14,9 +14,30 @@ export const NPORT_HEADERS = {
   SUBMISSION: ['ACCESSION_NUMBER', 'FILING_DATE', 'FILE_NUM', 'SUB_TYPE', 'REPORT_ENDING_PERIOD', 'REPORT_DATE', 'IS_LAST_FILING'],
   REGISTRANT: ['ACCESSION_NUMBER', 'CIK', 'REGISTRANT_NAME', 'FILE_NUM', 'LEI', 'ADDRESS1', 'ADDRESS2', 'CITY', 'STATE', 'COUNTRY', 'ZIP', 'PHONE'],
   FUND_REPORTED_INFO: ['ACCESSION_NUMBER', 'SERIES_NAME', 'SERIES_ID', 'SERIES_LEI', 'TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'NET_ASSETS'],
-  FUND_REPORTED_HOLDING: ['ACCESSION_NUMBER', 'HOLDING_ID', 'ISSUER_NAME', 'ISSUER_LEI', 'ISSUER_TITLE', 'ISSUER_CUSIP', 'BALANCE', 'UNIT',
-    'OTHER_UNIT_DESC', 'CURRENCY_CODE', 'CURRENCY_VALUE', 'EXCHANGE_RATE', 'PERCENTAGE', 'PAYOFF_PROFILE', 'ASSET_CAT', 'OTHER_ASSET', 'ISSUER_TYPE',
-    'OTHER_ISSUER', 'INVESTMENT_COUNTRY', 'IS_RESTRICTED_SECURITY', 'FAIR_VALUE_LEVEL', 'DERIVATIVE_CAT'],
+  FUND_REPORTED_HOLDING: [
+    'ACCESSION_NUMBER',
+    'HOLDING_ID',
+    'ISSUER_NAME',
+    'ISSUER_LEI',
+    'ISSUER_TITLE',
+    'ISSUER_CUSIP',
+    'BALANCE',
+    'UNIT',
+    'OTHER_UNIT_DESC',
+    'CURRENCY_CODE',
+    'CURRENCY_VALUE',
+    'EXCHANGE_RATE',
+    'PERCENTAGE',
+    'PAYOFF_PROFILE',
+    'ASSET_CAT',
+    'OTHER_ASSET',
+    'ISSUER_TYPE',
+    'OTHER_ISSUER',
+    'INVESTMENT_COUNTRY',
+    'IS_RESTRICTED_SECURITY',
+    'FAIR_VALUE_LEVEL',
+    'DERIVATIVE_CAT',
+  ],
   IDENTIFIERS: ['HOLDING_ID', 'IDENTIFIERS_ID', 'IDENTIFIER_ISIN', 'IDENTIFIER_TICKER', 'OTHER_IDENTIFIER', 'OTHER_IDENTIFIER_DESC'],
 };
 type Member = keyof typeof NPORT_HEADERS;
@@ -42,7 +63,20 @@ export async function writeNportSample(dir: string, opts: SampleOptions): Promis
         const acc = `0001${String(100000 + t).slice(-6)}-25-${String(seq++).padStart(6, '0')}`;
         const filed = type === 'NPORT-P' ? '2025-02-26' : '2025-03-10';
         row('SUBMISSION', [acc, dmy(filed), `811-${String(10000 + t).slice(-5)}`, type, dmy('2025-09-30'), dmy('2024-12-31'), 'N']);
-        row('REGISTRANT', [acc, cik, trust, `811-${String(10000 + t).slice(-5)}`, `549300${String(t).padStart(14, '0')}`, '1 Fund Plaza', '', 'Boston', 'US-MA', 'US', '02110', '617-555-0100']);
+        row('REGISTRANT', [
+          acc,
+          cik,
+          trust,
+          `811-${String(10000 + t).slice(-5)}`,
+          `549300${String(t).padStart(14, '0')}`,
+          '1 Fund Plaza',
+          '',
+          'Boston',
+          'US-MA',
+          'US',
+          '02110',
+          '617-555-0100',
+        ]);
         const positions = rng.int(20, 80);
         let net = 0;
         const picks: { v: number; cells: (string | number | null)[]; isin: string; ticker: string }[] = [];
@@ -54,10 +88,31 @@ export async function writeNportSample(dir: string, opts: SampleOptions): Promis
           const v = debt ? balance * (0.9 + rng.next() * 0.15) : balance * sec.price;
           net += v;
           picks.push({
-            v, isin: sec.isin, ticker: sec.ticker,
-            cells: [sec.issuer, rng.chance(0.2) ? 'N/A' : `5493${String(hid).padStart(16, '0')}`, debt ? `${sec.issuer} ${rng.int(1, 7)}% 2030` : sec.title,
-              rng.chance(0.03) ? 'N/A' : sec.cusip, balance, debt ? 'PA' : 'NS', '', foreign ? 'EUR' : 'USD', v.toFixed(2), foreign ? '0.9234' : '',
-              null, 'Long', debt ? 'DBT' : 'EC', '', 'CORP', '', foreign ? 'DE' : 'US', rng.chance(0.04) ? 'Y' : 'N', rng.pick(['1', '2', '3']), ''],
+            v,
+            isin: sec.isin,
+            ticker: sec.ticker,
+            cells: [
+              sec.issuer,
+              rng.chance(0.2) ? 'N/A' : `5493${String(hid).padStart(16, '0')}`,
+              debt ? `${sec.issuer} ${rng.int(1, 7)}% 2030` : sec.title,
+              rng.chance(0.03) ? 'N/A' : sec.cusip,
+              balance,
+              debt ? 'PA' : 'NS',
+              '',
+              foreign ? 'EUR' : 'USD',
+              v.toFixed(2),
+              foreign ? '0.9234' : '',
+              null,
+              'Long',
+              debt ? 'DBT' : 'EC',
+              '',
+              'CORP',
+              '',
+              foreign ? 'DE' : 'US',
+              rng.chance(0.04) ? 'Y' : 'N',
+              rng.pick(['1', '2', '3']),
+              '',
+            ],
           });
         }
         for (const p of picks) {
@@ -71,7 +126,10 @@ export async function writeNportSample(dir: string, opts: SampleOptions): Promis
     }
   }
   await mkdir(dir, { recursive: true });
-  const members = (Object.keys(NPORT_HEADERS) as Member[]).map((m) => ({ name: `${m}.tsv`, data: Buffer.from(`${[NPORT_HEADERS[m].join('\t'), ...lines[m]].join('\n')}\n`) }));
+  const members = (Object.keys(NPORT_HEADERS) as Member[]).map((m) => ({
+    name: `${m}.tsv`,
+    data: Buffer.from(`${[NPORT_HEADERS[m].join('\t'), ...lines[m]].join('\n')}\n`),
+  }));
   if (opts.scale <= 1) await writeZip(join(dir, NPORT_SAMPLE_ZIP), members);
   else for (const m of members) await writeFile(join(dir, m.name), m.data);
 }

@@ -26,22 +26,45 @@ export default defineIngester({
       const file = basename(input.path);
       const text = await readFile(input.path, 'utf8');
       ctx.progress.bytes(text.length);
-      let d;
+      let d: ReturnType<typeof parseSchedule13>;
       try {
         d = parseSchedule13(text);
       } catch (err) {
-        if (err instanceof Schedule13Error) { ctx.badRow({ file, line: null, reason: err.message }); continue; }
+        if (err instanceof Schedule13Error) {
+          ctx.badRow({ file, line: null, reason: err.message });
+          continue;
+        }
         throw err;
       }
       d.accession ??= accessionFromFileName(file);
       const filed = d.filed_date ?? d.signature_date;
-      if (!d.schedule) { ctx.badRow({ file, line: null, reason: 'not a Schedule 13D/G' }); continue; }
-      if (!d.accession || !filed) { ctx.badRow({ file, line: null, reason: `missing ${d.accession ? 'filed date' : 'accession'}` }); continue; }
+      if (!d.schedule) {
+        ctx.badRow({ file, line: null, reason: 'not a Schedule 13D/G' });
+        continue;
+      }
+      if (!d.accession || !filed) {
+        ctx.badRow({ file, line: null, reason: `missing ${d.accession ? 'filed date' : 'accession'}` });
+        continue;
+      }
       const filing = {
-        accession: d.accession, form_type: d.form_type, form_class: `${d.schedule}${d.is_amendment ? '/A' : ''}`, schedule: d.schedule,
-        is_amendment: d.is_amendment, amendment_no: d.amendment_no, structured: d.structured, filed_date: filed, filed_quarter: quarterOf(filed),
-        filer_cik: d.filer_cik, filer_name: d.filer_name, subject_cik: d.subject_cik, issuer_name: d.issuer_name, cusip: d.cusip,
-        securities_class_title: d.securities_class_title, event_date: d.event_date, rule_designations: d.rule_designations, group_members: d.group_members,
+        accession: d.accession,
+        form_type: d.form_type,
+        form_class: `${d.schedule}${d.is_amendment ? '/A' : ''}`,
+        schedule: d.schedule,
+        is_amendment: d.is_amendment,
+        amendment_no: d.amendment_no,
+        structured: d.structured,
+        filed_date: filed,
+        filed_quarter: quarterOf(filed),
+        filer_cik: d.filer_cik,
+        filer_name: d.filer_name,
+        subject_cik: d.subject_cik,
+        issuer_name: d.issuer_name,
+        cusip: d.cusip,
+        securities_class_title: d.securities_class_title,
+        event_date: d.event_date,
+        rule_designations: d.rule_designations,
+        group_members: d.group_members,
         source_url: input.url ?? filingIndexUrl(d.subject_cik ?? d.filer_cik, d.accession),
       };
       // A cover page the legacy reader could not split still lists the filing (with its filer as the person).

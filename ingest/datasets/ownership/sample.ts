@@ -6,8 +6,17 @@ import { submissionTxt } from '../../sources/edgar/sgml.ts';
 
 /** Demo structured Schedule 13D/13G filings as full-submission `.txt` files in the real XML layouts. */
 
-const ISSUERS = [['0001422142', 'Aadi Bioscience, Inc.', '00032Q104'], ['0001909747', 'Jushi Holdings Inc.', '48213Y107'], ['0000065596', 'Siebert Financial Corp.', '826176109']];
-const HOLDERS = [['0001373604', 'Harborview Partners, L.P.', 'PN'], ['0000315066', 'Granite Advisors LLC', 'IA'], ['0001361570', 'Alpine Asset Management SA', 'IA'], ['0002048490', 'Ridge Capital Inc.', 'CO']];
+const ISSUERS = [
+  ['0001422142', 'Aadi Bioscience, Inc.', '00032Q104'],
+  ['0001909747', 'Jushi Holdings Inc.', '48213Y107'],
+  ['0000065596', 'Siebert Financial Corp.', '826176109'],
+];
+const HOLDERS = [
+  ['0001373604', 'Harborview Partners, L.P.', 'PN'],
+  ['0000315066', 'Granite Advisors LLC', 'IA'],
+  ['0001361570', 'Alpine Asset Management SA', 'IA'],
+  ['0002048490', 'Ridge Capital Inc.', 'CO'],
+];
 const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
 const esc = (s: string) => s.replace(/&/g, '&amp;');
 
@@ -51,8 +60,14 @@ export async function writeSchedule13Sample(dir: string, opts: SampleOptions): P
     const xml = is13D ? xml13D(form, issuer, holder, shares, pct, event) : xml13G(form, issuer, holder, shares, pct, event);
     const acc = `${holder[0]}-25-${String(i + 1).padStart(6, '0')}`;
     const txt = submissionTxt({
-      accession: acc, formType: form, filedDate: filed.toISOString().slice(0, 10), xml,
-      parties: [{ role: 'SUBJECT COMPANY', cik: issuer[0], name: issuer[1] }, { role: 'FILED BY', cik: holder[0], name: holder[1] }],
+      accession: acc,
+      formType: form,
+      filedDate: filed.toISOString().slice(0, 10),
+      xml,
+      parties: [
+        { role: 'SUBJECT COMPANY', cik: issuer[0], name: issuer[1] },
+        { role: 'FILED BY', cik: holder[0], name: holder[1] },
+      ],
     });
     await writeFile(join(folder, `${acc}.txt`), txt);
   }

@@ -29,10 +29,10 @@ export async function assigneeResolver(ctx: LoadContext): Promise<CikResolver> {
     const norm = normalizeName(orgname);
     if (!norm) return null;
     if (cache.has(norm)) return cache.get(norm)!;
-    const rows = await ctx.sql(
-      'SELECT DISTINCT cik, name_norm = $1 AS exact FROM patent_entity_names WHERE name_norm = $1 OR name_core = $2',
-      [norm, coreName(orgname)],
-    );
+    const rows = await ctx.sql('SELECT DISTINCT cik, name_norm = $1 AS exact FROM patent_entity_names WHERE name_norm = $1 OR name_core = $2', [
+      norm,
+      coreName(orgname),
+    ]);
     const exact = new Set(rows.filter((r) => r.exact).map((r) => String(r.cik)));
     const loose = new Set(rows.map((r) => String(r.cik)));
     const cik = exact.size === 1 ? [...exact][0] : exact.size === 0 && loose.size === 1 ? [...loose][0] : null;

@@ -29,7 +29,10 @@ async function* counted(stream: AsyncIterable<Buffer>, onBytes: (n: number) => v
 
 async function localFiles(from: string): Promise<string[]> {
   if ((await stat(from)).isFile()) return [from];
-  return (await readdir(from)).filter((n) => WEEKLY_FILE.test(n) || /\.xml$/i.test(n)).sort().map((n) => join(from, n));
+  return (await readdir(from))
+    .filter((n) => WEEKLY_FILE.test(n) || /\.xml$/i.test(n))
+    .sort()
+    .map((n) => join(from, n));
 }
 
 function toRow(g: PatentGrant, sourceFile: string, sourceUrl: string | null, cik: string | null) {
@@ -75,7 +78,7 @@ export default defineIngester({
   parserVersion: 1,
   source: SOURCE.uspto_patent_grants,
   sourceUrls: ['https://bulkdata.uspto.gov/data/patent/grant/redbook/fulltext/'],
-  argsHelp: '--date YYYY-MM-DD (a Tuesday: that week\'s ipgYYMMDD.zip) | --from <ipgYYMMDD.xml/.zip file or folder>',
+  argsHelp: "--date YYYY-MM-DD (a Tuesday: that week's ipgYYMMDD.zip) | --from <ipgYYMMDD.xml/.zip file or folder>",
   async inputs(ctx, args): Promise<RawInput[]> {
     if (args.from) return (await localFiles(args.from)).map((path) => ({ path, url: null }));
     if (!args.date) throw new Error('patents: give --date (a grant Tuesday, YYYY-MM-DD) or --from <file or folder>');

@@ -13,15 +13,33 @@ import { Rng } from '../../samples/random.ts';
  */
 
 const ORGS: [string, string, string | null, string][] = [
-  ['Apple Inc.', 'Cupertino', 'CA', 'US'], ['International Business Machines Corporation', 'Armonk', 'NY', 'US'],
-  ['Samsung Electronics Co., Ltd.', 'Suwon-si', null, 'KR'], ['Frito-Lay North America, Inc.', 'Plano', 'TX', 'US'],
-  ['Acushnet Company', 'Fairhaven', 'MA', 'US'], ['Siemens Aktiengesellschaft', 'Munich', null, 'DE'],
-  ['Northbridge Robotics LLC', 'Austin', 'TX', 'US'], ['Toyota Jidosha Kabushiki Kaisha', 'Toyota-shi', null, 'JP'],
+  ['Apple Inc.', 'Cupertino', 'CA', 'US'],
+  ['International Business Machines Corporation', 'Armonk', 'NY', 'US'],
+  ['Samsung Electronics Co., Ltd.', 'Suwon-si', null, 'KR'],
+  ['Frito-Lay North America, Inc.', 'Plano', 'TX', 'US'],
+  ['Acushnet Company', 'Fairhaven', 'MA', 'US'],
+  ['Siemens Aktiengesellschaft', 'Munich', null, 'DE'],
+  ['Northbridge Robotics LLC', 'Austin', 'TX', 'US'],
+  ['Toyota Jidosha Kabushiki Kaisha', 'Toyota-shi', null, 'JP'],
 ];
 const FIRST = ['Maria', 'Kenji', 'David', 'Anna', 'Rahul', 'Laura', 'Peter', 'Mei'];
 const LAST = ['Schmidt', 'Tanaka', 'Okafor', 'Rossi', 'Patel', 'Nguyen', 'Larsen', 'Chen'];
-const TOPICS = ['battery electrode', 'neural network accelerator', 'golf club head', 'snack chip', 'wireless charging coil', 'robotic gripper', 'fuel injector', 'display panel'];
-const CPC = [['H', '01', 'M', '4', '131'], ['G', '06', 'N', '3', '063'], ['A', '63', 'B', '53', '04'], ['A', '23', 'L', '19', '18']];
+const TOPICS = [
+  'battery electrode',
+  'neural network accelerator',
+  'golf club head',
+  'snack chip',
+  'wireless charging coil',
+  'robotic gripper',
+  'fuel injector',
+  'display panel',
+];
+const CPC = [
+  ['H', '01', 'M', '4', '131'],
+  ['G', '06', 'N', '3', '063'],
+  ['A', '63', 'B', '53', '04'],
+  ['A', '23', 'L', '19', '18'],
+];
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const esc = (s: string) => s.replace(/&/g, '&#x26;');
@@ -49,12 +67,22 @@ export function grantDocument(r: Rng, i: number, grantDate: Date): string {
     return `<inventor sequence="${pad(k + 1, 3)}" designation="us-only">\n<addressbook>\n<last-name>${r.pick(LAST)}</last-name>\n<first-name>${r.pick(FIRST)}</first-name>\n${address(city, state, country)}\n</addressbook>\n</inventor>`;
   }).join('\n');
   const cpc = r.pick(CPC);
-  const cpcXml = design ? '' : `<classifications-cpc>\n<main-cpc>\n<classification-cpc>\n<cpc-version-indicator><date>20130101</date></cpc-version-indicator>\n<section>${cpc[0]}</section>\n<class>${cpc[1]}</class>\n<subclass>${cpc[2]}</subclass>\n<main-group>${cpc[3]}</main-group>\n<subgroup>${cpc[4]}</subgroup>\n<symbol-position>F</symbol-position>\n<classification-value>I</classification-value>\n</classification-cpc>\n</main-cpc>\n</classifications-cpc>\n`;
-  const citations = Array.from({ length: r.int(1, 6) }, (_, k) => `<us-citation>\n<patcit num="${pad(k + 1, 5)}">\n<document-id>\n<country>US</country>\n<doc-number>${r.int(5000000, 11000000)}</doc-number>\n<kind>B2</kind>\n<name>${r.pick(LAST)}</name>\n<date>${r.int(1995, 2020)}0${r.int(1, 9)}00</date>\n</document-id>\n</patcit>\n<category>cited by examiner</category>\n</us-citation>`).join('\n');
+  const cpcXml = design
+    ? ''
+    : `<classifications-cpc>\n<main-cpc>\n<classification-cpc>\n<cpc-version-indicator><date>20130101</date></cpc-version-indicator>\n<section>${cpc[0]}</section>\n<class>${cpc[1]}</class>\n<subclass>${cpc[2]}</subclass>\n<main-group>${cpc[3]}</main-group>\n<subgroup>${cpc[4]}</subgroup>\n<symbol-position>F</symbol-position>\n<classification-value>I</classification-value>\n</classification-cpc>\n</main-cpc>\n</classifications-cpc>\n`;
+  const citations = Array.from(
+    { length: r.int(1, 6) },
+    (_, k) =>
+      `<us-citation>\n<patcit num="${pad(k + 1, 5)}">\n<document-id>\n<country>US</country>\n<doc-number>${r.int(5000000, 11000000)}</doc-number>\n<kind>B2</kind>\n<name>${r.pick(LAST)}</name>\n<date>${r.int(1995, 2020)}0${r.int(1, 9)}00</date>\n</document-id>\n</patcit>\n<category>cited by examiner</category>\n</us-citation>`,
+  ).join('\n');
   const assignee = org
     ? `<assignees>\n<assignee>\n<addressbook>\n<orgname>${esc(org[0])}</orgname>\n<role>${org[3] === 'US' ? '02' : '03'}</role>\n${address(org[1], org[2], org[3])}\n</addressbook>\n</assignee>\n</assignees>\n`
     : '';
-  const claimXml = Array.from({ length: claims }, (_, k) => `<claim id="CLM-${pad(k + 1, 5)}" num="${pad(k + 1, 5)}">\n<claim-text>${k + 1}. The ${topic} of claim 1, further comprising a controller configured to adjust an operating parameter in response to a measured value.</claim-text>\n</claim>`).join('\n');
+  const claimXml = Array.from(
+    { length: claims },
+    (_, k) =>
+      `<claim id="CLM-${pad(k + 1, 5)}" num="${pad(k + 1, 5)}">\n<claim-text>${k + 1}. The ${topic} of claim 1, further comprising a controller configured to adjust an operating parameter in response to a measured value.</claim-text>\n</claim>`,
+  ).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE us-patent-grant SYSTEM "us-patent-grant-v47-2022-02-17.dtd" [ ]>
 <us-patent-grant lang="EN" dtd-version="v4.7 2022-02-17" file="US${number}-${dateStr}.XML" status="PRODUCTION" id="us-patent-grant" country="US" date-produced="${dateStr}" date-publ="${dateStr}">

@@ -35,10 +35,15 @@ export default defineIngester({
     // The page links one workbook per quarter; the newest (or the requested quarter) is taken.
     const page = `${ctx.settings.SEC_BASE_URL}${STATS_PAGE_PATH}`;
     const html = (await ctx.http.get(page, { cache: 'raw', refresh: true })).body.toString('utf8');
-    const links = [...html.matchAll(/href\s*=\s*["']([^"']+\.xlsx)["']/gi)].map((m) => new URL(m[1], page).toString())
-      .map((url) => ({ url, end: quarterEndOf(url) })).filter((l): l is { url: string; end: string } => !!l.end);
+    const links = [...html.matchAll(/href\s*=\s*["']([^"']+\.xlsx)["']/gi)]
+      .map((m) => new URL(m[1], page).toString())
+      .map((url) => ({ url, end: quarterEndOf(url) }))
+      .filter((l): l is { url: string; end: string } => !!l.end);
     const wantEnd = args.period ? quarterBounds(args.period)?.end : undefined;
-    const pick = links.filter((l) => !wantEnd || l.end === wantEnd).sort((a, b) => a.end.localeCompare(b.end)).at(-1);
+    const pick = links
+      .filter((l) => !wantEnd || l.end === wantEnd)
+      .sort((a, b) => a.end.localeCompare(b.end))
+      .at(-1);
     if (!pick) throw new Error(`no statistics workbook${args.period ? ` for ${args.period}` : ''} linked from ${page}`);
     return [{ path: await ctx.http.download(pick.url), url: pick.url, meta: { quarterEnd: pick.end } }];
   },
@@ -51,11 +56,24 @@ export default defineIngester({
       for (const sheet of await readXlsx(input.path)) {
         const cells = sheetCells(sheet, (row, reason) => ctx.badRow({ file: `${file}!${sheet.name}`, line: row, reason }));
         for (const c of cells) {
-          await ctx.append(privateFundStatsTable, {
-            quarter_end_date: quarterEnd, tab_name: c.tab, table_title: c.title, row_key: c.rowKey, metric_key: c.metricKey, value: c.value,
-            value_raw: c.raw, row_order: c.rowOrder, col_order: c.colOrder, source_file: `${file}!${sheet.name}`, source_line: c.sheetRow,
-            source_url: input.url ?? `https://www.sec.gov${STATS_PAGE_PATH}`,
-          }, { file: `${file}!${sheet.name}`, line: c.sheetRow });
+          await ctx.append(
+            privateFundStatsTable,
+            {
+              quarter_end_date: quarterEnd,
+              tab_name: c.tab,
+              table_title: c.title,
+              row_key: c.rowKey,
+              metric_key: c.metricKey,
+              value: c.value,
+              value_raw: c.raw,
+              row_order: c.rowOrder,
+              col_order: c.colOrder,
+              source_file: `${file}!${sheet.name}`,
+              source_line: c.sheetRow,
+              source_url: input.url ?? `https://www.sec.gov${STATS_PAGE_PATH}`,
+            },
+            { file: `${file}!${sheet.name}`, line: c.sheetRow },
+          );
         }
       }
     }

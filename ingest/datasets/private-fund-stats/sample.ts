@@ -6,7 +6,15 @@ import { xlsxMembers } from '../../sources/common/xlsx.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 
 export const SAMPLE_STATS_FILE = 'private-funds-statistics-2025-q4.xlsx';
-const TYPES = ['Hedge Fund', 'Private Equity Fund', 'Real Estate Fund', 'Securitized Asset Fund', 'Venture Capital Fund', 'Liquidity Fund', 'Other Private Fund'];
+const TYPES = [
+  'Hedge Fund',
+  'Private Equity Fund',
+  'Real Estate Fund',
+  'Securitized Asset Fund',
+  'Venture Capital Fund',
+  'Liquidity Fund',
+  'Other Private Fund',
+];
 
 type Cell = string | number | null;
 
@@ -19,10 +27,17 @@ export function statsSheets(seed: number): { name: string; rows: Cell[][] }[] {
   t1.push(['Total', ...qs.map((_, i) => t1.slice(3).reduce((n, r) => n + (typeof r[i + 1] === 'number' ? (r[i + 1] as number) : 0), 0))]);
   t1.push([], ['Source: Form PF and Form ADV. * Masked to avoid disclosing individual fund data.']);
   const t2: Cell[][] = [['Table 2. Gross Asset Value (GAV) by Fund Type ($ billions)'], ['Fund type', 'GAV', 'NAV', 'GAV % of total']];
-  for (const t of TYPES) { const gav = Math.round(rng.next() * 9000 * 10) / 10; t2.push([t, gav, Math.round(gav * 0.7 * 10) / 10, `${Math.round(rng.next() * 400) / 10}%`]); }
+  for (const t of TYPES) {
+    const gav = Math.round(rng.next() * 9000 * 10) / 10;
+    t2.push([t, gav, Math.round(gav * 0.7 * 10) / 10, `${Math.round(rng.next() * 400) / 10}%`]);
+  }
   const t3: Cell[][] = [['Table 3. Hedge Fund Gross Leverage Ratio Distribution'], ['Percentile', 'Equity', 'Credit', 'Macro', 'Multi-strategy']];
   for (const p of ['5th', '25th', '50th', '75th', '95th']) t3.push([p, ...Array.from({ length: 4 }, () => Math.round((1 + rng.next() * 8) * 100) / 100)]);
-  return [{ name: 'Table 1', rows: t1 }, { name: 'Table 2', rows: t2 }, { name: 'Table 3', rows: t3 }];
+  return [
+    { name: 'Table 1', rows: t1 },
+    { name: 'Table 2', rows: t2 },
+    { name: 'Table 3', rows: t3 },
+  ];
 }
 
 export async function writePrivateFundStatsSample(dir: string, opts: SampleOptions): Promise<void> {

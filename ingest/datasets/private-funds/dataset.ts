@@ -43,8 +43,11 @@ function previousPartitionFile(lakeDir: string, asOf: string): { file: string; v
   const dir = tableDir(lakeDir, privateFundsTable.name);
   if (!existsSync(dir)) return null;
   const prefix = `${privateFundsTable.partitionBy}=`;
-  const values = readdirSync(dir).filter((d) => d.startsWith(prefix)).map((d) => decodeURIComponent(d.slice(prefix.length)))
-    .filter((v) => v < asOf).sort();
+  const values = readdirSync(dir)
+    .filter((d) => d.startsWith(prefix))
+    .map((d) => decodeURIComponent(d.slice(prefix.length)))
+    .filter((v) => v < asOf)
+    .sort();
   const value = values.at(-1);
   if (!value) return null;
   const pdir = join(dir, `${prefix}${encodeURIComponent(value)}`);
@@ -128,7 +131,10 @@ export default defineIngester({
             ctx.badRow({ file: part.name, line: fund.line, reason: `FilingID ${fund.filingId} has no row in the ADV Base tables` });
             continue;
           }
-          if (latest.get(filing.crd)!.filingId !== filing.filingId) { superseded++; continue; }
+          if (latest.get(filing.crd)!.filingId !== filing.filingId) {
+            superseded++;
+            continue;
+          }
           const key = `${filing.crd}|${fund.row.fund_key}`;
           if (seen.has(key)) {
             ctx.badRow({ file: part.name, line: fund.line, reason: `duplicate fund ${fund.row.fund_key} in FilingID ${fund.filingId}` });
@@ -136,9 +142,16 @@ export default defineIngester({
           }
           seen.add(key);
           for (const p of fund.problems) ctx.badRow({ file: part.name, line: fund.line, reason: `${p} (row kept, value null)` });
-          await ctx.append(privateFundsTable, {
-            ...withFiling(fund.row, filing), as_of_date: asOf, source_file: part.name, source_line: fund.line,
-          }, { file: part.name, line: fund.line });
+          await ctx.append(
+            privateFundsTable,
+            {
+              ...withFiling(fund.row, filing),
+              as_of_date: asOf,
+              source_file: part.name,
+              source_line: fund.line,
+            },
+            { file: part.name, line: fund.line },
+          );
         }
       }
     }

@@ -38,7 +38,8 @@ export default defineIngester({
   parserVersion: BOARD_PARSER_VERSION,
   source: SOURCE.sec_proxy,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
-  argsHelp: '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
+  argsHelp:
+    '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
   async inputs(ctx: IngestContext, args: ProxyArgs) {
     // The CLI has no --accession yet: an accession list given to --from (and not an existing path) is fetched.
     const accessions = args.accession ?? (args.from && !existsSync(args.from) && ACCESSION_LIST.test(args.from) ? args.from : undefined);
@@ -57,25 +58,40 @@ export default defineIngester({
   async load(ctx, inputs) {
     for (const input of inputs) {
       // Re-derivation can hand us the other board_members writer's raw files: not ours, skip them.
-      if (!DOCUMENT.test(input.path)) { ctx.log(`skipping ${input.path}: not a proxy document`); continue; }
+      if (!DOCUMENT.test(input.path)) {
+        ctx.log(`skipping ${input.path}: not a proxy document`);
+        continue;
+      }
       const text = await readFile(input.path, 'utf8');
       const doc = readProxySubmission(text, basename(input.path));
       if (!doc.meta.accession && typeof input.meta?.accession === 'string') doc.meta.accession = input.meta.accession;
-      if (!doc.html) { ctx.badRow({ file: input.path, line: null, reason: 'no DEF 14A document in the submission' }); continue; }
+      if (!doc.html) {
+        ctx.badRow({ file: input.path, line: null, reason: 'no DEF 14A document in the submission' });
+        continue;
+      }
       const x = extractProxy(doc.html);
       applyDeiFacts(doc.meta, x.dei);
-      if (!doc.meta.cik) { ctx.badRow({ file: input.path, line: null, reason: 'issuer CIK unknown (no SEC header, no dei:EntityCentralIndexKey)' }); continue; }
+      if (!doc.meta.cik) {
+        ctx.badRow({ file: input.path, line: null, reason: 'issuer CIK unknown (no SEC header, no dei:EntityCentralIndexKey)' });
+        continue;
+      }
       const fiscalYear = x.fiscalYear ?? (doc.meta.filedDate ? Number(doc.meta.filedDate.slice(0, 4)) - 1 : null);
-      if (fiscalYear === null) { ctx.badRow({ file: input.path, line: null, reason: 'fiscal year unknown' }); continue; }
+      if (fiscalYear === null) {
+        ctx.badRow({ file: input.path, line: null, reason: 'fiscal year unknown' });
+        continue;
+      }
       const cik = cikDigits(doc.meta.cik);
-      const sourceUrl = doc.meta.accession && doc.meta.documentName
-        ? `${ctx.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${doc.meta.accession.replace(/-/g, '')}/${doc.meta.documentName}`
-        : input.url;
+      const sourceUrl =
+        doc.meta.accession && doc.meta.documentName
+          ? `${ctx.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${doc.meta.accession.replace(/-/g, '')}/${doc.meta.documentName}`
+          : input.url;
       const rows = proxyRows(doc.meta, x, { filingId: filingIdOf(doc.meta, doc.html), fiscalYear, sourceUrl });
       for (const r of rows.officers) await ctx.append(proxyOfficersTable, r, { file: input.path });
       for (const r of rows.compensation) await ctx.append(proxyCompensationTable, r, { file: input.path });
       for (const r of rows.board) await ctx.append(boardMembersTable, r, { file: input.path });
-      ctx.log(`${basename(input.path)}: ${rows.officers.length} people, ${rows.compensation.length} compensation rows (${x.tablesUsed}/${x.tablesSeen} tables used)`);
+      ctx.log(
+        `${basename(input.path)}: ${rows.officers.length} people, ${rows.compensation.length} compensation rows (${x.tablesUsed}/${x.tablesSeen} tables used)`,
+      );
     }
   },
   sample: writeProxySample,

@@ -11,7 +11,12 @@ import { lcg } from '../../samples/random.ts';
 
 const FIRST = ['Alice', 'Brian', 'Carmen', 'David', 'Elena', 'Frank', 'Grace', 'Henry', 'Irene', 'James', 'Karen', 'Louis', 'Maria', 'Nathan'];
 const LAST = ['Abbott', 'Baker', 'Castillo', 'Dunn', 'Ellis', 'Foster', 'Garcia', 'Hughes', 'Ingram', 'Jensen', 'Kim', 'Lopez', 'Moreno', 'Nguyen'];
-const TITLES = ['President and Chief Executive Officer', 'Executive Vice President and Chief Financial Officer', 'Senior Vice President and General Counsel', 'Chief Operating Officer'];
+const TITLES = [
+  'President and Chief Executive Officer',
+  'Executive Vice President and Chief Financial Officer',
+  'Senior Vice President and General Counsel',
+  'Chief Operating Officer',
+];
 
 const money = (n: number) => (n === 0 ? '&#8212;' : n.toLocaleString('en-US'));
 
@@ -21,30 +26,47 @@ export async function writeProxySample(dir: string, opts: SampleOptions): Promis
   const filings = Math.max(1, Math.round(3 * opts.scale));
   // Two consecutive proxies per issuer (fiscal 2022 and 2023): a director is replaced and pay moves between them,
   // so the demo feed carries sec.proxy.board_changed and sec.proxy.executive_compensation_changed.
-  for (let f = 0; f < filings; f++) for (const year of [2022, 2023]) {
-    const cik = 900000 + f;
-    const filedYear = year + 1;
-    const accession = `${String(cik).padStart(10, '0')}-${String(filedYear).slice(2)}-${String(f + 1).padStart(6, '0')}`;
-    const name = `${LAST[f % LAST.length].toUpperCase()} INDUSTRIES INC`;
-    const person = (i: number) => `${FIRST[(f * 3 + i) % FIRST.length]} ${String.fromCharCode(65 + ((i * 7 + f) % 26))}. ${LAST[(f * 5 + i) % LAST.length]}`;
-    const directors = Array.from({ length: 5 }, (_, i) => ({ name: person(i === 4 && year === 2023 ? 20 : i), age: 45 + Math.floor(rand() * 30), since: 2005 + Math.floor(rand() * 18), independent: i > 0 }));
-    const execs = Array.from({ length: 3 }, (_, i) => ({ name: i === 0 ? directors[0].name : person(10 + i), title: TITLES[i] }));
-    const dirRows = directors.map((d, i) => `${i === 0 ? '<tr><td colspan="4">Management Director</td></tr>' : i === 1 ? '<tr><td colspan="4">Independent Directors</td></tr>' : ''}<tr><td>${d.name}${i === 1 ? '<sup>(1)</sup>' : ''}</td><td>${d.age}</td><td>${i === 0 ? 'Chairman, President and Chief Executive Officer' : 'Independent Director'}</td><td>${d.since}</td></tr>`).join('\n');
-    const sctRows = execs.map((e) => {
-      return [0, 1, 2].map((k) => {
-        const salary = Math.round((400000 + rand() * 600000) / 10) * 10;
-        const bonus = k === 2 ? 0 : Math.round(rand() * 200000);
-        const stock = Math.round(rand() * 3000000);
-        const option = Math.round(rand() * 1000000);
-        const nonEq = Math.round(rand() * 900000);
-        const other = Math.round(rand() * 90000);
-        const total = salary + bonus + stock + option + nonEq + other;
-        const nameCell = k === 0 ? `<td rowspan="3"><p>${e.name}</p><p>${e.title}</p></td>` : '';
-        const cells = [salary, bonus, stock, option, nonEq, 0, other, total].map((v) => `<td>$</td><td style="text-align:right">${money(v)}</td>`).join('');
-        return `<tr>${nameCell}<td>${year - k}</td>${cells}</tr>`;
-      }).join('\n');
-    }).join('\n');
-    const html = `<html><body>
+  for (let f = 0; f < filings; f++)
+    for (const year of [2022, 2023]) {
+      const cik = 900000 + f;
+      const filedYear = year + 1;
+      const accession = `${String(cik).padStart(10, '0')}-${String(filedYear).slice(2)}-${String(f + 1).padStart(6, '0')}`;
+      const name = `${LAST[f % LAST.length].toUpperCase()} INDUSTRIES INC`;
+      const person = (i: number) => `${FIRST[(f * 3 + i) % FIRST.length]} ${String.fromCharCode(65 + ((i * 7 + f) % 26))}. ${LAST[(f * 5 + i) % LAST.length]}`;
+      const directors = Array.from({ length: 5 }, (_, i) => ({
+        name: person(i === 4 && year === 2023 ? 20 : i),
+        age: 45 + Math.floor(rand() * 30),
+        since: 2005 + Math.floor(rand() * 18),
+        independent: i > 0,
+      }));
+      const execs = Array.from({ length: 3 }, (_, i) => ({ name: i === 0 ? directors[0].name : person(10 + i), title: TITLES[i] }));
+      const dirRows = directors
+        .map(
+          (d, i) =>
+            `${i === 0 ? '<tr><td colspan="4">Management Director</td></tr>' : i === 1 ? '<tr><td colspan="4">Independent Directors</td></tr>' : ''}<tr><td>${d.name}${i === 1 ? '<sup>(1)</sup>' : ''}</td><td>${d.age}</td><td>${i === 0 ? 'Chairman, President and Chief Executive Officer' : 'Independent Director'}</td><td>${d.since}</td></tr>`,
+        )
+        .join('\n');
+      const sctRows = execs
+        .map((e) => {
+          return [0, 1, 2]
+            .map((k) => {
+              const salary = Math.round((400000 + rand() * 600000) / 10) * 10;
+              const bonus = k === 2 ? 0 : Math.round(rand() * 200000);
+              const stock = Math.round(rand() * 3000000);
+              const option = Math.round(rand() * 1000000);
+              const nonEq = Math.round(rand() * 900000);
+              const other = Math.round(rand() * 90000);
+              const total = salary + bonus + stock + option + nonEq + other;
+              const nameCell = k === 0 ? `<td rowspan="3"><p>${e.name}</p><p>${e.title}</p></td>` : '';
+              const cells = [salary, bonus, stock, option, nonEq, 0, other, total]
+                .map((v) => `<td>$</td><td style="text-align:right">${money(v)}</td>`)
+                .join('');
+              return `<tr>${nameCell}<td>${year - k}</td>${cells}</tr>`;
+            })
+            .join('\n');
+        })
+        .join('\n');
+      const html = `<html><body>
 <p>PROPOSAL 1 &#8212; ELECTION OF DIRECTORS</p>
 <p>The following table sets forth our directors and nominees.</p>
 <table>
@@ -57,7 +79,7 @@ ${dirRows}
 ${sctRows}
 </table>
 </body></html>`;
-    const header = `<SEC-DOCUMENT>${accession}.txt : ${filedYear}0315
+      const header = `<SEC-DOCUMENT>${accession}.txt : ${filedYear}0315
 <SEC-HEADER>${accession}.hdr.sgml : ${filedYear}0315
 <ACCEPTANCE-DATETIME>${filedYear}0315160255
 ACCESSION NUMBER:\t\t${accession}
@@ -89,6 +111,6 @@ ${html}
 </DOCUMENT>
 </SEC-DOCUMENT>
 `;
-    await writeFile(join(dir, `${accession}.txt`), header);
-  }
+      await writeFile(join(dir, `${accession}.txt`), header);
+    }
 }

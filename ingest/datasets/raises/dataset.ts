@@ -24,7 +24,8 @@ export default defineIngester({
   parserVersion: 1,
   source: SOURCE.sec_form_d,
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
-  argsHelp: '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
+  argsHelp:
+    '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),
 
   async load(ctx, inputs) {
@@ -51,7 +52,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   const file = basename(input.path);
   const text = await readFile(input.path, 'utf8');
   ctx.progress.bytes(text.length);
-  let d;
+  let d: ReturnType<typeof parseFormDXml>;
   try {
     d = parseFormDXml(text);
   } catch (err) {

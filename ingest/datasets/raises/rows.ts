@@ -69,5 +69,13 @@ export function formDRow(d: FormDFiling, keys: FormDKeys): RowOf<typeof formDOff
 
 /** Date a bare Form D XML is filed under when no container tells: its latest signature date. */
 export function formDFiledDate(d: FormDFiling): string | null {
-  return d.filed_date ?? d.signatures.map((s) => s.date).filter((x): x is string => !!x).sort().pop() ?? null;
+  return (
+    d.filed_date ??
+    d.signatures
+      .map((s) => s.date)
+      .filter((x): x is string => !!x)
+      .sort()
+      .pop() ??
+    null
+  );
 }

@@ -17,10 +17,14 @@ const ISSUERS = [
 ];
 const HEAD = {
   FORMDSUBMISSION: 'ACCESSIONNUMBER\tFILE_NUM\tFILING_DATE\tSIC_CODE\tSCHEMAVERSION\tSUBMISSIONTYPE\tTESTORLIVE\tOVER100PERSONSFLAG\tOVER100ISSUERFLAG',
-  ISSUERS: 'ACCESSIONNUMBER\tIS_PRIMARYISSUER_FLAG\tISSUER_SEQ_KEY\tCIK\tENTITYNAME\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tISSUERPHONENUMBER\tJURISDICTIONOFINC\tISSUER_PREVIOUSNAME_1\tISSUER_PREVIOUSNAME_2\tISSUER_PREVIOUSNAME_3\tEDGAR_PREVIOUSNAME_1\tEDGAR_PREVIOUSNAME_2\tEDGAR_PREVIOUSNAME_3\tENTITYTYPE\tENTITYTYPEOTHERDESC\tYEAROFINC_TIMESPAN_CHOICE\tYEAROFINC_VALUE_ENTERED',
-  OFFERING: 'ACCESSIONNUMBER\tINDUSTRYGROUPTYPE\tINVESTMENTFUNDTYPE\tIS40ACT\tREVENUERANGE\tAGGREGATENETASSETVALUERANGE\tFEDERALEXEMPTIONS_ITEMS_LIST\tISAMENDMENT\tPREVIOUSACCESSIONNUMBER\tSALE_DATE\tYETTOOCCUR\tMORETHANONEYEAR\tISEQUITYTYPE\tISDEBTTYPE\tISOPTIONTOACQUIRETYPE\tISSECURITYTOBEACQUIREDTYPE\tISPOOLEDINVESTMENTFUNDTYPE\tISTENANTINCOMMONTYPE\tISMINERALPROPERTYTYPE\tISOTHERTYPE\tDESCRIPTIONOFOTHERTYPE\tISBUSINESSCOMBINATIONTRANS\tBUSCOMBCLARIFICATIONOFRESP\tMINIMUMINVESTMENTACCEPTED\tOVER100RECIPIENTFLAG\tTOTALOFFERINGAMOUNT\tTOTALAMOUNTSOLD\tTOTALREMAINING\tSALESAMTCLARIFICATIONOFRESP\tHASNONACCREDITEDINVESTORS\tNUMBERNONACCREDITEDINVESTORS\tTOTALNUMBERALREADYINVESTED\tSALESCOMM_DOLLARAMOUNT\tSALESCOMM_ISESTIMATE\tFINDERSFEE_DOLLARAMOUNT\tFINDERSFEE_ISESTIMATE\tFINDERFEECLARIFICATIONOFRESP\tGROSSPROCEEDSUSED_DOLLARAMOUNT\tGROSSPROCEEDSUSED_ISESTIMATE\tGROSSPROCEEDSUSED_CLAROFRESP\tAUTHORIZEDREPRESENTATIVE',
-  RELATEDPERSONS: 'ACCESSIONNUMBER\tRELATEDPERSON_SEQ_KEY\tFIRSTNAME\tMIDDLENAME\tLASTNAME\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tRELATIONSHIP_1\tRELATIONSHIP_2\tRELATIONSHIP_3\tRELATIONSHIPCLARIFICATION',
-  RECIPIENTS: 'ACCESSIONNUMBER\tRECIPIENT_SEQ_KEY\tRECIPIENTNAME\tRECIPIENTCRDNUMBER\tASSOCIATEDBDNAME\tASSOCIATEDBDCRDNUMBER\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tSTATES_OR_VALUE_LIST\tDESCRIPTIONS_LIST\tFOREIGNSOLICITATION',
+  ISSUERS:
+    'ACCESSIONNUMBER\tIS_PRIMARYISSUER_FLAG\tISSUER_SEQ_KEY\tCIK\tENTITYNAME\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tISSUERPHONENUMBER\tJURISDICTIONOFINC\tISSUER_PREVIOUSNAME_1\tISSUER_PREVIOUSNAME_2\tISSUER_PREVIOUSNAME_3\tEDGAR_PREVIOUSNAME_1\tEDGAR_PREVIOUSNAME_2\tEDGAR_PREVIOUSNAME_3\tENTITYTYPE\tENTITYTYPEOTHERDESC\tYEAROFINC_TIMESPAN_CHOICE\tYEAROFINC_VALUE_ENTERED',
+  OFFERING:
+    'ACCESSIONNUMBER\tINDUSTRYGROUPTYPE\tINVESTMENTFUNDTYPE\tIS40ACT\tREVENUERANGE\tAGGREGATENETASSETVALUERANGE\tFEDERALEXEMPTIONS_ITEMS_LIST\tISAMENDMENT\tPREVIOUSACCESSIONNUMBER\tSALE_DATE\tYETTOOCCUR\tMORETHANONEYEAR\tISEQUITYTYPE\tISDEBTTYPE\tISOPTIONTOACQUIRETYPE\tISSECURITYTOBEACQUIREDTYPE\tISPOOLEDINVESTMENTFUNDTYPE\tISTENANTINCOMMONTYPE\tISMINERALPROPERTYTYPE\tISOTHERTYPE\tDESCRIPTIONOFOTHERTYPE\tISBUSINESSCOMBINATIONTRANS\tBUSCOMBCLARIFICATIONOFRESP\tMINIMUMINVESTMENTACCEPTED\tOVER100RECIPIENTFLAG\tTOTALOFFERINGAMOUNT\tTOTALAMOUNTSOLD\tTOTALREMAINING\tSALESAMTCLARIFICATIONOFRESP\tHASNONACCREDITEDINVESTORS\tNUMBERNONACCREDITEDINVESTORS\tTOTALNUMBERALREADYINVESTED\tSALESCOMM_DOLLARAMOUNT\tSALESCOMM_ISESTIMATE\tFINDERSFEE_DOLLARAMOUNT\tFINDERSFEE_ISESTIMATE\tFINDERFEECLARIFICATIONOFRESP\tGROSSPROCEEDSUSED_DOLLARAMOUNT\tGROSSPROCEEDSUSED_ISESTIMATE\tGROSSPROCEEDSUSED_CLAROFRESP\tAUTHORIZEDREPRESENTATIVE',
+  RELATEDPERSONS:
+    'ACCESSIONNUMBER\tRELATEDPERSON_SEQ_KEY\tFIRSTNAME\tMIDDLENAME\tLASTNAME\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tRELATIONSHIP_1\tRELATIONSHIP_2\tRELATIONSHIP_3\tRELATIONSHIPCLARIFICATION',
+  RECIPIENTS:
+    'ACCESSIONNUMBER\tRECIPIENT_SEQ_KEY\tRECIPIENTNAME\tRECIPIENTCRDNUMBER\tASSOCIATEDBDNAME\tASSOCIATEDBDCRDNUMBER\tSTREET1\tSTREET2\tCITY\tSTATEORCOUNTRY\tSTATEORCOUNTRYDESCRIPTION\tZIPCODE\tSTATES_OR_VALUE_LIST\tDESCRIPTIONS_LIST\tFOREIGNSOLICITATION',
   SIGNATURES: 'ACCESSIONNUMBER\tSIGNATURE_SEQ_KEY\tISSUERNAME\tSIGNATURENAME\tNAMEOFSIGNER\tSIGNATURETITLE\tSIGNATUREDATE',
 };
 const FIRST = ['Maria', 'James', 'Aiko', 'Daniel', 'Priya', 'Tomas'];
@@ -33,7 +37,7 @@ export async function writeFormDSample(dir: string, opts: SampleOptions): Promis
   for (let i = 0; i < n; i++) {
     const cik = String(1990000 + ((opts.seed * 31 + i * 97) % 99999)).padStart(10, '0');
     const acc = `${cik}-24-${String(i + 1).padStart(6, '0')}`;
-    const [name, etype, jur, jurDesc, st, stDesc, industry, fundType] = pick(rnd, ISSUERS);
+    const [name, etype, _jur, jurDesc, st, stDesc, industry, fundType] = pick(rnd, ISSUERS);
     const day = 1 + Math.floor(rnd() * 28);
     const mon = Math.floor(rnd() * 3);
     const filed = `${String(day).padStart(2, '0')}-${MON[mon]}-2024`;
@@ -42,20 +46,125 @@ export async function writeFormDSample(dir: string, opts: SampleOptions): Promis
     const total = Math.round((1 + rnd() * 200) * 250000);
     const sold = indefinite ? Math.round(rnd() * 5e7) : Math.round(total * rnd());
     out.FORMDSUBMISSION.push([acc, `021-${400000 + i}`, filed, '', 'X0708', amended ? 'D/A' : 'D', 'LIVE', '', ''].join('\t'));
-    out.ISSUERS.push([acc, 'YES', '1', cik, name, `${100 + i} Market Street`, '', 'Springfield', st, stDesc, '12345', '555-0100', jurDesc, '', '', '', '', '', '', etype, '', 'withinFiveYears', '2022'].join('\t'));
-    out.OFFERING.push([acc, industry, fundType, fundType ? 'false' : '', fundType ? '' : 'Decline to Disclose', fundType ? 'Decline to Disclose' : '',
-      fundType ? '06b,3C,3C.7' : '06b', amended ? 'true' : 'false', amended ? `${cik}-23-000001` : '', `2024-0${mon + 1}-0${1 + (i % 9)}`, '', 'false',
-      fundType ? 'false' : 'true', 'false', 'false', 'false', fundType ? 'true' : 'false', 'false', 'false', 'false', '', 'false', '', String(fundType ? 250000 : 0), '',
-      indefinite ? 'Indefinite' : String(total), String(sold), indefinite ? 'Indefinite' : String(total - sold), '', 'false', '', String(1 + Math.floor(rnd() * 80)),
-      '0', 'false', '0', 'false', '', '0', 'false', '', 'false'].join('\t'));
+    out.ISSUERS.push(
+      [
+        acc,
+        'YES',
+        '1',
+        cik,
+        name,
+        `${100 + i} Market Street`,
+        '',
+        'Springfield',
+        st,
+        stDesc,
+        '12345',
+        '555-0100',
+        jurDesc,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        etype,
+        '',
+        'withinFiveYears',
+        '2022',
+      ].join('\t'),
+    );
+    out.OFFERING.push(
+      [
+        acc,
+        industry,
+        fundType,
+        fundType ? 'false' : '',
+        fundType ? '' : 'Decline to Disclose',
+        fundType ? 'Decline to Disclose' : '',
+        fundType ? '06b,3C,3C.7' : '06b',
+        amended ? 'true' : 'false',
+        amended ? `${cik}-23-000001` : '',
+        `2024-0${mon + 1}-0${1 + (i % 9)}`,
+        '',
+        'false',
+        fundType ? 'false' : 'true',
+        'false',
+        'false',
+        'false',
+        fundType ? 'true' : 'false',
+        'false',
+        'false',
+        'false',
+        '',
+        'false',
+        '',
+        String(fundType ? 250000 : 0),
+        '',
+        indefinite ? 'Indefinite' : String(total),
+        String(sold),
+        indefinite ? 'Indefinite' : String(total - sold),
+        '',
+        'false',
+        '',
+        String(1 + Math.floor(rnd() * 80)),
+        '0',
+        'false',
+        '0',
+        'false',
+        '',
+        '0',
+        'false',
+        '',
+        'false',
+      ].join('\t'),
+    );
     const persons = 1 + Math.floor(rnd() * 3);
     for (let p = 0; p < persons; p++) {
-      out.RELATEDPERSONS.push([acc, String(p + 1), pick(rnd, FIRST), '', pick(rnd, LAST), '1 Main St', '', 'Springfield', st, stDesc, '12345', 'Executive Officer', p === 0 ? 'Director' : '', '', ''].join('\t'));
+      out.RELATEDPERSONS.push(
+        [
+          acc,
+          String(p + 1),
+          pick(rnd, FIRST),
+          '',
+          pick(rnd, LAST),
+          '1 Main St',
+          '',
+          'Springfield',
+          st,
+          stDesc,
+          '12345',
+          'Executive Officer',
+          p === 0 ? 'Director' : '',
+          '',
+          '',
+        ].join('\t'),
+      );
     }
-    if (rnd() < 0.3) out.RECIPIENTS.push([acc, '1', 'Pinnacle Placement Partners', String(100000 + i), 'Pinnacle Securities LLC', '123456', '9 Wall St', '', 'New York', 'NY', 'NEW YORK', '10005', 'NY,NJ,CT', 'NEW YORK,NEW JERSEY,CONNECTICUT', 'false'].join('\t'));
-    out.SIGNATURES.push([acc, '1', name, `/s/ ${pick(rnd, LAST)}`, pick(rnd, FIRST), 'Authorized Signatory', `2024-0${mon + 1}-${String(day).padStart(2, '0')}`].join('\t'));
+    if (rnd() < 0.3)
+      out.RECIPIENTS.push(
+        [
+          acc,
+          '1',
+          'Pinnacle Placement Partners',
+          String(100000 + i),
+          'Pinnacle Securities LLC',
+          '123456',
+          '9 Wall St',
+          '',
+          'New York',
+          'NY',
+          'NEW YORK',
+          '10005',
+          'NY,NJ,CT',
+          'NEW YORK,NEW JERSEY,CONNECTICUT',
+          'false',
+        ].join('\t'),
+      );
+    out.SIGNATURES.push(
+      [acc, '1', name, `/s/ ${pick(rnd, LAST)}`, pick(rnd, FIRST), 'Authorized Signatory', `2024-0${mon + 1}-${String(day).padStart(2, '0')}`].join('\t'),
+    );
   }
   const folder = join(dir, 'raises', '2024q1_d');
   await mkdir(folder, { recursive: true });
-  for (const [m, lines] of Object.entries(out)) await writeFile(join(folder, `${m}.tsv`), [HEAD[m as keyof typeof HEAD], ...lines].join('\n') + '\n');
+  for (const [m, lines] of Object.entries(out)) await writeFile(join(folder, `${m}.tsv`), `${[HEAD[m as keyof typeof HEAD], ...lines].join('\n')}\n`);
 }

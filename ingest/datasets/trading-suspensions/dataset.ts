@@ -29,20 +29,24 @@ export default defineIngester({
   async load(ctx, inputs) {
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === '34');
     for (const r of releases) {
-      await ctx.append(tradingSuspensionsTable, {
-        release_number: r.releaseNumber,
-        suspension_date: r.date,
-        suspension_year: yearOf(r.date),
-        company: r.title,
-        companies: r.names,
-        tickers: tickersIn(releaseText(r)),
-        file_number: r.fileNumbers[0] ?? null,
-        other_release_numbers: r.otherReleaseNumbers,
-        summary: r.body ?? r.summary,
-        documents: r.documents,
-        detail_url: r.detailUrl,
-        source_url: r.sourceUrl,
-      }, { file: r.sourceUrl ?? undefined });
+      await ctx.append(
+        tradingSuspensionsTable,
+        {
+          release_number: r.releaseNumber,
+          suspension_date: r.date,
+          suspension_year: yearOf(r.date),
+          company: r.title,
+          companies: r.names,
+          tickers: tickersIn(releaseText(r)),
+          file_number: r.fileNumbers[0] ?? null,
+          other_release_numbers: r.otherReleaseNumbers,
+          summary: r.body ?? r.summary,
+          documents: r.documents,
+          detail_url: r.detailUrl,
+          source_url: r.sourceUrl,
+        },
+        { file: r.sourceUrl ?? undefined },
+      );
     }
   },
   sample: writeTradingSuspensionsSample,

@@ -2,7 +2,15 @@ import type { SampleOptions } from '../../pipeline/contract.ts';
 import { Rng } from '../../samples/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../../samples/sec-web-pages.ts';
 
-const ISSUERS = ['Cosmos Health Solutions Inc.', 'Red Cliff Minerals Corp.', 'NanoVista Labs, Inc.', 'Pacific Sun Beverage Co.', 'Orbital Freight Systems Ltd.', 'Greenfield Cannabis Holdings, Inc.', 'Atlas Quantum AI Corp.'];
+const ISSUERS = [
+  'Cosmos Health Solutions Inc.',
+  'Red Cliff Minerals Corp.',
+  'NanoVista Labs, Inc.',
+  'Pacific Sun Beverage Co.',
+  'Orbital Freight Systems Ltd.',
+  'Greenfield Cannabis Holdings, Inc.',
+  'Atlas Quantum AI Corp.',
+];
 
 export function sampleTradingSuspensions(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
   const r = new Rng(seed);
@@ -19,7 +27,7 @@ export function sampleTradingSuspensions(seed: number, count: number, end = '202
       seeAlso: [{ title: 'Order of Suspension of Trading', href: `/files/litigation/suspensions/${date.slice(0, 4)}/34-${n}.pdf` }],
       body: [
         `The Securities and Exchange Commission announced the temporary suspension of trading in the securities of ${issuers[0]} (ticker: ${ticker}) commencing at 9:30 a.m. EDT on ${date} and terminating at 11:59 p.m. EDT ten trading days later.`,
-        'The Commission temporarily suspended trading because of questions regarding the accuracy and adequacy of publicly disseminated information concerning the company\'s business operations.',
+        "The Commission temporarily suspended trading because of questions regarding the accuracy and adequacy of publicly disseminated information concerning the company's business operations.",
       ],
     };
   });
@@ -27,7 +35,9 @@ export function sampleTradingSuspensions(seed: number, count: number, end = '202
 
 export async function writeTradingSuspensionsSample(dir: string, opts: SampleOptions): Promise<void> {
   await writeSampleSite(dir, {
-    slug: 'trading-suspensions', title: 'Trading Suspensions', kindTitle: 'Release',
+    slug: 'trading-suspensions',
+    title: 'Trading Suspensions',
+    kindTitle: 'Release',
     releases: sampleTradingSuspensions(opts.seed, Math.max(1, Math.round(20 * opts.scale))),
   });
 }

@@ -34,20 +34,24 @@ export default defineIngester({
       const text = releaseText(o);
       // A summary without "award" next to the figure still states one amount: take it, the order is about it.
       const award = amountFor(text, 'award');
-      await ctx.append(whistleblowerTable, {
-        award_order_no: o.releaseNumber,
-        order_date: o.date,
-        fiscal_year: federalFiscalYear(o.date),
-        title: o.title,
-        decision: decisionOf([o.title, o.summary].filter(Boolean).join(' ')),
-        award_amount_usd: award.usd,
-        award_amount_text: award.text,
-        public_summary: o.summary ?? o.body,
-        other_release_numbers: o.otherReleaseNumbers,
-        documents: o.documents,
-        detail_url: o.detailUrl,
-        source_url: o.sourceUrl,
-      }, { file: o.sourceUrl ?? undefined });
+      await ctx.append(
+        whistleblowerTable,
+        {
+          award_order_no: o.releaseNumber,
+          order_date: o.date,
+          fiscal_year: federalFiscalYear(o.date),
+          title: o.title,
+          decision: decisionOf([o.title, o.summary].filter(Boolean).join(' ')),
+          award_amount_usd: award.usd,
+          award_amount_text: award.text,
+          public_summary: o.summary ?? o.body,
+          other_release_numbers: o.otherReleaseNumbers,
+          documents: o.documents,
+          detail_url: o.detailUrl,
+          source_url: o.sourceUrl,
+        },
+        { file: o.sourceUrl ?? undefined },
+      );
     }
   },
   sample: writeWhistleblowerSample,

@@ -11,7 +11,7 @@ export function sampleWhistleblowerOrders(seed: number, count: number, end = '20
     const denial = r.next() < 0.25;
     const amount = sampleAmount(r);
     const summary = denial
-      ? 'The Commission denied the award application because the claimant\'s information did not lead to the success of the covered action.'
+      ? "The Commission denied the award application because the claimant's information did not lead to the success of the covered action."
       : r.next() < 0.2
         ? 'The Commission ordered an award of ten percent of the monetary sanctions collected in the covered action to a whistleblower who provided original information.'
         : `The Commission awarded approximately ${amount.text} to a whistleblower whose information and assistance led to a successful enforcement action.`;
@@ -28,7 +28,9 @@ export function sampleWhistleblowerOrders(seed: number, count: number, end = '20
 
 export async function writeWhistleblowerSample(dir: string, opts: SampleOptions): Promise<void> {
   await writeSampleSite(dir, {
-    slug: 'whistleblower-final-orders', title: 'Final Orders — Whistleblower Award Determinations', kindTitle: 'Release',
+    slug: 'whistleblower-final-orders',
+    title: 'Final Orders — Whistleblower Award Determinations',
+    kindTitle: 'Release',
     releases: sampleWhistleblowerOrders(opts.seed, Math.max(1, Math.round(20 * opts.scale))),
     summaryColumn: true,
   });

@@ -57,7 +57,9 @@ export const filingsHandler: DiffHandler = {
         `'filing index'`,
       ) +
       ` FROM b`;
-    const mapping = Object.entries(EIGHT_K_EVENTS).map(([item, type]) => `('${item}', '${type}', '${FIXED_IMPORTANCE[type as keyof typeof FIXED_IMPORTANCE]}', '${ITEM_TITLES[item].replace(/'/g, "''")}')`).join(', ');
+    const mapping = Object.entries(EIGHT_K_EVENTS)
+      .map(([item, type]) => `('${item}', '${type}', '${FIXED_IMPORTANCE[type as keyof typeof FIXED_IMPORTANCE]}', '${ITEM_TITLES[item].replace(/'/g, "''")}')`)
+      .join(', ');
     const eightKSql =
       `WITH b0 AS (${base}), b AS (SELECT b0.*, trim(i.item) AS item FROM b0, unnest(string_split(coalesce(b0.items, ''), ',')) AS i(item) WHERE b0.base_form = '8-K'), ` +
       `m(item, etype, imp, title) AS (VALUES ${mapping}) ` +
@@ -81,6 +83,12 @@ export const filingsHandler: DiffHandler = {
         `'filing index'`,
       ) +
       ` FROM b WHERE b.base_form IN ('S-1', 'F-1')`;
-    return { sql: [{ sql: eightKSql, params }, { sql: s1Sql, params }, { sql: filingSql, params }] };
+    return {
+      sql: [
+        { sql: eightKSql, params },
+        { sql: s1Sql, params },
+        { sql: filingSql, params },
+      ],
+    };
   },
 };

@@ -18,8 +18,14 @@ export const form4Handler: DiffHandler = {
   tables: ['insider_transactions'],
   async run(_ctx, changed) {
     const params: unknown[] = [new Date().toISOString()];
-    const where = inPartitions('filed_quarter', changed.flatMap((c) => c.partitions), params);
-    const mapping = Object.entries(CODE_EVENTS).map(([c, t]) => `('${c}', '${t}')`).join(', ');
+    const where = inPartitions(
+      'filed_quarter',
+      changed.flatMap((c) => c.partitions),
+      params,
+    );
+    const mapping = Object.entries(CODE_EVENTS)
+      .map(([c, t]) => `('${c}', '${t}')`)
+      .join(', ');
     const sql =
       `WITH m(code, etype) AS (VALUES ${mapping}), ` +
       `t AS (SELECT * FROM insider_transactions WHERE ${where} AND trans_code IN ('P', 'S', 'M') AND NOT is_derivative AND form_type IN ('4', '4/A')), ` +

@@ -11,7 +11,11 @@ export const formDHandler: DiffHandler = {
   tables: ['form_d_offerings'],
   async run(_ctx, changed) {
     const params: unknown[] = [new Date().toISOString()];
-    const where = inPartitions('filed_quarter', changed.flatMap((c) => c.partitions), params);
+    const where = inPartitions(
+      'filed_quarter',
+      changed.flatMap((c) => c.partitions),
+      params,
+    );
     const amount = 'coalesce(o.total_offering_amount, o.total_amount_sold)';
     const etype = `CASE WHEN o.is_amendment THEN 'sec.formd.offering_amended' ELSE 'sec.formd.new_offering' END`;
     const sql =

@@ -10,7 +10,14 @@ const COMP_PCT_EVENT = 0.1;
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-interface Proxy { cik: string; filing: string; year: number; filed: string | null; url: string | null; issuer: string | null }
+interface Proxy {
+  cik: string;
+  filing: string;
+  year: number;
+  filed: string | null;
+  url: string | null;
+  issuer: string | null;
+}
 
 /**
  * Consecutive DEF 14A of one issuer: directors who joined or left the board (sec.proxy.board_changed) and named
@@ -82,7 +89,16 @@ async function boardChange(query: Query, cik: string, prev: Proxy, cur: Proxy, n
     entity_name: cur.issuer,
     accession: cur.filing.startsWith('doc:') ? null : cur.filing,
     summary: `${cur.issuer ?? cik}: board changed (${joined.length} joined, ${left.length} left) between the FY${prev.year} and FY${cur.year} proxies`,
-    details: { form: 'DEF 14A', joined, left, previous_accession: prev.filing, fiscal_year: cur.year, previous_fiscal_year: prev.year, board_size_before: before.size, board_size_after: after.size },
+    details: {
+      form: 'DEF 14A',
+      joined,
+      left,
+      previous_accession: prev.filing,
+      fiscal_year: cur.year,
+      previous_fiscal_year: prev.year,
+      board_size_before: before.size,
+      board_size_after: after.size,
+    },
     evidence: [{ source_type: 'sec_proxy_statement', url: cur.url ?? '', retrieved_at: now, excerpt, section: 'director table', excerpt_sha256: sha(excerpt) }],
     dedup_key: `sec.proxy.board_changed|${cur.filing}`,
     occurred_at: cur.filed,
@@ -127,7 +143,16 @@ async function compChange(query: Query, cik: string, prev: Proxy, cur: Proxy, no
     accession: cur.filing.startsWith('doc:') ? null : cur.filing,
     summary: `${cur.issuer ?? cik}: named executive compensation changed for ${changes.length} executive(s) (FY${cur.year} proxy vs FY${prev.year})`,
     details: { form: 'DEF 14A', changes, previous_accession: prev.filing, fiscal_year: cur.year, previous_fiscal_year: prev.year },
-    evidence: [{ source_type: 'sec_proxy_statement', url: cur.url ?? '', retrieved_at: now, excerpt, section: 'summary compensation table', excerpt_sha256: sha(excerpt) }],
+    evidence: [
+      {
+        source_type: 'sec_proxy_statement',
+        url: cur.url ?? '',
+        retrieved_at: now,
+        excerpt,
+        section: 'summary compensation table',
+        excerpt_sha256: sha(excerpt),
+      },
+    ],
     dedup_key: `sec.proxy.executive_compensation_changed|${cur.filing}`,
     occurred_at: cur.filed,
   };

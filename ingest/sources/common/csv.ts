@@ -73,7 +73,10 @@ function startsWithItem(header: string, item: string): boolean {
 export class HeaderMap<K extends string> {
   readonly index: Partial<Record<K, number>> = {};
   readonly width: number;
-  constructor(readonly headers: string[], aliases: Record<K, ColumnAlias>) {
+  constructor(
+    readonly headers: string[],
+    aliases: Record<K, ColumnAlias>,
+  ) {
     this.width = headers.length;
     const squashed = headers.map(squash);
     for (const [key, alias] of Object.entries(aliases) as [K, ColumnAlias][]) {

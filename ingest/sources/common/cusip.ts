@@ -28,7 +28,7 @@ export function cusipCheckDigit(first8: string): number | null {
 }
 
 export function isValidCusip(cusip: string | null): boolean {
-  if (!cusip || cusip.length !== 9) return false;
+  if (cusip?.length !== 9) return false;
   const d = cusipCheckDigit(cusip.slice(0, 8));
   return d != null && String(d) === cusip[8];
 }

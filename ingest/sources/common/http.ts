@@ -76,7 +76,9 @@ export function createHttpClient(settings: Settings, queue?: PQueue): HttpClient
     if (REAL_SEC_HOSTS.includes(host) && !settings.SEC_USER_AGENT) {
       throw new UpstreamError(
         `SEC_USER_AGENT is not set: the regulator requires a declared User-Agent such as "Example Corp admin@example.com" (set it in the environment)`,
-        'unavailable', null, url,
+        'unavailable',
+        null,
+        url,
       );
     }
     return {
@@ -113,7 +115,12 @@ export function createHttpClient(settings: Settings, queue?: PQueue): HttpClient
         if (err instanceof UpstreamError) throw err;
         const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
         if (attempt >= retries) {
-          throw new UpstreamError(`${timedOut ? 'timed out' : 'network error'} fetching ${url}: ${(err as Error).message}`, timedOut ? 'timeout' : 'unavailable', null, url);
+          throw new UpstreamError(
+            `${timedOut ? 'timed out' : 'network error'} fetching ${url}: ${(err as Error).message}`,
+            timedOut ? 'timeout' : 'unavailable',
+            null,
+            url,
+          );
         }
         await sleep(backoff(attempt++));
         continue;

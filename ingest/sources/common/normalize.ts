@@ -4,9 +4,30 @@
  */
 
 const MONTHS: Record<string, number> = {
-  JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12,
-  JANUARY: 1, FEBRUARY: 2, MARCH: 3, APRIL: 4, JUNE: 6, JULY: 7, AUGUST: 8, SEPTEMBER: 9, SEPT: 9,
-  OCTOBER: 10, NOVEMBER: 11, DECEMBER: 12,
+  JAN: 1,
+  FEB: 2,
+  MAR: 3,
+  APR: 4,
+  MAY: 5,
+  JUN: 6,
+  JUL: 7,
+  AUG: 8,
+  SEP: 9,
+  OCT: 10,
+  NOV: 11,
+  DEC: 12,
+  JANUARY: 1,
+  FEBRUARY: 2,
+  MARCH: 3,
+  APRIL: 4,
+  JUNE: 6,
+  JULY: 7,
+  AUGUST: 8,
+  SEPTEMBER: 9,
+  SEPT: 9,
+  OCTOBER: 10,
+  NOVEMBER: 11,
+  DECEMBER: 12,
 };
 
 function isoIfValid(y: number, m: number, d: number): string | null {
@@ -59,9 +80,15 @@ export function toNumber(raw: unknown): number | null {
   let s = String(raw).trim();
   if (!s || /^[-–—]+$/.test(s) || /^n\/?a$/i.test(s)) return null;
   let negative = false;
-  if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1); }
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1);
+  }
   s = s.replace(/[$,\s]/g, '');
-  if (s.startsWith('-')) { negative = !negative; s = s.slice(1); }
+  if (s.startsWith('-')) {
+    negative = !negative;
+    s = s.slice(1);
+  }
   if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return null;
   const n = Number(s);
   if (!Number.isFinite(n)) return null;

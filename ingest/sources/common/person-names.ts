@@ -18,7 +18,32 @@ export interface NormalizedName {
 
 const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'hon', 'rev', 'sir', 'dame', 'the']);
 const GENERATIONAL = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v', 'vi', '2nd', '3rd']);
-const CREDENTIALS = new Set(['md', 'phd', 'esq', 'cpa', 'jd', 'mba', 'cfa', 'dds', 'rn', 'dvm', 'edd', 'ret', 'usn', 'usa', 'usmc', 'cfp', 'pe', 'lcsw', 'do', 'mph', 'ma', 'ms', 'dmin', 'facs']);
+const CREDENTIALS = new Set([
+  'md',
+  'phd',
+  'esq',
+  'cpa',
+  'jd',
+  'mba',
+  'cfa',
+  'dds',
+  'rn',
+  'dvm',
+  'edd',
+  'ret',
+  'usn',
+  'usa',
+  'usmc',
+  'cfp',
+  'pe',
+  'lcsw',
+  'do',
+  'mph',
+  'ma',
+  'ms',
+  'dmin',
+  'facs',
+]);
 const PARTICLES = new Set(['de', 'del', 'della', 'der', 'van', 'von', 'da', 'di', 'du', 'la', 'le', 'st', 'ten', 'ter', 'dos', 'das', 'bin', 'al']);
 
 function ascii(s: string): string {
@@ -26,19 +51,34 @@ function ascii(s: string): string {
 }
 
 function token(s: string): string {
-  return ascii(s).toLowerCase().replace(/[.'’`]/g, '').replace(/[^a-z0-9-]/g, '');
+  return ascii(s)
+    .toLowerCase()
+    .replace(/[.'’`]/g, '')
+    .replace(/[^a-z0-9-]/g, '');
 }
 
 const FOOTNOTE_TAIL = /(?:\s*(?:\((?:\d{1,2}|[a-z])\)|\[\d{1,2}\]|[*†‡§#]+|\d{1,2}))+\s*$/i;
 
 export function normalizePersonName(printed: string): NormalizedName | null {
-  let s = printed.replace(/[\s\u00a0]+/g, ' ').replace(FOOTNOTE_TAIL, '').trim();
-  s = s.replace(/\((?:nominee|retir|former|deceased)[^)]*\)/gi, '').replace(/\s+/g, ' ').trim();
+  let s = printed
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(FOOTNOTE_TAIL, '')
+    .trim();
+  s = s
+    .replace(/\((?:nominee|retir|former|deceased)[^)]*\)/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Nicknames in quotes or parentheses (`William "Bill" Smith`) are not part of the legal name.
-  s = s.replace(/\s*["“”][^"“”]{1,20}["“”]\s*/g, ' ').replace(/\s*\([A-Za-z]{2,15}\)\s*/g, ' ').trim();
+  s = s
+    .replace(/\s*["“”][^"“”]{1,20}["“”]\s*/g, ' ')
+    .replace(/\s*\([A-Za-z]{2,15}\)\s*/g, ' ')
+    .trim();
   if (!s || /\d{3,}/.test(s)) return null;
 
-  let parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+  let parts = s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   let suffix: string | null = null;
   // Trailing comma parts that are suffixes or credentials (`Robert E. Bigelow, III`, `Jane Doe, M.D.`).
   while (parts.length > 1) {
@@ -58,7 +98,10 @@ export function normalizePersonName(printed: string): NormalizedName | null {
   while (tokens.length && HONORIFICS.has(token(tokens[0]))) tokens = tokens.slice(1);
   while (tokens.length > 1) {
     const t = token(tokens[tokens.length - 1]);
-    if (GENERATIONAL.has(t)) { suffix ??= t; tokens.pop(); } else if (CREDENTIALS.has(t) && tokens.length > 2) tokens.pop();
+    if (GENERATIONAL.has(t)) {
+      suffix ??= t;
+      tokens.pop();
+    } else if (CREDENTIALS.has(t) && tokens.length > 2) tokens.pop();
     else break;
   }
   const norm = tokens.map(token).filter(Boolean);
@@ -76,7 +119,12 @@ export function normalizePersonName(printed: string): NormalizedName | null {
 export function looksLikePersonName(s: string): boolean {
   const t = s.replace(FOOTNOTE_TAIL, '').trim();
   if (t.length < 4 || t.length > 60) return false;
-  if (/\d|[:;!?]|\b(and|of|the|for|to|in|with|by|our|inc|llc|corp|company|committee|board|total|directors?|officers?|group|plan|fund|chair|chairman|chairwoman|executive|president|vice|lead|independent|senior|chief|nominee|trustee)\b/i.test(t)) return false;
+  if (
+    /\d|[:;!?]|\b(and|of|the|for|to|in|with|by|our|inc|llc|corp|company|committee|board|total|directors?|officers?|group|plan|fund|chair|chairman|chairwoman|executive|president|vice|lead|independent|senior|chief|nominee|trustee)\b/i.test(
+      t,
+    )
+  )
+    return false;
   const words = t.replace(/,\s*(jr|sr|ii|iii|iv)\.?$/i, '').split(/\s+/);
   if (words.length < 2 || words.length > 6) return false;
   return words.every((w) => /^[A-Z][A-Za-z'’.-]*\.?$|^[A-Z]\.?$|^(de|del|van|von|da|di|la|le)$/.test(w));

@@ -38,18 +38,40 @@ export async function readXlsx(path: string): Promise<SheetRows[]> {
     let cur: string | null = null;
     let inT = false;
     await parseXml(ss, {
-      open(n) { if (n === 'si') cur = ''; if (n === 't') inT = true; },
-      text(t) { if (inT && cur !== null) cur += t; },
-      close(n) { if (n === 't') inT = false; if (n === 'si') { shared.push(cur ?? ''); cur = null; } },
+      open(n) {
+        if (n === 'si') cur = '';
+        if (n === 't') inT = true;
+      },
+      text(t) {
+        if (inT && cur !== null) cur += t;
+      },
+      close(n) {
+        if (n === 't') inT = false;
+        if (n === 'si') {
+          shared.push(cur ?? '');
+          cur = null;
+        }
+      },
     });
   }
   const rels = new Map<string, string>();
   const relsBuf = files.get('xl/_rels/workbook.xml.rels');
-  if (relsBuf) await parseXml(relsBuf, { open(n, a) { if (n === 'Relationship') rels.set(a.Id, a.Target.replace(/^\/?xl\//, '')); }, close() {} });
+  if (relsBuf)
+    await parseXml(relsBuf, {
+      open(n, a) {
+        if (n === 'Relationship') rels.set(a.Id, a.Target.replace(/^\/?xl\//, ''));
+      },
+      close() {},
+    });
   const sheets: { name: string; target: string }[] = [];
   const wb = files.get('xl/workbook.xml');
   if (!wb) throw new Error(`${path}: not an XLSX workbook (no xl/workbook.xml)`);
-  await parseXml(wb, { open(n, a) { if (n === 'sheet') sheets.push({ name: a.name, target: rels.get(a['r:id']) ?? `worksheets/sheet${sheets.length + 1}.xml` }); }, close() {} });
+  await parseXml(wb, {
+    open(n, a) {
+      if (n === 'sheet') sheets.push({ name: a.name, target: rels.get(a['r:id']) ?? `worksheets/sheet${sheets.length + 1}.xml` });
+    },
+    close() {},
+  });
 
   const out: SheetRows[] = [];
   for (const s of sheets) {
@@ -63,11 +85,19 @@ export async function readXlsx(path: string): Promise<SheetRows[]> {
     let inValue = false;
     await parseXml(buf, {
       open(n, a) {
-        if (n === 'row') { r = a.r ? Number(a.r) - 1 : r + 1; rows[r] = rows[r] ?? []; c = -1; }
-        else if (n === 'c') { c = a.r ? colIndex(a.r) : c + 1; type = a.t ?? 'n'; text = ''; }
-        else if (n === 'v' || n === 't') inValue = true;
+        if (n === 'row') {
+          r = a.r ? Number(a.r) - 1 : r + 1;
+          rows[r] = rows[r] ?? [];
+          c = -1;
+        } else if (n === 'c') {
+          c = a.r ? colIndex(a.r) : c + 1;
+          type = a.t ?? 'n';
+          text = '';
+        } else if (n === 'v' || n === 't') inValue = true;
       },
-      text(t) { if (inValue) text += t; },
+      text(t) {
+        if (inValue) text += t;
+      },
       close(n) {
         if (n === 'v' || n === 't') inValue = false;
         if (n === 'c' && r >= 0) rows[r][c] = type === 's' ? (shared[Number(text)] ?? '') : text;
@@ -81,20 +111,61 @@ export async function readXlsx(path: string): Promise<SheetRows[]> {
 /** Writes a small XLSX (sample generators): inline strings, numeric cells as numbers. */
 export function xlsxMembers(sheets: { name: string; rows: (string | number | null)[][] }[]): { name: string; data: Buffer }[] {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-  const col = (i: number) => { let s = ''; i++; while (i > 0) { const m = (i - 1) % 26; s = String.fromCharCode(65 + m) + s; i = Math.floor((i - 1) / 26); } return s; };
+  const col = (i: number) => {
+    let s = '';
+    i++;
+    while (i > 0) {
+      const m = (i - 1) % 26;
+      s = String.fromCharCode(65 + m) + s;
+      i = Math.floor((i - 1) / 26);
+    }
+    return s;
+  };
   const members = [
-    { name: '[Content_Types].xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`) },
-    { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>') },
-    { name: 'xl/workbook.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets.map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`) },
-    { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`) },
+    {
+      name: '[Content_Types].xml',
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`,
+      ),
+    },
+    {
+      name: '_rels/.rels',
+      data: Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+      ),
+    },
+    {
+      name: 'xl/workbook.xml',
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets.map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
+      ),
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
+      ),
+    },
   ];
   sheets.forEach((s, i) => {
-    const body = s.rows.map((row, r) => `<row r="${r + 1}">${row.map((v, c) => {
-      if (v == null || v === '') return '';
-      const ref = `${col(c)}${r + 1}`;
-      return typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`;
-    }).join('')}</row>`).join('');
-    members.push({ name: `xl/worksheets/sheet${i + 1}.xml`, data: Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`) });
+    const body = s.rows
+      .map(
+        (row, r) =>
+          `<row r="${r + 1}">${row
+            .map((v, c) => {
+              if (v == null || v === '') return '';
+              const ref = `${col(c)}${r + 1}`;
+              return typeof v === 'number' ? `<c r="${ref}"><v>${v}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`;
+            })
+            .join('')}</row>`,
+      )
+      .join('');
+    members.push({
+      name: `xl/worksheets/sheet${i + 1}.xml`,
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`,
+      ),
+    });
   });
   return members;
 }

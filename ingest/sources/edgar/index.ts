@@ -3,7 +3,15 @@ export { classify8kItems, excerptOf } from './archive/classify-8k.ts';
 export { EFTS_WINDOW, type EftsHit, toFullTextHit, walkEfts } from './archive/efts.ts';
 export { parseExhibit21 } from './archive/ex21.ts';
 export { extractItem, findItemSections } from './archive/extract.ts';
-export { createFilingStore, type FilingDocument, type FilingManifest, FilingNotFoundError, type FilingStore, formFromCover, primaryDocument } from './archive/filing-store.ts';
+export {
+  createFilingStore,
+  type FilingDocument,
+  type FilingManifest,
+  FilingNotFoundError,
+  type FilingStore,
+  formFromCover,
+  primaryDocument,
+} from './archive/filing-store.ts';
 export { itemFormOf, parseItemParam, validItemKeys } from './archive/items.ts';
 export { cikBucket } from './bulk/local-files.ts';
 export { pickRange } from './bulk/ticker-history.ts';

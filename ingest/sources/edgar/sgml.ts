@@ -50,7 +50,10 @@ export interface Submission {
 const LINE_BREAK = /\r\n|\r|\n/;
 
 const ROLE_COLON: Record<string, string> = {
-  'FILER:': 'FILER', 'REPORTING-OWNER:': 'REPORTING-OWNER', 'ISSUER:': 'ISSUER', 'SUBJECT COMPANY:': 'SUBJECT-COMPANY',
+  'FILER:': 'FILER',
+  'REPORTING-OWNER:': 'REPORTING-OWNER',
+  'ISSUER:': 'ISSUER',
+  'SUBJECT COMPANY:': 'SUBJECT-COMPANY',
   'FILED BY:': 'FILED-BY',
 };
 const ROLE_TAGS = new Set(['FILER', 'REPORTING-OWNER', 'ISSUER', 'SUBJECT-COMPANY', 'FILED-BY']);
@@ -74,7 +77,17 @@ const TAG_KEYS: Record<string, string> = {
  * The first value of a fact wins; a party's name and CIK are the first ones inside its block.
  */
 function parseHeaderLines(lines: string[]): SubmissionHeader {
-  const h: SubmissionHeader = { accession: null, form: null, period: null, filed: null, accepted: null, documentCount: null, items: [], groupMembers: [], parties: [] };
+  const h: SubmissionHeader = {
+    accession: null,
+    form: null,
+    period: null,
+    filed: null,
+    accepted: null,
+    documentCount: null,
+    items: [],
+    groupMembers: [],
+    parties: [],
+  };
   let party: SubmissionParty | null = null;
   for (const line of lines) {
     const t = line.trim();
@@ -100,16 +113,36 @@ function parseHeaderLines(lines: string[]): SubmissionHeader {
       continue;
     }
     switch (key) {
-      case 'ACCESSION NUMBER': h.accession ??= normalizeAccession(value); break;
-      case 'CONFORMED SUBMISSION TYPE': if (!h.form) h.form = value || null; break;
-      case 'PUBLIC DOCUMENT COUNT': h.documentCount ??= Number(value) || null; break;
-      case 'CONFORMED PERIOD OF REPORT': h.period ??= toIsoDate(value); break;
-      case 'FILED AS OF DATE': h.filed ??= toIsoDate(value); break;
-      case 'ACCEPTANCE-DATETIME': if (!h.accepted) h.accepted = value || null; break;
-      case 'ITEM INFORMATION': if (value) h.items.push(value); break;
-      case 'GROUP MEMBERS': if (value) h.groupMembers.push(value); break;
-      case 'COMPANY CONFORMED NAME': if (party && !party.name) party.name = value; break;
-      case 'CENTRAL INDEX KEY': if (party && !party.cik) party.cik = padCik(value); break;
+      case 'ACCESSION NUMBER':
+        h.accession ??= normalizeAccession(value);
+        break;
+      case 'CONFORMED SUBMISSION TYPE':
+        if (!h.form) h.form = value || null;
+        break;
+      case 'PUBLIC DOCUMENT COUNT':
+        h.documentCount ??= Number(value) || null;
+        break;
+      case 'CONFORMED PERIOD OF REPORT':
+        h.period ??= toIsoDate(value);
+        break;
+      case 'FILED AS OF DATE':
+        h.filed ??= toIsoDate(value);
+        break;
+      case 'ACCEPTANCE-DATETIME':
+        if (!h.accepted) h.accepted = value || null;
+        break;
+      case 'ITEM INFORMATION':
+        if (value) h.items.push(value);
+        break;
+      case 'GROUP MEMBERS':
+        if (value) h.groupMembers.push(value);
+        break;
+      case 'COMPANY CONFORMED NAME':
+        if (party && !party.name) party.name = value;
+        break;
+      case 'CENTRAL INDEX KEY':
+        if (party && !party.cik) party.cik = padCik(value);
+        break;
     }
   }
   return h;
@@ -147,7 +180,10 @@ export function parseSubmission(text: string): Submission {
   const header = parseHeaderLines(lines.slice(0, i));
 
   while (i < lines.length) {
-    if (lines[i]!.trim() !== '<DOCUMENT>') { i++; continue; }
+    if (lines[i]!.trim() !== '<DOCUMENT>') {
+      i++;
+      continue;
+    }
     i++;
     const meta = { type: '', sequence: null as number | null, filename: null as string | null, description: null as string | null };
     for (; i < lines.length; i++) {

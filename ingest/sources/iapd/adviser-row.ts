@@ -37,21 +37,54 @@ export interface RawAdviser {
 
 export function emptyRawAdviser(): RawAdviser {
   return {
-    crd: null, sec_number: null, sec_region: null, firm_type: null, cik: null, business_name: null, legal_name: null,
-    street1: null, street2: null, city: null, state: null, postal_code: null, country: null, phone: null,
-    sec_status: null, sec_status_date: null, latest_filing_date: null, form_version: null, websites: [],
-    employees: null, raum_discretionary: null, raum_non_discretionary: null, regulatory_aum_total: null,
-    accounts_total: null, client_types: [], has_private_funds: null, private_fund_count: null,
-    private_fund_gross_assets: null, disciplinary: null,
+    crd: null,
+    sec_number: null,
+    sec_region: null,
+    firm_type: null,
+    cik: null,
+    business_name: null,
+    legal_name: null,
+    street1: null,
+    street2: null,
+    city: null,
+    state: null,
+    postal_code: null,
+    country: null,
+    phone: null,
+    sec_status: null,
+    sec_status_date: null,
+    latest_filing_date: null,
+    form_version: null,
+    websites: [],
+    employees: null,
+    raum_discretionary: null,
+    raum_non_discretionary: null,
+    regulatory_aum_total: null,
+    accounts_total: null,
+    client_types: [],
+    has_private_funds: null,
+    private_fund_count: null,
+    private_fund_gross_assets: null,
+    disciplinary: null,
   };
 }
 
 /** Form ADV Item 5.D client-type letters (2017+ layout). */
 export const CLIENT_TYPES: Record<string, string> = {
-  a: 'individuals', b: 'high_net_worth_individuals', c: 'banking_or_thrift_institutions', d: 'investment_companies',
-  e: 'business_development_companies', f: 'pooled_investment_vehicles', g: 'pension_and_profit_sharing_plans',
-  h: 'charitable_organizations', i: 'state_or_municipal_government_entities', j: 'other_investment_advisers',
-  k: 'insurance_companies', l: 'sovereign_wealth_funds', m: 'corporations_or_other_businesses', n: 'other',
+  a: 'individuals',
+  b: 'high_net_worth_individuals',
+  c: 'banking_or_thrift_institutions',
+  d: 'investment_companies',
+  e: 'business_development_companies',
+  f: 'pooled_investment_vehicles',
+  g: 'pension_and_profit_sharing_plans',
+  h: 'charitable_organizations',
+  i: 'state_or_municipal_government_entities',
+  j: 'other_investment_advisers',
+  k: 'insurance_companies',
+  l: 'sovereign_wealth_funds',
+  m: 'corporations_or_other_businesses',
+  n: 'other',
 };
 
 export interface RowPlace {
@@ -65,9 +98,7 @@ export interface RowPlace {
 
 export const IAPD_FIRM_URL = 'https://adviserinfo.sec.gov/firm/summary/';
 
-export type AdviserResult =
-  | { ok: true; row: RowOf<typeof advisersTable>; problems: string[] }
-  | { ok: false; reason: string };
+export type AdviserResult = { ok: true; row: RowOf<typeof advisersTable>; problems: string[] } | { ok: false; reason: string };
 
 /**
  * Typed lake row from source text. A row without a usable CRD or name is rejected; an unparsable number is
@@ -100,8 +131,8 @@ export function toAdviserRow(raw: RawAdviser, at: RowPlace): AdviserResult {
   };
 
   const secNumber = cleanText(raw.sec_number);
-  const registrationType = at.registrationType
-    ?? (/^802-/.test(secNumber ?? '') || /exempt|ERA/i.test(raw.firm_type ?? '') ? 'exempt_reporting' : 'registered');
+  const registrationType =
+    at.registrationType ?? (/^802-/.test(secNumber ?? '') || /exempt|ERA/i.test(raw.firm_type ?? '') ? 'exempt_reporting' : 'registered');
   const aum = int('regulatory_aum_total', raw.regulatory_aum_total);
   const state = cleanText(raw.state)?.toUpperCase() ?? null;
 

@@ -22,25 +22,41 @@ const CRS_COLUMNS = {
 };
 
 /** A filing's row, less the provenance columns the loader adds (file, line, URL). */
-export interface CrsRow { line: number; row: Omit<RowOf<typeof formCrsTable>, 'source_file' | 'source_line' | 'source_url'> }
+export interface CrsRow {
+  line: number;
+  row: Omit<RowOf<typeof formCrsTable>, 'source_file' | 'source_line' | 'source_url'>;
+}
 
 export async function* parseCrsData(bytes: AsyncIterable<Buffer | Uint8Array>, onBad: (line: number | null, reason: string) => void): AsyncGenerator<CrsRow> {
   let map: HeaderMap<keyof typeof CRS_COLUMNS> | null = null;
   for await (const { fields, line } of csvRows(bytes, { encoding: 'windows-1252', onBad })) {
     if (!map) {
       map = new HeaderMap(fields, CRS_COLUMNS);
-      if (!(map.has('crd') || map.has('name')) || !map.has('date')) throw new Error(`Form CRS file needs a CRD or name column and a filing-date column (found: ${fields.join(' | ')})`);
+      if (!(map.has('crd') || map.has('name')) || !map.has('date'))
+        throw new Error(`Form CRS file needs a CRD or name column and a filing-date column (found: ${fields.join(' | ')})`);
       continue;
     }
-    if (fields.length !== map.width) { onBad(line, `expected ${map.width} columns, found ${fields.length}`); continue; }
+    if (fields.length !== map.width) {
+      onBad(line, `expected ${map.width} columns, found ${fields.length}`);
+      continue;
+    }
     const g = (k: keyof typeof CRS_COLUMNS) => map!.get(fields, k);
     const rawDate = g('date');
     const filed = toIsoDate(rawDate);
-    if (!filed) { onBad(line, rawDate ? `unparsable filing date '${rawDate}'` : 'missing filing date'); continue; }
+    if (!filed) {
+      onBad(line, rawDate ? `unparsable filing date '${rawDate}'` : 'missing filing date');
+      continue;
+    }
     const crd = g('crd')?.replace(/^0+(?=\d)/, '') ?? null;
-    if (crd && !/^\d{1,10}$/.test(crd)) { onBad(line, `invalid CRD '${g('crd')}'`); continue; }
+    if (crd && !/^\d{1,10}$/.test(crd)) {
+      onBad(line, `invalid CRD '${g('crd')}'`);
+      continue;
+    }
     const name = cleanText(g('name')) ?? (crd ? `CRD ${crd}` : null);
-    if (!name) { onBad(line, 'neither CRD nor filer name'); continue; }
+    if (!name) {
+      onBad(line, 'neither CRD nor filer name');
+      continue;
+    }
     const subType = cleanText(g('sub_type'));
     const rawDisc = g('disciplinary');
     const disc = toBool(rawDisc);
@@ -53,8 +69,15 @@ export async function* parseCrsData(bytes: AsyncIterable<Buffer | Uint8Array>, o
       row: {
         filed_month: filed.slice(0, 7),
         filing_key: cleanText(g('id')) ?? `${crd ?? name}|${filed}|${subType ?? ''}`,
-        firm_crd: crd, filer_cik: padCik(g('cik')), filer_name: name, sec_number: cleanText(g('sec')), form_sub_type: subType,
-        filed_date: filed, disciplinary_history_flag: disc == null ? null : disc ? 1 : 0, professionals: pros, document_url: cleanText(g('url')),
+        firm_crd: crd,
+        filer_cik: padCik(g('cik')),
+        filer_name: name,
+        sec_number: cleanText(g('sec')),
+        form_sub_type: subType,
+        filed_date: filed,
+        disciplinary_history_flag: disc == null ? null : disc ? 1 : 0,
+        professionals: pros,
+        document_url: cleanText(g('url')),
       },
     };
   }

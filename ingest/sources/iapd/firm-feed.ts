@@ -36,22 +36,34 @@ export async function* parseFirmFeed(
       const r = cur.raw;
       switch (name) {
         case 'Info':
-          r.crd = a.FirmCrdNb ?? null; r.sec_number = a.SECNb ?? null; r.sec_region = a.SECRgnCD ?? null;
-          r.business_name = a.BusNm ?? null; r.legal_name = a.LegalNm ?? null;
+          r.crd = a.FirmCrdNb ?? null;
+          r.sec_number = a.SECNb ?? null;
+          r.sec_region = a.SECRgnCD ?? null;
+          r.business_name = a.BusNm ?? null;
+          r.legal_name = a.LegalNm ?? null;
           break;
         case 'MainAddr':
-          r.street1 = a.Strt1 ?? null; r.street2 = a.Strt2 ?? null; r.city = a.City ?? null; r.state = a.State ?? null;
-          r.country = a.Cntry ?? null; r.postal_code = a.PostlCd ?? null; r.phone = a.PhNb ?? null;
+          r.street1 = a.Strt1 ?? null;
+          r.street2 = a.Strt2 ?? null;
+          r.city = a.City ?? null;
+          r.state = a.State ?? null;
+          r.country = a.Cntry ?? null;
+          r.postal_code = a.PostlCd ?? null;
+          r.phone = a.PhNb ?? null;
           break;
         case 'Rgstn':
-          r.firm_type = a.FirmType ?? null; r.sec_status = a.St ?? null; r.sec_status_date = a.Dt ?? null;
+          r.firm_type = a.FirmType ?? null;
+          r.sec_status = a.St ?? null;
+          r.sec_status_date = a.Dt ?? null;
           cur.registrationType = a.FirmType == null ? null : /ERA|exempt/i.test(a.FirmType) ? 'exempt_reporting' : 'registered';
           break;
         case 'Filing':
-          r.latest_filing_date = a.Dt ?? null; r.form_version = a.FormVrsn ?? null;
+          r.latest_filing_date = a.Dt ?? null;
+          r.form_version = a.FormVrsn ?? null;
           break;
         case 'WebAddr':
-          inWebAddr = true; web = '';
+          inWebAddr = true;
+          web = '';
           break;
         case 'Item5A':
           r.employees = a.TtlEmp ?? null;
@@ -66,8 +78,10 @@ export async function* parseFirmFeed(
           }
           break;
         case 'Item5F':
-          r.raum_discretionary = a.Q5F2A ?? null; r.raum_non_discretionary = a.Q5F2B ?? null;
-          r.regulatory_aum_total = a.Q5F2C ?? null; r.accounts_total = a.Q5F2F ?? null;
+          r.raum_discretionary = a.Q5F2A ?? null;
+          r.raum_non_discretionary = a.Q5F2B ?? null;
+          r.regulatory_aum_total = a.Q5F2C ?? null;
+          r.accounts_total = a.Q5F2F ?? null;
           break;
         case 'Item7B':
           r.has_private_funds = a.Q7B ?? null;
@@ -86,7 +100,7 @@ export async function* parseFirmFeed(
         if (web.trim()) cur.raw.websites.push(web.trim());
       }
       if (name === 'Firm' && cur) {
-        const answered = disciplinaryAnswers.filter((v) => v && v.trim());
+        const answered = disciplinaryAnswers.filter((v) => v?.trim());
         cur.raw.disciplinary = answered.length === 0 ? null : answered.some((v) => /^y/i.test(v.trim())) ? 'Y' : 'N';
         ready.push(cur);
         cur = null;

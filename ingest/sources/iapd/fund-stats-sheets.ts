@@ -29,11 +29,21 @@ export function sheetCells(sheet: SheetRows, onProblem: (row: number, reason: st
   if (first < 0) return [];
   let header = -1;
   for (let i = first - 1; i >= 0; i--) {
-    if ((rows[i] ?? []).slice(1).filter((v) => cleanText(v)).length >= 1) { header = i; break; }
+    if ((rows[i] ?? []).slice(1).filter((v) => cleanText(v)).length >= 1) {
+      header = i;
+      break;
+    }
   }
-  if (header < 0) { onProblem(first + 1, `tab '${sheet.name}': no header row above the first data row`); return []; }
+  if (header < 0) {
+    onProblem(first + 1, `tab '${sheet.name}': no header row above the first data row`);
+    return [];
+  }
   const labels = rows[header].map((v) => cleanText(v));
-  const title = rows.slice(0, header).map((r) => cleanText(r?.[0])).find(Boolean) ?? null;
+  const title =
+    rows
+      .slice(0, header)
+      .map((r) => cleanText(r?.[0]))
+      .find(Boolean) ?? null;
   const out: StatCell[] = [];
   let rowOrder = 0;
   const seenRows = new Map<string, number>();
@@ -43,7 +53,9 @@ export function sheetCells(sheet: SheetRows, onProblem: (row: number, reason: st
     if (!label) continue;
     if (!isData(r)) {
       // A labelled row without numbers inside the table is a footnote or a masked-only row.
-      if (r.slice(1).some((v) => MASKED.test((v ?? '').trim()))) { /* masked-only: still a data row */ } else continue;
+      if (r.slice(1).some((v) => MASKED.test((v ?? '').trim()))) {
+        /* masked-only: still a data row */
+      } else continue;
     }
     rowOrder++;
     const dup = seenRows.get(label);
@@ -53,7 +65,10 @@ export function sheetCells(sheet: SheetRows, onProblem: (row: number, reason: st
       const raw = (r[c] ?? '').trim();
       if (!raw) continue;
       const metric = labels[c];
-      if (!metric) { onProblem(i + 1, `tab '${sheet.name}': value '${raw}' in column ${c + 1} has no header`); continue; }
+      if (!metric) {
+        onProblem(i + 1, `tab '${sheet.name}': value '${raw}' in column ${c + 1} has no header`);
+        continue;
+      }
       const value = toNumber(raw.replace(/%$/, ''));
       if (value == null && !MASKED.test(raw)) onProblem(i + 1, `tab '${sheet.name}': unparsable value '${raw}' (kept as text)`);
       out.push({ tab: sheet.name, title, rowKey: label, metricKey: metric, value, raw, rowOrder, colOrder: c, sheetRow: i + 1 });

@@ -35,8 +35,15 @@ export interface FeedIndividual {
 }
 
 const DRP_FLAGS: Record<string, string> = {
-  hasRegAction: 'regulatory', hasCriminal: 'criminal', hasBankrupt: 'bankruptcy', hasCivilJudc: 'civil_judicial', hasBond: 'bond',
-  hasJudgment: 'judgment_lien', hasInvstgn: 'investigation', hasCustComp: 'customer_complaint', hasTermination: 'termination',
+  hasRegAction: 'regulatory',
+  hasCriminal: 'criminal',
+  hasBankrupt: 'bankruptcy',
+  hasCivilJudc: 'civil_judicial',
+  hasBond: 'bond',
+  hasJudgment: 'judgment_lien',
+  hasInvstgn: 'investigation',
+  hasCustComp: 'customer_complaint',
+  hasTermination: 'termination',
 };
 
 const pick = (a: Record<string, string>, ...names: string[]) => {
@@ -51,19 +58,45 @@ export async function* parseIndividualFeed(bytes: AsyncIterable<Buffer | Uint8Ar
   for await (const _ of streamXml(bytes, 'iso-8859-1', {
     open(name, a, line) {
       if (name === 'Indvl') {
-        cur = { line, crd: null, first: null, middle: null, last: null, suffix: null, activeIaRegistration: null, link: null, otherNames: [], employments: [], exams: [], designations: [], registrationDates: [], disclosures: new Set() };
+        cur = {
+          line,
+          crd: null,
+          first: null,
+          middle: null,
+          last: null,
+          suffix: null,
+          activeIaRegistration: null,
+          link: null,
+          otherNames: [],
+          employments: [],
+          exams: [],
+          designations: [],
+          registrationDates: [],
+          disclosures: new Set(),
+        };
         return;
       }
       if (!cur) return;
       if (name === 'Info') {
-        cur.crd = pick(a, 'indvlPK'); cur.first = cleanText(a.firstNm); cur.middle = cleanText(a.midNm); cur.last = cleanText(a.lastNm);
-        cur.suffix = cleanText(a.sufNm); cur.link = pick(a, 'link');
+        cur.crd = pick(a, 'indvlPK');
+        cur.first = cleanText(a.firstNm);
+        cur.middle = cleanText(a.midNm);
+        cur.last = cleanText(a.lastNm);
+        cur.suffix = cleanText(a.sufNm);
+        cur.link = pick(a, 'link');
         cur.activeIaRegistration = a.actvAGReg == null ? null : /^y/i.test(a.actvAGReg);
       } else if (name === 'OthrNm') {
         const n = [a.firstNm, a.midNm, a.lastNm, a.sufNm].map(cleanText).filter(Boolean).join(' ');
         if (n) cur.otherNames.push(n);
       } else if (name === 'CrntEmp') {
-        emp = { firm_name: cleanText(a.orgNm), firm_crd: pick(a, 'orgPK'), city: cleanText(a.city), state: cleanText(a.state), country: cleanText(a.cntry), registrations: [] };
+        emp = {
+          firm_name: cleanText(a.orgNm),
+          firm_crd: pick(a, 'orgPK'),
+          city: cleanText(a.city),
+          state: cleanText(a.state),
+          country: cleanText(a.cntry),
+          registrations: [],
+        };
         cur.employments.push(emp);
       } else if (emp && /Rgstn$/.test(name) && name !== 'PrevRgstn') {
         const date = toIsoDate(pick(a, 'stDt', 'dt', 'Dt'));
@@ -104,17 +137,33 @@ export function toIndividualRow(p: FeedIndividual): { ok: true; row: IndividualR
   if (!/^\d{1,10}$/.test(crd)) return { ok: false, reason: p.crd ? `invalid indvlPK '${p.crd}'` : 'missing indvlPK' };
   if (!p.last) return { ok: false, reason: `individual ${crd}: no last name` };
   const full = [p.first, p.middle, p.last, p.suffix].filter(Boolean).join(' ');
-  const bc = p.employments.some((e) => e.registrations.some((r) => r.category && BD_CATEGORIES.has(r.category.toUpperCase()) && !/TERM|INACT/i.test(r.status ?? '')));
+  const bc = p.employments.some((e) =>
+    e.registrations.some((r) => r.category && BD_CATEGORIES.has(r.category.toUpperCase()) && !/TERM|INACT/i.test(r.status ?? '')),
+  );
   const dates = [...p.registrationDates].sort();
   return {
     ok: true,
     row: {
-      ind_source_id: crd, ind_int: Number(crd), first_name: p.first, middle_name: p.middle, last_name: p.last, suffix: p.suffix,
-      full_name: full, sort_name: `${p.last}, ${[p.first, p.middle].filter(Boolean).join(' ')}`.toUpperCase().trim(),
-      other_names: p.otherNames, ia_scope: p.activeIaRegistration ? 'ACTIVE' : 'INACTIVE', bc_scope: bc ? 'ACTIVE' : 'NOTINSCOPE',
-      has_disclosure: p.disclosures.size ? 1 : 0, disclosure_types: [...p.disclosures].sort(), firm_count: p.employments.length,
-      firm_crds: p.employments.map((e) => e.firm_crd).filter(Boolean), current_employments: p.employments, exams: p.exams,
-      designations: p.designations, cal_date: dates[0] ?? null, link: p.link,
+      ind_source_id: crd,
+      ind_int: Number(crd),
+      first_name: p.first,
+      middle_name: p.middle,
+      last_name: p.last,
+      suffix: p.suffix,
+      full_name: full,
+      sort_name: `${p.last}, ${[p.first, p.middle].filter(Boolean).join(' ')}`.toUpperCase().trim(),
+      other_names: p.otherNames,
+      ia_scope: p.activeIaRegistration ? 'ACTIVE' : 'INACTIVE',
+      bc_scope: bc ? 'ACTIVE' : 'NOTINSCOPE',
+      has_disclosure: p.disclosures.size ? 1 : 0,
+      disclosure_types: [...p.disclosures].sort(),
+      firm_count: p.employments.length,
+      firm_crds: p.employments.map((e) => e.firm_crd).filter(Boolean),
+      current_employments: p.employments,
+      exams: p.exams,
+      designations: p.designations,
+      cal_date: dates[0] ?? null,
+      link: p.link,
       source_url: `https://adviserinfo.sec.gov/individual/summary/${crd}`,
     },
   };

@@ -19,22 +19,18 @@ export async function localInputs(from: string, pattern: RegExp): Promise<RawInp
  * Scrapes a regulator page for file links, keeps those of the requested date (or the newest date found) and
  * downloads them into the raw cache. `date` may be a day or a month prefix (`2026-07`).
  */
-export async function downloadLatestLinked(
-  ctx: IngestContext,
-  pageUrl: string,
-  linkPattern: RegExp,
-  date: string | undefined,
-): Promise<RawInput[]> {
+export async function downloadLatestLinked(ctx: IngestContext, pageUrl: string, linkPattern: RegExp, date: string | undefined): Promise<RawInput[]> {
   const page = await ctx.http.get(pageUrl, { cache: 'raw', refresh: true });
   const links = scrapeLinks(page.body.toString('utf8'), pageUrl, linkPattern)
     .map((url) => ({ url, date: dateFromFileName(new URL(url).pathname) }))
     .filter((l): l is { url: string; date: string } => l.date != null);
   if (!links.length) throw new Error(`no file links matching ${linkPattern} on ${pageUrl}`);
-  const wanted = date
-    ? links.filter((l) => l.date.startsWith(date.length === 7 ? date : date.slice(0, 7)))
-    : links;
+  const wanted = date ? links.filter((l) => l.date.startsWith(date.length === 7 ? date : date.slice(0, 7))) : links;
   if (!wanted.length) throw new Error(`no file for ${date} on ${pageUrl} (found ${[...new Set(links.map((l) => l.date))].sort().join(', ')})`);
-  const newest = wanted.map((l) => l.date).sort().at(-1)!;
+  const newest = wanted
+    .map((l) => l.date)
+    .sort()
+    .at(-1)!;
   const out: RawInput[] = [];
   for (const l of wanted.filter((x) => x.date === newest)) {
     ctx.log(`downloading ${l.url}`);

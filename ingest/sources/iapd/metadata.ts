@@ -3,7 +3,10 @@ import type { IngestContext } from '../../pipeline/contract.ts';
 /** IAPD FOIA listing: `reports/foia/reports_metadata.json`, top-level keys advW, advFilingData, advFirmCRS … */
 export const IAPD_METADATA_PATH = '/reports/foia/reports_metadata.json';
 
-export interface MetadataFile { fileName: string; year: string | null }
+export interface MetadataFile {
+  fileName: string;
+  year: string | null;
+}
 
 /** Every entry with a `fileName` under `key`, whatever the nesting (the layout is loosely documented). */
 export function metadataFiles(metadata: unknown, key: string): MetadataFile[] {

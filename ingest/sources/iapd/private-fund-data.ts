@@ -6,8 +6,17 @@ import type { privateFundsTable } from '../../../schemas/tables/private-funds.ts
 
 type PrivateFundRow = RowOf<typeof privateFundsTable>;
 /** Columns that come from the adviser's filing (withFiling), not from the fund's own line. */
-type FilingColumn = 'crd' | 'crd_int' | 'sec_number' | 'firm_name' | 'firm_legal_name' | 'filer_type' | 'control_person' | 'filing_id'
-  | 'date_submitted' | 'source_url';
+type FilingColumn =
+  | 'crd'
+  | 'crd_int'
+  | 'sec_number'
+  | 'firm_name'
+  | 'firm_legal_name'
+  | 'filer_type'
+  | 'control_person'
+  | 'filing_id'
+  | 'date_submitted'
+  | 'source_url';
 /** A fund's own columns, as read from its Schedule D 7.B.(1) line. */
 export type FundColumns = Omit<PrivateFundRow, FilingColumn | 'as_of_date' | 'source_file' | 'source_line'>;
 
@@ -71,18 +80,33 @@ export async function* parseBase(
       if (!map.has('filing_id') || !map.has('crd')) throw new Error(`ADV base table without FilingID/1E1 columns (found ${fields.slice(0, 8).join(' | ')} …)`);
       continue;
     }
-    if (fields.length < map.width) { onBad(line, `expected ${map.width} columns, found ${fields.length}`); continue; }
+    if (fields.length < map.width) {
+      onBad(line, `expected ${map.width} columns, found ${fields.length}`);
+      continue;
+    }
     const id = toInt(map.get(fields, 'filing_id'));
     const crd = map.get(fields, 'crd')?.replace(/^0+(?=\d)/, '') ?? '';
-    if (id == null) { onBad(line, `invalid FilingID '${map.get(fields, 'filing_id')}'`); continue; }
-    if (!/^\d{1,10}$/.test(crd)) { onBad(line, `FilingID ${id}: invalid CRD '${map.get(fields, 'crd') ?? ''}'`); continue; }
+    if (id == null) {
+      onBad(line, `invalid FilingID '${map.get(fields, 'filing_id')}'`);
+      continue;
+    }
+    if (!/^\d{1,10}$/.test(crd)) {
+      onBad(line, `FilingID ${id}: invalid CRD '${map.get(fields, 'crd') ?? ''}'`);
+      continue;
+    }
     const rawSubmitted = map.get(fields, 'submitted');
     const submitted = submittedAt(rawSubmitted);
     if (rawSubmitted && !submitted) onBad(line, `FilingID ${id}: unparsable DateSubmitted '${rawSubmitted}' (row kept)`);
     const tenA = toBool(map.get(fields, 'ten_a'));
     yield {
-      filingId: id, crd, secNumber: cleanText(map.get(fields, 'sec')), firmName: cleanText(map.get(fields, 'business')) ?? cleanText(map.get(fields, 'legal')),
-      legalName: cleanText(map.get(fields, 'legal')), submitted, controlPerson: tenA == null ? null : tenA ? 1 : 0, filerType,
+      filingId: id,
+      crd,
+      secNumber: cleanText(map.get(fields, 'sec')),
+      firmName: cleanText(map.get(fields, 'business')) ?? cleanText(map.get(fields, 'legal')),
+      legalName: cleanText(map.get(fields, 'legal')),
+      submitted,
+      controlPerson: tenA == null ? null : tenA ? 1 : 0,
+      filerType,
     };
   }
 }
@@ -124,26 +148,36 @@ export interface FundRow {
 }
 
 /** Schedule D 7.B.(1) rows, typed; adviser identity is joined by the caller (FilingID → Base table). */
-export async function* parseFunds(
-  bytes: AsyncIterable<Buffer | Uint8Array>,
-  onBad: (line: number | null, reason: string) => void,
-): AsyncGenerator<FundRow> {
+export async function* parseFunds(bytes: AsyncIterable<Buffer | Uint8Array>, onBad: (line: number | null, reason: string) => void): AsyncGenerator<FundRow> {
   let map: HeaderMap<keyof typeof FUND_COLUMNS> | null = null;
   for await (const { fields, line } of csvRows(bytes, { encoding: 'windows-1252', onBad })) {
     if (!map) {
       map = new HeaderMap(fields, FUND_COLUMNS);
-      if (!map.has('filing_id') || !map.has('name')) throw new Error(`Schedule D 7.B.(1) table without FilingID/Fund Name columns (found ${fields.slice(0, 8).join(' | ')} …)`);
+      if (!map.has('filing_id') || !map.has('name'))
+        throw new Error(`Schedule D 7.B.(1) table without FilingID/Fund Name columns (found ${fields.slice(0, 8).join(' | ')} …)`);
       continue;
     }
-    if (fields.length !== map.width) { onBad(line, `expected ${map.width} columns, found ${fields.length}`); continue; }
+    if (fields.length !== map.width) {
+      onBad(line, `expected ${map.width} columns, found ${fields.length}`);
+      continue;
+    }
     const g = (k: keyof typeof FUND_COLUMNS) => map!.get(fields, k);
     const filingId = toInt(g('filing_id'));
-    if (filingId == null) { onBad(line, `invalid FilingID '${g('filing_id') ?? ''}'`); continue; }
+    if (filingId == null) {
+      onBad(line, `invalid FilingID '${g('filing_id') ?? ''}'`);
+      continue;
+    }
     const name = cleanText(g('name'));
     const fundId = cleanText(g('fund_id'));
     const ref = cleanText(g('reference_id'));
-    if (!name) { onBad(line, `FilingID ${filingId}: fund without a name`); continue; }
-    if (!fundId && !ref) { onBad(line, `FilingID ${filingId}: fund '${name}' without Fund ID or ReferenceID`); continue; }
+    if (!name) {
+      onBad(line, `FilingID ${filingId}: fund without a name`);
+      continue;
+    }
+    if (!fundId && !ref) {
+      onBad(line, `FilingID ${filingId}: fund '${name}' without Fund ID or ReferenceID`);
+      continue;
+    }
     const problems: string[] = [];
     const amount = (k: keyof typeof FUND_COLUMNS) => {
       const v = g(k);

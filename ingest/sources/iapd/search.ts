@@ -19,7 +19,14 @@ export interface SearchFirm {
   branches: number | null;
   finraApprovedRegistrations: number | null;
   expelledDate: string | null;
-  office: { street1: string | null; street2: string | null; city: string | null; state: string | null; country: string | null; postalCode: string | null } | null;
+  office: {
+    street1: string | null;
+    street2: string | null;
+    city: string | null;
+    state: string | null;
+    country: string | null;
+    postalCode: string | null;
+  } | null;
   phone: string | null;
   finraLastApprovalDate: string | null;
 }
@@ -39,7 +46,10 @@ export function parseFirmSearch(text: string): SearchParse {
     const s = hit._source ?? {};
     const index = i + 1;
     const crd = String(s.firm_source_id ?? '').trim();
-    if (!/^\d{1,10}$/.test(crd)) { out.problems.push({ index, reason: `hit ${index}: invalid firm_source_id '${crd}'` }); return; }
+    if (!/^\d{1,10}$/.test(crd)) {
+      out.problems.push({ index, reason: `hit ${index}: invalid firm_source_id '${crd}'` });
+      return;
+    }
     const addressText = (s.firm_address_details ?? s.firm_ia_address_details) as string | undefined;
     let address: Record<string, unknown> | null = null;
     if (addressText) {
@@ -64,10 +74,16 @@ export function parseFirmSearch(text: string): SearchParse {
       branches: typeof s.firm_branches_count === 'number' ? s.firm_branches_count : null,
       finraApprovedRegistrations: typeof s.firm_approved_finra_registration_count === 'number' ? s.firm_approved_finra_registration_count : null,
       expelledDate: toIsoDate(s.firm_expelled_date),
-      office: office ? {
-        street1: cleanText(office.street1), street2: cleanText(office.street2), city: cleanText(office.city),
-        state: cleanText(office.state)?.toUpperCase() ?? null, country: cleanText(office.country), postalCode: cleanText(office.postalCode),
-      } : null,
+      office: office
+        ? {
+            street1: cleanText(office.street1),
+            street2: cleanText(office.street2),
+            city: cleanText(office.city),
+            state: cleanText(office.state)?.toUpperCase() ?? null,
+            country: cleanText(office.country),
+            postalCode: cleanText(office.postalCode),
+          }
+        : null,
       phone: cleanText(address?.businessPhoneNumber),
       finraLastApprovalDate: toIsoDate(address?.finraLastApprovalDate),
     });

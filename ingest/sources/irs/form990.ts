@@ -86,12 +86,20 @@ function checkbox(v: string | undefined, form: Person990['form']): boolean | nul
 }
 
 export function parse990(xml: string | Buffer): Parsed990 {
-  const header: Return990Header = { ein: null, organizationName: null, returnType: null, returnVersion: null, taxYear: null, taxPeriodEnd: null, amended: false };
+  const header: Return990Header = {
+    ein: null,
+    organizationName: null,
+    returnType: null,
+    returnVersion: null,
+    taxYear: null,
+    taxPeriodEnd: null,
+    amended: false,
+  };
   const people: Person990[] = [];
   const path: string[] = [];
   let text = '';
   let group: { form: Person990['form']; fields: Record<string, string> } | null = null;
-  let filerName: string[] = [];
+  const filerName: string[] = [];
 
   const parser = new Parser(
     {
@@ -102,7 +110,9 @@ export function parse990(xml: string | Buffer): Parsed990 {
         path.push(n);
         text = '';
       },
-      ontext(t) { text += t; },
+      ontext(t) {
+        text += t;
+      },
       onclosetag(name) {
         const n = local(name);
         const value = text.trim();
@@ -138,7 +148,11 @@ export function parse990(xml: string | Buffer): Parsed990 {
           }
         } else if (path.includes('ReturnHeader')) {
           if (n === 'EIN' && parent === 'Filer') header.ein = value;
-          else if ((n === 'BusinessNameLine1Txt' || n === 'BusinessNameLine1' || n === 'BusinessNameLine2Txt' || n === 'BusinessNameLine2') && path.includes('Filer')) filerName.push(value);
+          else if (
+            (n === 'BusinessNameLine1Txt' || n === 'BusinessNameLine1' || n === 'BusinessNameLine2Txt' || n === 'BusinessNameLine2') &&
+            path.includes('Filer')
+          )
+            filerName.push(value);
           else if (n === 'TaxPeriodEndDt' || n === 'TaxPeriodEndDate') header.taxPeriodEnd = toIsoDate(value);
           else if (n === 'TaxYr' || n === 'TaxYear') header.taxYear = toInt(value);
           else if (n === 'ReturnTypeCd' || n === 'ReturnType') header.returnType = value;

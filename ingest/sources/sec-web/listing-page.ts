@@ -50,7 +50,8 @@ const DATE_HINT = /date|publish|time/i;
 const NUMBER_HINT = /release|number|no\./i;
 const SUMMARY_HINT = /summary|description|body|teaser|details/i;
 const EMPTY_PAGE = /no (results|releases|records|items)|nothing (was )?found|there are no/i;
-const PRINTED_DATE = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/;
+const PRINTED_DATE =
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/;
 
 const BLOCK = new Set(['div', 'p', 'br', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'section', 'article', 'span', 'time', 'ul', 'ol']);
 
@@ -99,9 +100,11 @@ function isInside(el: Element, ancestor: Element): boolean {
 function rowElements(doc: ReturnType<typeof parseDocument>): Element[] {
   const trs = DomUtils.findAll((e) => e.name === 'tr' && DomUtils.findAll((c) => c.name === 'td', e.children).length > 0, doc.children);
   if (trs.length) return trs;
-  return DomUtils.findAll((e) => /\b(views-row|release-view|card|list-item)\b/.test(e.attribs?.class ?? '') || e.name === 'article', doc.children)
-    // Nested matches (an article inside a views-row) would read the same release twice.
-    .filter((e, _i, all) => !all.some((o) => o !== e && isInside(e, o)));
+  return (
+    DomUtils.findAll((e) => /\b(views-row|release-view|card|list-item)\b/.test(e.attribs?.class ?? '') || e.name === 'article', doc.children)
+      // Nested matches (an article inside a views-row) would read the same release twice.
+      .filter((e, _i, all) => !all.some((o) => o !== e && isInside(e, o)))
+  );
 }
 
 /** Header texts of the row's table, by column index, so cells without classes still have a meaning. */
@@ -186,10 +189,12 @@ function readRow(row: Element, position: number, base: string, headers: string[]
 
 function nextLink(doc: ReturnType<typeof parseDocument>, base: string): string | null {
   const a = DomUtils.findOne(
-    (e) => e.name === 'a' && !!e.attribs?.href && (
-      e.attribs.rel === 'next'
-      || /pager__item--next|usa-pagination__next|pager-next|next-page/.test(`${e.attribs.class ?? ''} ${(e.parent as Element | null)?.attribs?.class ?? ''}`)
-      || /^next\b/i.test(text(e))),
+    (e) =>
+      e.name === 'a' &&
+      !!e.attribs?.href &&
+      (e.attribs.rel === 'next' ||
+        /pager__item--next|usa-pagination__next|pager-next|next-page/.test(`${e.attribs.class ?? ''} ${(e.parent as Element | null)?.attribs?.class ?? ''}`) ||
+        /^next\b/i.test(text(e))),
     doc.children,
   );
   return a ? absolute(a.attribs.href, base) : null;
@@ -242,8 +247,8 @@ const BODY_SELECTORS: ((e: Element) => boolean)[] = [
 export function parseDetailPage(html: string, url: string, base = url): DetailPage {
   const doc = parseDocument(html, { decodeEntities: true });
   // Scripts, styles and navigation are not release text ("CIK Lookup" menus would pollute keyword searches).
-  DomUtils.findAll((e) => ['script', 'style', 'nav', 'header', 'footer', 'noscript'].includes(e.name), doc.children)
-    .forEach((e) => DomUtils.removeElement(e));
+  const furniture = DomUtils.findAll((e) => ['script', 'style', 'nav', 'header', 'footer', 'noscript'].includes(e.name), doc.children);
+  for (const e of furniture) DomUtils.removeElement(e);
   let bodyEl: Element | null = null;
   for (const sel of BODY_SELECTORS) {
     bodyEl = DomUtils.findOne(sel, doc.children);

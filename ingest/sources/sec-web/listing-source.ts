@@ -151,11 +151,7 @@ function mergeLinks(a: ListingLink[], b: ListingLink[]): ListingLink[] {
  * date become bad rows; an unparsable page or feed throws with its URL. `keep` chooses the releases of the
  * dataset by number (a trading-suspension page also links press releases).
  */
-export async function readReleases(
-  ctx: LoadContext,
-  inputs: RawInput[],
-  keep: (releaseNumber: string) => boolean,
-): Promise<ReleaseRecord[]> {
+export async function readReleases(ctx: LoadContext, inputs: RawInput[], keep: (releaseNumber: string) => boolean): Promise<ReleaseRecord[]> {
   const byNumber = new Map<string, ReleaseRecord>();
   const details = new Map<string, DetailPage>();
   const upsert = (r: Omit<ReleaseRecord, 'seenIn'>, kind: InputKind) => {
@@ -168,7 +164,7 @@ export async function readReleases(
     const prefer = kind === 'listing';
     for (const [k, v] of Object.entries(r) as [keyof ReleaseRecord, unknown][]) {
       if (v == null || (Array.isArray(v) && !v.length)) continue;
-      if ((old[k] == null || (Array.isArray(old[k]) && !(old[k] as unknown[]).length)) || prefer) (old as unknown as Record<string, unknown>)[k] = v;
+      if (old[k] == null || (Array.isArray(old[k]) && !(old[k] as unknown[]).length) || prefer) (old as unknown as Record<string, unknown>)[k] = v;
     }
     old.documents = mergeLinks(old.documents, r.documents);
     if (!old.seenIn.includes(kind)) old.seenIn.push(kind);
@@ -198,11 +194,24 @@ export async function readReleases(
         }
         if (!keep(number)) return;
         const names = splitNames(item.title);
-        upsert({
-          releaseNumber: number, otherReleaseNumbers: [], date: item.pubDate, title: item.title, names: names.names, moreNames: names.more,
-          summary: item.description && item.description !== item.title ? item.description : null, body: null, fileNumbers: [],
-          civilActionNumber: null, documents: [], detailUrl: item.link, sourceUrl: where,
-        }, 'rss');
+        upsert(
+          {
+            releaseNumber: number,
+            otherReleaseNumbers: [],
+            date: item.pubDate,
+            title: item.title,
+            names: names.names,
+            moreNames: names.more,
+            summary: item.description && item.description !== item.title ? item.description : null,
+            body: null,
+            fileNumbers: [],
+            civilActionNumber: null,
+            documents: [],
+            detailUrl: item.link,
+            sourceUrl: where,
+          },
+          'rss',
+        );
       });
       continue;
     }
@@ -216,11 +225,24 @@ export async function readReleases(
         continue;
       }
       const names = splitNames(row.name);
-      upsert({
-        releaseNumber: own[0], otherReleaseNumbers: row.releaseNumbers.filter((n) => n !== own[0]), date: row.date, title: row.name,
-        names: names.names, moreNames: names.more, summary: row.summary, body: null, fileNumbers: row.fileNumbers,
-        civilActionNumber: row.civilActionNumber, documents: row.documents, detailUrl: row.detailUrl, sourceUrl: where,
-      }, 'listing');
+      upsert(
+        {
+          releaseNumber: own[0],
+          otherReleaseNumbers: row.releaseNumbers.filter((n) => n !== own[0]),
+          date: row.date,
+          title: row.name,
+          names: names.names,
+          moreNames: names.more,
+          summary: row.summary,
+          body: null,
+          fileNumbers: row.fileNumbers,
+          civilActionNumber: row.civilActionNumber,
+          documents: row.documents,
+          detailUrl: row.detailUrl,
+          sourceUrl: where,
+        },
+        'listing',
+      );
     }
   }
 

@@ -14,17 +14,50 @@ export interface MoneyMention {
 }
 
 const SCALES: Record<string, number> = {
-  thousand: 1e3, k: 1e3,
-  million: 1e6, m: 1e6, mm: 1e6, mil: 1e6, mln: 1e6,
-  billion: 1e9, b: 1e9, bn: 1e9,
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  m: 1e6,
+  mm: 1e6,
+  mil: 1e6,
+  mln: 1e6,
+  billion: 1e9,
+  b: 1e9,
+  bn: 1e9,
   trillion: 1e12,
 };
 
 const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-  a: 1, an: 1,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  a: 1,
+  an: 1,
 };
 const WORD_SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
@@ -54,7 +87,10 @@ function scaled(intPart: string, frac: string | undefined, scaleWord: string | u
 
 /** `two hundred fifty thousand` → 250000; null when the words do not form a number. */
 export function wordsToNumber(words: string): number | null {
-  const tokens = words.toLowerCase().split(/[\s-]+/).filter((t) => t && t !== 'and');
+  const tokens = words
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .filter((t) => t && t !== 'and');
   if (!tokens.length) return null;
   let total = 0;
   let current = 0;

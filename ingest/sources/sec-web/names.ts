@@ -6,7 +6,8 @@ import { cleanText } from '../common/normalize.ts';
  * not mark entity vs individual, and a company name containing " and " is split (a known limit).
  */
 
-const SUFFIX = /^(?:inc|incorporated|llc|l\.l\.c|ltd|limited|lp|l\.p|llp|l\.l\.p|pllc|corp|corporation|co|company|plc|p\.c|n\.a|s\.a|ag|gmbh|b\.v|n\.v|jr|sr|ii|iii|iv|v|cpa|esq|md|phd|cfa)\.?$/i;
+const SUFFIX =
+  /^(?:inc|incorporated|llc|l\.l\.c|ltd|limited|lp|l\.p|llp|l\.l\.p|pllc|corp|corporation|co|company|plc|p\.c|n\.a|s\.a|ag|gmbh|b\.v|n\.v|jr|sr|ii|iii|iv|v|cpa|esq|md|phd|cfa)\.?$/i;
 const ET_AL = /,?\s*\bet\.? al\.?$/i;
 const CAPTION = /^(?:(?:SEC|Securities and Exchange Commission)\s+v\.?\s+|In the Matter of\s+)/i;
 
@@ -24,7 +25,10 @@ export function splitNames(raw: string | null | undefined): NameList {
   s = s.replace(ET_AL, '');
   const names: string[] = [];
   for (const group of s.split(/\s*;\s*/)) {
-    const pieces = group.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map((p) => p.trim()).filter(Boolean);
+    const pieces = group
+      .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
+      .map((p) => p.trim())
+      .filter(Boolean);
     for (const piece of pieces) {
       if (names.length && SUFFIX.test(piece)) names[names.length - 1] += `, ${piece}`;
       else names.push(piece);

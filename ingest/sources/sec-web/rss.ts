@@ -44,12 +44,20 @@ export function parseRss(xml: string, url: string): RssItem[] {
         const n = name.toLowerCase();
         if (n === 'channel' || n === 'rss') sawChannel = true;
         if (n === 'item') current = {};
-        else if (current && FIELDS.has(n)) { field = n; buf = ''; }
+        else if (current && FIELDS.has(n)) {
+          field = n;
+          buf = '';
+        }
       },
-      ontext(t) { if (field) buf += t; },
+      ontext(t) {
+        if (field) buf += t;
+      },
       onclosetag(name) {
         const n = name.toLowerCase();
-        if (current && field === n) { current[n] = buf; field = null; }
+        if (current && field === n) {
+          current[n] = buf;
+          field = null;
+        }
         if (n === 'item' && current) {
           const c: Record<string, string> = current;
           items.push({

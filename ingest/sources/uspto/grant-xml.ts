@@ -53,12 +53,21 @@ export type GrantParse = { grant: PatentGrant } | { skip: string };
 
 /** `D0656308` → `D656308`, `08142345` → `8142345`; null for anything else. */
 export function patentNumberFromDocNumber(doc: string | null | undefined): string | null {
-  const m = doc?.trim().toUpperCase().match(/^([A-Z]{0,2})0*(\d+)$/);
+  const m = doc
+    ?.trim()
+    .toUpperCase()
+    .match(/^([A-Z]{0,2})0*(\d+)$/);
   return m ? `${m[1]}${m[2]}` : null;
 }
 
 interface PartyDraft {
-  orgname?: string; 'last-name'?: string; 'first-name'?: string; role?: string; city?: string; state?: string; country?: string;
+  orgname?: string;
+  'last-name'?: string;
+  'first-name'?: string;
+  role?: string;
+  city?: string;
+  state?: string;
+  country?: string;
   appType?: string;
 }
 
@@ -140,19 +149,30 @@ export class GrantParser {
       case 'application-reference':
         this.fields['appl-type'] = attribs['appl-type'] ?? '';
         break;
-      case 'assignee': case 'inventor': case 'applicant': case 'us-applicant':
+      case 'assignee':
+      case 'inventor':
+      case 'applicant':
+      case 'us-applicant':
         this.party = { appType: attribs['app-type'] };
         break;
-      case 'us-citation': case 'citation':
+      case 'us-citation':
+      case 'citation':
         this.citations++;
         break;
       case 'classification-cpc':
-        if (this.within('main-cpc') && !this.fields.cpc) { this.cls = {}; this.clsKind = 'cpc'; }
+        if (this.within('main-cpc') && !this.fields.cpc) {
+          this.cls = {};
+          this.clsKind = 'cpc';
+        }
         break;
       case 'classification-ipcr':
-        if (!this.fields.ipc) { this.cls = {}; this.clsKind = 'ipc'; }
+        if (!this.fields.ipc) {
+          this.cls = {};
+          this.clsKind = 'ipc';
+        }
         break;
-      case 'invention-title': case 'abstract':
+      case 'invention-title':
+      case 'abstract':
         this.startCapture(name);
         break;
       default:

@@ -18,15 +18,24 @@ export type Amount = { value: number | null; kind: 'number' | 'dash' | 'blank' |
  * is "not reported" (null), anything else that is not a number is `text` so the caller can lower confidence.
  */
 export function parseAmount(raw: string): Amount {
-  let s = raw.replace(/[\s\u00a0]+/g, ' ').replace(/\$/g, '').trim();
+  let s = raw
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(/\$/g, '')
+    .trim();
   // "(5)" alone is a negative amount; "1,000(5)" is an amount with a footnote marker.
   if (!/^\(\s*[\d,]+(\.\d+)?\s*\)$/.test(s)) s = stripFootnotes(s);
   if (!s) return { value: null, kind: 'blank' };
   if (DASH.test(s) || s === '0-') return { value: 0, kind: 'dash' };
   if (/^(n\/?a|none|nil)\.?$/i.test(s)) return { value: null, kind: 'na' };
   let negative = false;
-  if (/^\(.*\)$/.test(s)) { negative = true; s = s.slice(1, -1).trim(); }
-  if (/^-/.test(s)) { negative = !negative; s = s.slice(1).trim(); }
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  if (/^-/.test(s)) {
+    negative = !negative;
+    s = s.slice(1).trim();
+  }
   if (!/^\d{1,3}(,\d{3})*(\.\d+)?$|^\d+(\.\d+)?$/.test(s)) return { value: null, kind: 'text' };
   const n = Number(s.replace(/,/g, ''));
   return { value: negative ? -n : n, kind: 'number' };

@@ -90,7 +90,10 @@ export function assignRow(grid: Grid, r: number, cols: LogicalColumn[]): Assigne
   let c = 0;
   while (c < row.length) {
     const slot = row[c];
-    if (!slot) { c++; continue; }
+    if (!slot) {
+      c++;
+      continue;
+    }
     let end = c;
     while (end + 1 < row.length && row[end + 1]?.cell === slot.cell) end++;
     const text = slot.cell.text.replace(/\n/g, ' ').trim();
@@ -105,8 +108,11 @@ export function assignRow(grid: Grid, r: number, cols: LogicalColumn[]): Assigne
         let bestDist = Infinity;
         cols.forEach((col, i) => {
           const dist = col.from > end ? col.from - end : c - col.to;
-          const biased = dist + ((col.from > end) === preferRight ? 0 : 0.5);
-          if (biased < bestDist) { bestDist = biased; best = i; }
+          const biased = dist + (col.from > end === preferRight ? 0 : 0.5);
+          if (biased < bestDist) {
+            bestDist = biased;
+            best = i;
+          }
         });
         k = best;
         if (k >= 0 && !isAmountFragment(text)) nearMisses++;
@@ -121,7 +127,7 @@ export function assignRow(grid: Grid, r: number, cols: LogicalColumn[]): Assigne
 
 /** The row's first non-empty cell text (names sit there), with its line structure. */
 export function firstText(grid: Grid, r: number): string {
-  for (const slot of grid[r] ?? []) if (slot && slot.cell.text.trim()) return slot.cell.text;
+  for (const slot of grid[r] ?? []) if (slot?.cell.text.trim()) return slot.cell.text;
   return '';
 }
 

@@ -94,14 +94,30 @@ export function parseHtml(html: string): ParsedHtml {
         // Facts are read even inside the hidden ix:header (dei cover facts live there).
         if (name === 'ix:nonfraction' || name === 'ix:nonnumeric') {
           factStack.push({
-            fact: { name: attrs.name ?? '', contextRef: attrs.contextref ?? null, text: '', negative: attrs.sign === '-', scale: Number(attrs.scale ?? 0) || 0 },
+            fact: {
+              name: attrs.name ?? '',
+              contextRef: attrs.contextref ?? null,
+              text: '',
+              negative: attrs.sign === '-',
+              scale: Number(attrs.scale ?? 0) || 0,
+            },
             parts: [],
           });
         }
-        if (SKIP.has(name)) { skipDepth++; return; }
+        if (SKIP.has(name)) {
+          skipDepth++;
+          return;
+        }
         if (skipDepth) return;
-        if (name === 'sup') { supDepth++; if (supDepth === 1) supText = ''; return; }
-        if (BLOCK.has(name)) { flushLine(); breakCells(); }
+        if (name === 'sup') {
+          supDepth++;
+          if (supDepth === 1) supText = '';
+          return;
+        }
+        if (BLOCK.has(name)) {
+          flushLine();
+          breakCells();
+        }
         if (name === 'table') {
           stack.push({ rows: [], row: null, cell: null, lineStart: lines.length });
         } else if (name === 'tr' && stack.length) {
@@ -113,20 +129,40 @@ export function parseHtml(html: string): ParsedHtml {
         }
       },
       ontext(text) {
-        if (ctx && ctxField === 'end') { ctx.end = (ctx.end ?? '') + text.trim(); return; }
-        if (skipDepth) { for (const f of factStack) f.parts.push(text); return; }
-        if (supDepth) { supText += text; return; }
+        if (ctx && ctxField === 'end') {
+          ctx.end = (ctx.end ?? '') + text.trim();
+          return;
+        }
+        if (skipDepth) {
+          for (const f of factStack) f.parts.push(text);
+          return;
+        }
+        if (supDepth) {
+          supText += text;
+          return;
+        }
         emit(text);
       },
       onclosetag(name) {
-        if (name === 'xbrli:context' && ctx) { contexts.set(ctx.id, { end: ctx.end, dimensional: ctx.dimensional }); ctx = null; }
-        else if (name === 'xbrli:enddate' || name === 'xbrli:instant') ctxField = null;
+        if (name === 'xbrli:context' && ctx) {
+          contexts.set(ctx.id, { end: ctx.end, dimensional: ctx.dimensional });
+          ctx = null;
+        } else if (name === 'xbrli:enddate' || name === 'xbrli:instant') ctxField = null;
         if (name === 'ix:nonfraction' || name === 'ix:nonnumeric') {
           const f = factStack.pop();
-          if (f) { f.fact.text = f.parts.join('').replace(/[\s\u00a0]+/g, ' ').trim(); facts.push(f.fact); }
+          if (f) {
+            f.fact.text = f.parts
+              .join('')
+              .replace(/[\s\u00a0]+/g, ' ')
+              .trim();
+            facts.push(f.fact);
+          }
           if (skipDepth) return;
         }
-        if (SKIP.has(name)) { skipDepth = Math.max(0, skipDepth - 1); return; }
+        if (SKIP.has(name)) {
+          skipDepth = Math.max(0, skipDepth - 1);
+          return;
+        }
         if (skipDepth) return;
         if (name === 'sup') {
           supDepth = Math.max(0, supDepth - 1);
@@ -134,13 +170,20 @@ export function parseHtml(html: string): ParsedHtml {
           if (supDepth === 0 && !FOOTNOTE_SUP.test(supText.replace(/\u00a0/g, ' '))) emit(supText);
           return;
         }
-        if (BLOCK.has(name)) { flushLine(); breakCells(); }
+        if (BLOCK.has(name)) {
+          flushLine();
+          breakCells();
+        }
         const t = stack[stack.length - 1];
         if (!t) return;
         if ((name === 'td' || name === 'th') && t.cell) {
-          const text = t.cell.parts.join('')
+          const text = t.cell.parts
+            .join('')
             .replace(/[\u00a0\u200b\t ]+/g, ' ')
-            .split('\n').map((s) => s.trim()).filter(Boolean).join('\n');
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .join('\n');
           (t.row ??= []).push({ text, colspan: t.cell.colspan, rowspan: t.cell.rowspan, header: t.cell.header });
           t.cell = null;
         } else if (name === 'tr' && t.row) {

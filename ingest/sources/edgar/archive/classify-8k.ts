@@ -20,7 +20,10 @@ export interface Classified8kItem {
 
 export function excerptOf(text: string, max = 300): string | null {
   // Plain-text filings rule sections off with dashes or equals signs: not text.
-  const t = text.replace(/[-=_*]{3,}/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text
+    .replace(/[-=_*]{3,}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!t) return null;
   if (t.length <= max) return t;
   const cut = t.lastIndexOf(' ', max);
@@ -31,7 +34,12 @@ export function titleOf8kItem(item: string): string | null {
   return ITEMS_8K[item] ?? ITEMS_8K_LEGACY[item] ?? null;
 }
 
-const squash = (s: string) => s.toLowerCase().replace(/[’`]/g, "'").replace(/[^a-z0-9']+/g, ' ').trim();
+const squash = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[’`]/g, "'")
+    .replace(/[^a-z0-9']+/g, ' ')
+    .trim();
 
 /** Older captions the SGML header still carries for renamed items. */
 const TITLE_ALIASES: [string, string][] = [
@@ -60,7 +68,10 @@ export function itemNumbersFromTitles(titles: string[], legacy = false): string[
     let hit: string | undefined;
     for (const [num, title] of Object.entries(table)) {
       const c = squash(title);
-      if (t === c || t.startsWith(c.slice(0, 30)) || c.startsWith(t.slice(0, 30))) { hit = num; break; }
+      if (t === c || t.startsWith(c.slice(0, 30)) || c.startsWith(t.slice(0, 30))) {
+        hit = num;
+        break;
+      }
     }
     if (!hit) hit = (legacy ? LEGACY_TITLE_ALIASES : TITLE_ALIASES).find(([alias]) => t.startsWith(alias))?.[1];
     if (hit && !out.includes(hit)) out.push(hit);

@@ -83,7 +83,10 @@ export function parseDisplayName(s: string): { name: string; tickers: string[]; 
   let tickers: string[] = [];
   const t = /\s{2}\(([^()]*)\)\s*$/.exec(rest);
   if (t) {
-    tickers = t[1]!.split(',').map((x) => x.trim()).filter(Boolean);
+    tickers = t[1]!
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     rest = rest.slice(0, t.index);
   }
   return { name: rest.trim(), tickers, cik };
@@ -142,7 +145,10 @@ export async function walkEfts(
   let pages = 0;
   while (out.length < opts.limit && pages < (opts.maxPages ?? 5)) {
     const pageStart = Math.floor(from / EFTS_PAGE) * EFTS_PAGE;
-    if (pageStart >= EFTS_WINDOW) { exhausted = true; break; }
+    if (pageStart >= EFTS_WINDOW) {
+      exhausted = true;
+      break;
+    }
     const t0 = performance.now();
     const res = await http.get(eftsUrl(base, query, pageStart), { ...opts.fetch, accept: 'application/json' });
     upstreamMs += performance.now() - t0;
@@ -155,7 +161,10 @@ export async function walkEfts(
       if (!opts.keep || opts.keep(hits[i]!)) out.push(hits[i]!);
     }
     from = pageStart + i;
-    if (hits.length < EFTS_PAGE && i >= hits.length) { exhausted = true; break; }
+    if (hits.length < EFTS_PAGE && i >= hits.length) {
+      exhausted = true;
+      break;
+    }
   }
   const cap = Math.min(EFTS_WINDOW, total?.value ?? EFTS_WINDOW);
   if (total?.relation === 'eq' && from >= cap) exhausted = true;

@@ -24,13 +24,18 @@ export interface Exhibit21 {
   text: string;
 }
 
-const HEADER_WORDS = /\b(jurisdiction|incorporat|organi[sz]ation|percent|ownership|owned|country|state or|name of|subsidiar(y|ies) of|voting|domicile|registrant)\b/i;
+const HEADER_WORDS =
+  /\b(jurisdiction|incorporat|organi[sz]ation|percent|ownership|owned|country|state or|name of|subsidiar(y|ies) of|voting|domicile|registrant)\b/i;
 const FOOTNOTES = /(\s*(\(\d{1,2}\)|\*+|†|‡|\[\d{1,2}\]))+$/;
 const PERCENT = /^(\d{1,3}(?:\.\d+)?)\s*%?$/;
 const NOTE_LINE = /^(\(?\d{1,2}\)|\*|notes?:)/i;
 
 function cleanName(s: string): string {
-  return s.replace(FOOTNOTES, '').replace(/\s+/g, ' ').replace(/[\s,;:.–—-]+$/, (m) => (m.trim() === '.' ? '.' : '')).trim();
+  return s
+    .replace(FOOTNOTES, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s,;:.–—-]+$/, (m) => (m.trim() === '.' ? '.' : ''))
+    .trim();
 }
 
 function isFootnoteCell(c: string): boolean {
@@ -67,7 +72,10 @@ function parseHtml(html: string): Exhibit21 {
   const rows: SubsidiaryRow[] = [];
   for (const line of lines) {
     const row = line.includes('\t') ? rowFromCells(line.split('\t')) : null;
-    if (row) { rows.push(row); continue; }
+    if (row) {
+      rows.push(row);
+      continue;
+    }
     const flat = line.replace(/\t/g, ' ');
     if (NOTE_LINE.test(flat) || flat.length > 250) continue;
     const nj = nameWithJurisdiction(flat);
@@ -93,19 +101,31 @@ function parseText(text: string): Exhibit21 {
     if (!row) {
       const nj = nameWithJurisdiction(trimmed);
       if (nj) row = { ...nj, ownership_percent: null, level: 0, parent: null };
-      else if (!HEADER_WORDS.test(trimmed) && /\b(inc|llc|ltd|limited|corp|corporation|company|co|gmbh|b\.v|s\.a|plc|lp|l\.p|ag|n\.v|pty|s\.r\.l|k\.k)\b\.?/i.test(trimmed)) {
+      else if (
+        !HEADER_WORDS.test(trimmed) &&
+        /\b(inc|llc|ltd|limited|corp|corporation|company|co|gmbh|b\.v|s\.a|plc|lp|l\.p|ag|n\.v|pty|s\.r\.l|k\.k)\b\.?/i.test(trimmed)
+      ) {
         row = { name: cleanName(trimmed), jurisdiction: null, ownership_percent: null, level: 0, parent: null };
       }
     }
     if (!row) continue;
-    while (indents.length && indents[indents.length - 1]! >= indent) { indents.pop(); parents.pop(); }
+    while (indents.length && indents[indents.length - 1]! >= indent) {
+      indents.pop();
+      parents.pop();
+    }
     row.level = indents.length;
     row.parent = parents.length ? parents[parents.length - 1]!.name : null;
     indents.push(indent);
     parents.push(row);
     rows.push(row);
   }
-  return { rows, text: raw.map((l) => normalizeSpaces(l).trimEnd()).join('\n').trim() };
+  return {
+    rows,
+    text: raw
+      .map((l) => normalizeSpaces(l).trimEnd())
+      .join('\n')
+      .trim(),
+  };
 }
 
 export function parseExhibit21(body: string): Exhibit21 {

@@ -21,7 +21,8 @@ export interface ItemSection extends ItemRef {
 /** `Item 1A.`, `ITEM 1A:`, `Item 1A –`, `Item 5.02`, `Part II, Item 1A`, `ITEM 2. ACQUISITION…` at line start. */
 const HEADING = /^(?:part\s+(i{1,3}|iv)\s*[,.:\-–—]?\s*)?items?\s*(\d{1,2}(?:\.\d{2})?[a-c]?)(?![\d]|\.\d)\s*[.:\-–—)]?\s*(.*)$/i;
 /** Words that show the line is a sentence citing an item, not its heading. */
-const CITATION = /^(of|in|and|or|to|above|below|herein|hereof|under|through|as|is|are|was|were|has|have|for|by|on|this|that|which|from|with|should|will|may|shall)\b/i;
+const CITATION =
+  /^(of|in|and|or|to|above|below|herein|hereof|under|through|as|is|are|was|were|has|have|for|by|on|this|that|which|from|with|should|will|may|shall)\b/i;
 const PART_LINE = /^part\s+(i{1,3}|iv)\b(?!\s*,?\s*items?\b)[\s.:\-–—,]*(.{0,80})$/i;
 const SIGNATURES = /^(signatures?|exhibit index|index to exhibits)\s*[.:]?$/i;
 const PAGE_NUMBER = /^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,3}|[ivxlc]{1,6})(?:\s*[-–—])?(?:\s+of\s+\d{1,3})?$/i;
@@ -81,7 +82,7 @@ function scan(lines: string[], form: ItemForm) {
     const rest = m[3]!.trim();
     if (CITATION.test(rest)) return;
     // A long line that starts with "Item 7" is prose unless the heading is followed by its title.
-    if (l.length > 220 && !/^[A-Z“"'(\[]/.test(rest)) return;
+    if (l.length > 220 && !/^[A-Z“"'([]/.test(rest)) return;
     const number = m[2]!.toUpperCase();
     if (form === '8-K' ? !/^\d{1,2}(\.\d{2})?$/.test(number) : number.includes('.')) return;
     if (m[1]) part = m[1].toUpperCase();
@@ -106,7 +107,12 @@ function bodyLines(flat: string[], junk: boolean[], from: number, to: number): s
   return out;
 }
 
-const squash = (s: string) => s.toLowerCase().replace(/[’'`]/g, "'").replace(/[^a-z0-9']+/g, ' ').trim();
+const squash = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[’'`]/g, "'")
+    .replace(/[^a-z0-9']+/g, ' ')
+    .trim();
 
 /** The line after a bare "Item 2.02" heading is its title when it is the canonical caption or a short phrase. */
 function looksLikeTitle(line: string, canonical: string | undefined): boolean {

@@ -58,7 +58,10 @@ export function parseFilingIndexHtml(html: string): FilingIndexPage {
           else if (name === 'div' && attrs.id === 'formName') capture = 'formName';
           else if (name === 'div' && attrs.id === 'secNum') capture = 'secNum';
           else if (name === 'span' && cls === 'companyName') capture = 'company';
-          if (capture) { captureDepth = depth; buf = ''; }
+          if (capture) {
+            captureDepth = depth;
+            buf = '';
+          }
         } else if (name === 'br') buf += '\n';
         if (capture === 'company' && name === 'a' && attrs.href) buf += ` [${attrs.href}] `;
         if (name === 'table' && cls.includes('tableFile')) inFileTable = true;

@@ -112,7 +112,11 @@ export function createFilingStore(opts: FilingStoreOptions) {
       const file = d.filename ? safeName(d.filename) : `seq-${seq}.txt`;
       await writeFile(join(docsDir, file), d.body, 'latin1');
       docs.push({
-        sequence: seq, type: d.type || null, description: d.description, file_name: d.filename, size: d.size,
+        sequence: seq,
+        type: d.type || null,
+        description: d.description,
+        file_name: d.filename,
+        size: d.size,
         url: d.filename ? `${base}/${encodeURIComponent(d.filename)}` : `${base}/${acc}.txt`,
       });
     }
@@ -125,9 +129,19 @@ export function createFilingStore(opts: FilingStoreOptions) {
     const items = h.items.every((i) => /^\d{1,2}(\.\d{2})?$/.test(i)) ? h.items : itemNumbersFromTitles(h.items, legacy);
     const filer = h.parties.find((p) => p.role === 'FILER' || p.role === 'SUBJECT-COMPANY' || p.role === 'ISSUER') ?? h.parties[0];
     return {
-      accession: acc, cik: padCik(cik)!, form: h.form, company: filer?.name ?? null, filed_date: h.filed, period: h.period,
-      accepted: h.accepted, items, source: 'submission', index_url: `${archive(cik, acc)}/${acc}-index.htm`,
-      submission_url: `${archive(cik, acc)}/${acc}.txt`, documents: docs, fetched_bytes: bytes,
+      accession: acc,
+      cik: padCik(cik)!,
+      form: h.form,
+      company: filer?.name ?? null,
+      filed_date: h.filed,
+      period: h.period,
+      accepted: h.accepted,
+      items,
+      source: 'submission',
+      index_url: `${archive(cik, acc)}/${acc}-index.htm`,
+      submission_url: `${archive(cik, acc)}/${acc}.txt`,
+      documents: docs,
+      fetched_bytes: bytes,
     };
   }
 
@@ -155,11 +169,24 @@ export function createFilingStore(opts: FilingStoreOptions) {
         if (page.documents.length) {
           const origin = new URL(settings.SEC_BASE_URL).origin;
           return {
-            accession: acc, cik: padCik(cik)!, form: page.form, company: page.filers[0]?.name ?? null, filed_date: page.filed,
-            period: page.period, accepted: page.accepted, items: page.items, source: 'index',
-            index_url: `${base}/${acc}-index.htm`, submission_url: `${base}/${acc}.txt`, fetched_bytes: res.body.length,
+            accession: acc,
+            cik: padCik(cik)!,
+            form: page.form,
+            company: page.filers[0]?.name ?? null,
+            filed_date: page.filed,
+            period: page.period,
+            accepted: page.accepted,
+            items: page.items,
+            source: 'index',
+            index_url: `${base}/${acc}-index.htm`,
+            submission_url: `${base}/${acc}.txt`,
+            fetched_bytes: res.body.length,
             documents: page.documents.map((d) => ({
-              sequence: d.sequence, type: d.type, description: d.description, file_name: d.filename, size: d.size,
+              sequence: d.sequence,
+              type: d.type,
+              description: d.description,
+              file_name: d.filename,
+              size: d.size,
               url: d.href ? `${origin}${d.href}` : `${base}/${acc}.txt`,
             })),
           };
@@ -181,8 +208,18 @@ export function createFilingStore(opts: FilingStoreOptions) {
           .map((it) => ({ sequence: null, type: null, description: null, file_name: it.name, size: it.size, url: `${base}/${encodeURIComponent(it.name)}` }));
         if (docs.length) {
           return {
-            accession: acc, cik: padCik(cik)!, form: null, company: null, filed_date: null, period: null, accepted: null, items: [],
-            source: 'directory', index_url: `${base}/${acc}-index.htm`, submission_url: `${base}/${acc}.txt`, documents: docs,
+            accession: acc,
+            cik: padCik(cik)!,
+            form: null,
+            company: null,
+            filed_date: null,
+            period: null,
+            accepted: null,
+            items: [],
+            source: 'directory',
+            index_url: `${base}/${acc}-index.htm`,
+            submission_url: `${base}/${acc}.txt`,
+            documents: docs,
             fetched_bytes: res.body.length,
           };
         }
@@ -235,7 +272,12 @@ export function createFilingStore(opts: FilingStoreOptions) {
    * A value derived from a cached document (e.g. its item sections), computed once and kept beside it: the
    * 10-K's HTML is then parsed on the first request only.
    */
-  async function derived<T>(m: FilingManifest, doc: FilingDocument, kind: string, compute: (text: string) => T): Promise<{ value: T; fetchedBytes: number; textBytes: number }> {
+  async function derived<T>(
+    m: FilingManifest,
+    doc: FilingDocument,
+    kind: string,
+    compute: (text: string) => T,
+  ): Promise<{ value: T; fetchedBytes: number; textBytes: number }> {
     const file = join(dirOf(m.accession), 'derived', `${safeName(doc.file_name ?? `seq-${doc.sequence ?? 1}`)}.${safeName(kind)}.json`);
     if (existsSync(file)) {
       const saved = JSON.parse(await readFile(file, 'utf8')) as { v: number; textBytes: number; value: T };
@@ -256,7 +298,8 @@ export function createFilingStore(opts: FilingStoreOptions) {
 
 export type FilingStore = ReturnType<typeof createFilingStore>;
 
-const SKIP_PRIMARY = /^(R\d+\.htm|FilingSummary\.xml|MetaLinks\.json|Financial_Report\.xlsx|report\.css|Show\.js|.*-index(-headers)?\.html?|.*\.(xsd|jpg|jpeg|gif|png|zip|pdf|css|js|json|xlsx))$/i;
+const SKIP_PRIMARY =
+  /^(R\d+\.htm|FilingSummary\.xml|MetaLinks\.json|Financial_Report\.xlsx|report\.css|Show\.js|.*-index(-headers)?\.html?|.*\.(xsd|jpg|jpeg|gif|png|zip|pdf|css|js|json|xlsx))$/i;
 
 /** The main document: sequence 1, else the one whose type is the form, else the largest HTML/text file. */
 export function primaryDocument(m: FilingManifest): FilingDocument | null {
@@ -265,7 +308,9 @@ export function primaryDocument(m: FilingManifest): FilingDocument | null {
     docs.find((d) => d.sequence === 1) ??
     (m.form ? docs.find((d) => d.type === m.form) : undefined) ??
     [...docs]
-      .filter((d) => d.file_name && !SKIP_PRIMARY.test(d.file_name) && !d.file_name.endsWith(`${m.accession}.txt`) && /\.(htm|html|txt|xml)$/i.test(d.file_name))
+      .filter(
+        (d) => d.file_name && !SKIP_PRIMARY.test(d.file_name) && !d.file_name.endsWith(`${m.accession}.txt`) && /\.(htm|html|txt|xml)$/i.test(d.file_name),
+      )
       .sort((a, b) => (b.size ?? 0) - (a.size ?? 0))[0] ??
     null
   );

@@ -8,8 +8,34 @@ import { Parser } from 'htmlparser2';
  */
 
 const BLOCK = new Set([
-  'p', 'div', 'br', 'tr', 'li', 'ul', 'ol', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'title', 'center',
-  'pre', 'hr', 'blockquote', 'dt', 'dd', 'section', 'article', 'header', 'footer', 'page', 'body', 'html',
+  'p',
+  'div',
+  'br',
+  'tr',
+  'li',
+  'ul',
+  'ol',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'title',
+  'center',
+  'pre',
+  'hr',
+  'blockquote',
+  'dt',
+  'dd',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'page',
+  'body',
+  'html',
 ]);
 const CELL = new Set(['td', 'th']);
 /** Never text: scripts, styles, and the inline-XBRL header (contexts, units, hidden facts). */
@@ -25,10 +51,13 @@ export function looksLikeHtml(body: string): boolean {
 }
 
 export function normalizeSpaces(s: string): string {
-  return s
-    .replace(/[\u00a0\u2007\u202f\u2002\u2003\u2009]/g, ' ')
-    .replace(/[\u200b\u200c\u200d\ufeff]/g, '')
-    .replace(/[ \f\v]+/g, ' ');
+  return (
+    s
+      .replace(/[\u00a0\u2007\u202f\u2002\u2003\u2009]/g, ' ')
+      // An alternation, not a class: a zero-width joiner inside a class would join its neighbours into one character.
+      .replace(/\u200b|\u200c|\u200d|\ufeff/g, '')
+      .replace(/[ \f\v]+/g, ' ')
+  );
 }
 
 function cleanLine(line: string): string {
@@ -68,8 +97,10 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
         hidden.push(isHidden);
         if (name === 'pre') preDepth++;
         if (isHidden) return;
-        if (CELL.has(name)) { cellDepth++; cur += '\t'; }
-        else if (BLOCK.has(name)) {
+        if (CELL.has(name)) {
+          cellDepth++;
+          cur += '\t';
+        } else if (BLOCK.has(name)) {
           if (opts.rowsAsLines && cellDepth > 0 && name !== 'tr' && name !== 'table') cur += ' ';
           else flush();
         }
@@ -90,8 +121,10 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
         const wasHidden = hidden.pop() ?? false;
         if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
         if (wasHidden) return;
-        if (CELL.has(name)) { cellDepth = Math.max(0, cellDepth - 1); cur += '\t'; }
-        else if (BLOCK.has(name)) {
+        if (CELL.has(name)) {
+          cellDepth = Math.max(0, cellDepth - 1);
+          cur += '\t';
+        } else if (BLOCK.has(name)) {
           if (opts.rowsAsLines && cellDepth > 0 && name !== 'tr' && name !== 'table') cur += ' ';
           else flush();
         }

@@ -130,7 +130,7 @@ const ITEM_PARAM = /^(?:(?:PART\s*)?(I{1,3}|IV|[1-4])\s*[-_:,/]\s*|PART\s*(I{1,3
 export function parseItemParam(raw: string, form: ItemForm): ItemRef | null {
   const m = ITEM_PARAM.exec(raw.trim().toUpperCase().replace(/\s+/g, ' '));
   if (!m) return null;
-  const part = m[1] ?? m[2] ? ROMAN[(m[1] ?? m[2])!] : null;
+  const part = (m[1] ?? m[2]) ? ROMAN[(m[1] ?? m[2])!] : null;
   const num = m[3]!;
   if (form === '8-K') {
     if (part) return null;

@@ -49,7 +49,10 @@ export function parseIndexLine(line: string, layout: IndexLayout): IndexLine | {
     filename = parts[parts.length - 1].trim();
     date = toIsoDate(parts[parts.length - 2]);
     form = parts[parts.length - 3].trim();
-    company = parts.slice(1, parts.length - 3).join('|').trim();
+    company = parts
+      .slice(1, parts.length - 3)
+      .join('|')
+      .trim();
     cik = padCik(parts[0]);
   } else {
     const m = line.match(TAIL);
@@ -77,9 +80,7 @@ export function parseIndexLine(line: string, layout: IndexLayout): IndexLine | {
  * Streams an index file: skips the free-text preamble up to the first `-----` line (its length differs between
  * quarterly and daily variants, and the daily company.idx title wraps across two lines).
  */
-export async function* readIndexFile(
-  path: string,
-): AsyncGenerator<{ row: IndexLine; lineNo: number } | { error: string; lineNo: number }> {
+export async function* readIndexFile(path: string): AsyncGenerator<{ row: IndexLine; lineNo: number } | { error: string; lineNo: number }> {
   let layout: IndexLayout | null = null;
   let inData = false;
   for await (const { line, lineNo } of readLines(path)) {

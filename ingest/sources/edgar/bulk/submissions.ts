@@ -58,8 +58,11 @@ function address(a: unknown): Record<string, unknown> | null {
   if (!a || typeof a !== 'object') return null;
   const o = a as Record<string, unknown>;
   const out = {
-    street1: str(o.street1), street2: str(o.street2), city: str(o.city),
-    state_or_country: str(o.stateOrCountry), postal_code: str(o.zipCode),
+    street1: str(o.street1),
+    street2: str(o.street2),
+    city: str(o.city),
+    state_or_country: str(o.stateOrCountry),
+    postal_code: str(o.zipCode),
     state_or_country_description: str(o.stateOrCountryDescription),
   };
   return Object.values(out).some((v) => v != null) ? out : null;
@@ -86,7 +89,12 @@ export function parseSubmissionEntity(doc: Record<string, unknown>, fallbackCik?
     fiscal_year_end: str(doc.fiscalYearEnd),
     ein: str(doc.ein),
     // The regulator joins several statuses with a literal `<br>`.
-    category: str(doc.category)?.split(/<br\s*\/?>/i).map((s) => s.trim()).filter(Boolean).join('; ') ?? null,
+    category:
+      str(doc.category)
+        ?.split(/<br\s*\/?>/i)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .join('; ') ?? null,
     phone: str(doc.phone),
     website: str(doc.website),
     business_address: address(addresses.business),
@@ -104,15 +112,23 @@ const flag = (v: unknown): boolean | null => (v === 1 || v === '1' || v === true
  * The columnar arrays (`filings.recent`, or a whole overflow page) to one object per filing. Index i of every
  * array is one filing; a filing without a valid accession or filing date is reported, not guessed.
  */
-export function* submissionFilings(
-  columns: Record<string, unknown>,
-  cik: string,
-): Generator<{ filing: SubmissionFiling } | { error: string; index: number }> {
+export function* submissionFilings(columns: Record<string, unknown>, cik: string): Generator<{ filing: SubmissionFiling } | { error: string; index: number }> {
   const col = (k: string): unknown[] => (Array.isArray(columns[k]) ? (columns[k] as unknown[]) : []);
   const acc = col('accessionNumber');
   const [filingDate, reportDate, acceptance, act, form, fileNumber, filmNumber, items, size, isXbrl, isIxbrl, primaryDoc, primaryDesc] = [
-    'filingDate', 'reportDate', 'acceptanceDateTime', 'act', 'form', 'fileNumber', 'filmNumber', 'items', 'size',
-    'isXBRL', 'isInlineXBRL', 'primaryDocument', 'primaryDocDescription',
+    'filingDate',
+    'reportDate',
+    'acceptanceDateTime',
+    'act',
+    'form',
+    'fileNumber',
+    'filmNumber',
+    'items',
+    'size',
+    'isXBRL',
+    'isInlineXBRL',
+    'primaryDocument',
+    'primaryDocDescription',
   ].map(col);
   for (let i = 0; i < acc.length; i++) {
     const accession = normalizeAccession(acc[i]);
@@ -124,7 +140,11 @@ export function* submissionFilings(
     }
     const acceptedRaw = str(acceptance[i]);
     const accepted = acceptedRaw?.match(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})/)?.[1] ?? null;
-    const itemList = str(items[i])?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+    const itemList =
+      str(items[i])
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? [];
     const sz = Number(size[i]);
     yield {
       filing: {

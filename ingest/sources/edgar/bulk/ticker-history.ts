@@ -48,7 +48,10 @@ export function foldSnapshot(prev: TickerRange[], observed: Observation[], date:
     // A pair listed again after a gap starts a new range; an old snapshot of a closed pair extends nothing.
     const closedCovering = out.find((r) => r.ticker === o.ticker && r.cik === o.cik && r.valid_to != null && r.valid_from <= date && date < r.valid_to);
     if (closedCovering) continue;
-    const later = out.filter((r) => r.ticker === o.ticker && r.valid_from > date).map((r) => r.valid_from).sort()[0];
+    const later = out
+      .filter((r) => r.ticker === o.ticker && r.valid_from > date)
+      .map((r) => r.valid_from)
+      .sort()[0];
     const row: TickerRange = { ticker: o.ticker, cik: o.cik, exchange: o.exchange, name: o.name, valid_from: date, valid_to: later ?? null, last_seen: date };
     out.push(row);
     if (!later) open.set(key, row);

@@ -19,7 +19,10 @@ export function parseTickerFile(doc: unknown): { listings: TickerListing[]; bad:
   const push = (cikRaw: unknown, tickerRaw: unknown, nameRaw: unknown, exchangeRaw: unknown) => {
     const cik = padCik(cikRaw);
     const ticker = cleanText(tickerRaw)?.toUpperCase();
-    if (!cik || !ticker) { bad++; return; }
+    if (!cik || !ticker) {
+      bad++;
+      return;
+    }
     listings.push({ cik, ticker, name: cleanText(nameRaw), exchange: cleanText(exchangeRaw) });
   };
   if (doc && typeof doc === 'object' && Array.isArray((doc as { data?: unknown }).data)) {

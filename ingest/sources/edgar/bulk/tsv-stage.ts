@@ -31,7 +31,11 @@ export class TsvStager<T extends TableSpec> {
   readonly cols: string[];
   total = 0;
 
-  constructor(private ctx: LoadContext, private table: T, private batchRows = 2_000_000) {
+  constructor(
+    private ctx: LoadContext,
+    private table: T,
+    private batchRows = 2_000_000,
+  ) {
     this.cols = Object.keys(table.columns);
   }
 

@@ -20,7 +20,13 @@ export function groupByFolder(inputs: RawInput[], ext: RegExp): Map<string, RawI
  * Finds the data set zip links on the regulator's landing page (names change across eras, so they are scraped,
  * never generated) and downloads the one chosen by `pick`.
  */
-export async function downloadListedZip(ctx: IngestContext, pagePath: string, linkPattern: RegExp, pick: (urls: string[]) => string | null, what: string): Promise<RawInput> {
+export async function downloadListedZip(
+  ctx: IngestContext,
+  pagePath: string,
+  linkPattern: RegExp,
+  pick: (urls: string[]) => string | null,
+  what: string,
+): Promise<RawInput> {
   const pageUrl = `${ctx.settings.SEC_BASE_URL}${pagePath}`;
   const page = await ctx.http.get(pageUrl, { cache: 'none' });
   const urls = scrapeLinks(page.body.toString('utf8'), pageUrl, linkPattern);
@@ -61,5 +67,13 @@ export async function quarterlyDataSetInputs(ctx: IngestContext, args: IngestArg
   const period = args.period?.toLowerCase();
   if (!period || !/^\d{4}q[1-4]$/.test(period)) throw new Error(`${dataset}: give --period ${example} or --from <path>`);
   const name = `/${period}_${dataset}.zip`;
-  return [await downloadListedZip(ctx, pagePath, new RegExp(`_${dataset}\\.zip$`, 'i'), (urls) => urls.find((u) => u.toLowerCase().endsWith(name)) ?? null, `${dataset} --period ${args.period}`)];
+  return [
+    await downloadListedZip(
+      ctx,
+      pagePath,
+      new RegExp(`_${dataset}\\.zip$`, 'i'),
+      (urls) => urls.find((u) => u.toLowerCase().endsWith(name)) ?? null,
+      `${dataset} --period ${args.period}`,
+    ),
+  ];
 }

@@ -116,4 +116,3 @@ export async function parseNcenReport(text: string, hints: { accession?: string 
   }
   return out;
 }
-

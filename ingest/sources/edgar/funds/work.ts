@@ -27,15 +27,18 @@ export async function tableFromRows(
   columns: Record<string, string>,
   rows: Record<string, unknown>[],
 ): Promise<void> {
-  const cols = Object.entries(columns).map(([n, t]) => `${n} ${t}`).join(', ');
+  const cols = Object.entries(columns)
+    .map(([n, t]) => `${n} ${t}`)
+    .join(', ');
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ${name} (${cols})`);
   if (!rows.length) return;
   const file = join(dir, `${name}.ndjson`);
-  await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const map = Object.entries(columns).map(([n, t]) => `${sqlString(n)}: ${sqlString(t)}`).join(', ');
+  await writeFile(file, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const map = Object.entries(columns)
+    .map(([n, t]) => `${sqlString(n)}: ${sqlString(t)}`)
+    .join(', ');
   await ctx.sql(`INSERT INTO ${name} BY NAME SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${map}})`);
 }
-
 
 /** `read_parquet(...)` over a lake table's partition files, or null when the table has none yet. */
 export function lakeScan(lakeDir: string, table: string): string | null {

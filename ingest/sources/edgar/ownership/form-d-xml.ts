@@ -113,8 +113,14 @@ function issuerOf(node: XmlNode, primary: boolean): FormDIssuer {
 }
 
 const SECURITY_TYPES: Record<string, string> = {
-  isEquityType: 'Equity', isDebtType: 'Debt', isOptionToAcquireType: 'Option to acquire', isSecurityToBeAcquiredType: 'Security to be acquired',
-  isPooledInvestmentFundType: 'Pooled investment fund interests', isTenantInCommonType: 'Tenant-in-common', isMineralPropertyType: 'Mineral property', isOtherType: 'Other',
+  isEquityType: 'Equity',
+  isDebtType: 'Debt',
+  isOptionToAcquireType: 'Option to acquire',
+  isSecurityToBeAcquiredType: 'Security to be acquired',
+  isPooledInvestmentFundType: 'Pooled investment fund interests',
+  isTenantInCommonType: 'Tenant-in-common',
+  isMineralPropertyType: 'Mineral property',
+  isOtherType: 'Other',
 };
 
 export function parseFormDXml(input: string, meta: { accession?: string } = {}): FormDFiling {
@@ -128,7 +134,10 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
   const amendment = toBool(findText(od, 'typeOfFiling/newOrAmendment/isAmendment'));
   const types = find(od, 'typesOfSecuritiesOffered');
   const signatures = all(find(od, 'signatureBlock'), 'signature').map((s) => ({
-    issuer_name: findText(s, 'issuerName'), name_of_signer: findText(s, 'nameOfSigner'), title: findText(s, 'signatureTitle'), date: toIsoDate(findText(s, 'signatureDate')),
+    issuer_name: findText(s, 'issuerName'),
+    name_of_signer: findText(s, 'nameOfSigner'),
+    title: findText(s, 'signatureTitle'),
+    date: toIsoDate(findText(s, 'signatureDate')),
   }));
   return {
     accession: normalizeAccession(meta.accession) ?? header?.accession ?? null,
@@ -137,17 +146,16 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
     submission_type: submissionType,
     is_amendment: amendment ?? submissionType === 'D/A',
     previous_accession: normalizeAccession(findText(od, 'typeOfFiling/newOrAmendment/previousAccessionNumber')),
-    issuers: [
-      ...children(root, 'primaryIssuer').map((n) => issuerOf(n, true)),
-      ...children(find(root, 'issuerList'), 'issuer').map((n) => issuerOf(n, false)),
-    ],
+    issuers: [...children(root, 'primaryIssuer').map((n) => issuerOf(n, true)), ...children(find(root, 'issuerList'), 'issuer').map((n) => issuerOf(n, false))],
     related_persons: all(find(root, 'relatedPersonsList'), 'relatedPersonInfo').map((p) => ({
       first_name: findText(p, 'relatedPersonName/firstName'),
       middle_name: findText(p, 'relatedPersonName/middleName'),
       last_name: findText(p, 'relatedPersonName/lastName'),
       city: findText(p, 'relatedPersonAddress/city'),
       state_or_country: findText(p, 'relatedPersonAddress/stateOrCountry'),
-      relationships: all(find(p, 'relatedPersonRelationshipList'), 'relationship').map(textOf).filter((x): x is string => !!x),
+      relationships: all(find(p, 'relatedPersonRelationshipList'), 'relationship')
+        .map(textOf)
+        .filter((x): x is string => !!x),
       clarification: findText(p, 'relationshipClarification'),
     })),
     recipients: all(find(od, 'salesCompensationList'), 'recipient').map((r) => {
@@ -159,7 +167,10 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
         associated_bd_crd: findText(r, 'associatedBDCRDNumber'),
         city: findText(r, 'recipientAddress/city'),
         state_or_country: findText(r, 'recipientAddress/stateOrCountry'),
-        states_of_solicitation: (states?.children ?? []).filter((c) => c.name === 'state' || c.name === 'value').map(textOf).filter((x): x is string => !!x),
+        states_of_solicitation: (states?.children ?? [])
+          .filter((c) => c.name === 'state' || c.name === 'value')
+          .map(textOf)
+          .filter((x): x is string => !!x),
         foreign_solicitation: toBool(findText(r, 'foreignSolicitation')),
       };
     }),
@@ -168,11 +179,15 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
     is_40_act: toBool(findText(od, 'industryGroup/investmentFundInfo/is40Act')),
     revenue_range: findText(od, 'issuerSize/revenueRange'),
     nav_range: findText(od, 'issuerSize/aggregateNetAssetValueRange'),
-    federal_exemptions: children(find(od, 'federalExemptionsExclusions'), 'item').map(textOf).filter((x): x is string => !!x),
+    federal_exemptions: children(find(od, 'federalExemptionsExclusions'), 'item')
+      .map(textOf)
+      .filter((x): x is string => !!x),
     date_of_first_sale: toIsoDate(findText(od, 'typeOfFiling/dateOfFirstSale/value')),
     first_sale_yet_to_occur: toBool(findText(od, 'typeOfFiling/dateOfFirstSale/yetToOccur')),
     more_than_one_year: toBool(findText(od, 'durationOfOffering/moreThanOneYear')),
-    security_types: Object.entries(SECURITY_TYPES).filter(([k]) => toBool(findText(types, k))).map(([, v]) => v),
+    security_types: Object.entries(SECURITY_TYPES)
+      .filter(([k]) => toBool(findText(types, k)))
+      .map(([, v]) => v),
     other_security_description: findText(types, 'descriptionOfOtherType'),
     is_business_combination: toBool(findText(od, 'businessCombinationTransaction/isBusinessCombinationTransaction')),
     minimum_investment: toInt(findText(od, 'minimumInvestmentAccepted')),

@@ -31,9 +31,24 @@ export interface Form144Notice {
   person_name: string | null;
   relationships: string[];
   lines: Form144Line[];
-  securities_to_be_sold: { class_of_securities: string | null; acquired_date: string | null; nature_of_acquisition: string | null; acquired_from: string | null; is_gift: boolean | null; amount: number | null; payment_date: string | null; nature_of_payment: string | null }[];
+  securities_to_be_sold: {
+    class_of_securities: string | null;
+    acquired_date: string | null;
+    nature_of_acquisition: string | null;
+    acquired_from: string | null;
+    is_gift: boolean | null;
+    amount: number | null;
+    payment_date: string | null;
+    nature_of_payment: string | null;
+  }[];
   nothing_to_report_past_3_months: boolean | null;
-  sold_past_3_months: { seller: string | null; class_of_securities: string | null; sale_date: string | null; amount: number | null; gross_proceeds: number | null }[];
+  sold_past_3_months: {
+    seller: string | null;
+    class_of_securities: string | null;
+    sale_date: string | null;
+    amount: number | null;
+    gross_proceeds: number | null;
+  }[];
   remarks: string | null;
   notice_date: string | null;
   plan_adoption_dates: string[];
@@ -55,7 +70,7 @@ export function parseForm144Xml(input: string, meta: { accession?: string } = {}
   const root = find(parseXml(xml), 'edgarSubmission');
   const fd = find(root, 'formData');
   const info = find(fd, 'issuerInfo');
-  if (!root || !fd || !info || !find(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold') && !find(fd, 'securitiesInformation')) {
+  if (!root || !fd || !info || (!find(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold') && !find(fd, 'securitiesInformation'))) {
     throw new Form144XmlError('edgarSubmission without Form 144 issuerInfo/securitiesInformation');
   }
   const type = findText(root, 'headerData/submissionType')?.toUpperCase() ?? header?.formType ?? null;
@@ -69,7 +84,9 @@ export function parseForm144Xml(input: string, meta: { accession?: string } = {}
     issuer_name: findText(info, 'issuerName'),
     sec_file_number: findText(info, 'secFileNumber'),
     person_name: findText(info, 'nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold'),
-    relationships: all(info, 'relationshipToIssuer').map(textOf).filter((x): x is string => !!x),
+    relationships: all(info, 'relationshipToIssuer')
+      .map(textOf)
+      .filter((x): x is string => !!x),
     lines: children(fd, 'securitiesInformation').map((s) => {
       const broker = findText(s, 'brokerOrMarketmakerDetails/name');
       return {
@@ -105,7 +122,9 @@ export function parseForm144Xml(input: string, meta: { accession?: string } = {}
     })),
     remarks: cleanText(findText(fd, 'remarks')),
     notice_date: toIsoDate(findText(fd, 'noticeSignature/noticeDate')),
-    plan_adoption_dates: all(find(fd, 'noticeSignature'), 'planAdoptionDate').map((d) => plausibleDate(textOf(d))).filter((x): x is string => !!x),
+    plan_adoption_dates: all(find(fd, 'noticeSignature'), 'planAdoptionDate')
+      .map((d) => plausibleDate(textOf(d)))
+      .filter((x): x is string => !!x),
     signature: findText(fd, 'noticeSignature/signature'),
   };
 }

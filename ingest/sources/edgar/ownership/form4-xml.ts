@@ -1,11 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { cleanText, normalizeAccession, padCik, toBool, toNumber } from '../../common/normalize.ts';
-import {
-  findXmlByRoot,
-  isSubmissionContainer,
-  readSubmissionHeader,
-  type FilingHeader,
-} from '../sgml.ts';
+import { findXmlByRoot, isSubmissionContainer, readSubmissionHeader, type FilingHeader } from '../sgml.ts';
 
 /**
  * The one parser of Form 3/4/5 `ownershipDocument` XML (and 3/A, 4/A, 5/A), shared by the insider dataset and
@@ -137,8 +132,20 @@ const TRANSPARENT = new Set(['value', 'footnoteId']);
 
 function newOwner(): ReportingOwner {
   return {
-    cik: null, name: null, street1: null, street2: null, city: null, state: null, zip: null, stateDescription: null,
-    isDirector: false, isOfficer: false, isTenPercentOwner: false, isOther: false, officerTitle: null, otherText: null,
+    cik: null,
+    name: null,
+    street1: null,
+    street2: null,
+    city: null,
+    state: null,
+    zip: null,
+    stateDescription: null,
+    isDirector: false,
+    isOfficer: false,
+    isTenPercentOwner: false,
+    isOther: false,
+    officerTitle: null,
+    otherText: null,
     relationships: [],
   };
 }
@@ -157,17 +164,13 @@ function code(v: string | undefined, allowed: string): string | null {
   return s && s.length === 1 && allowed.includes(s) ? s : null;
 }
 
-function buildRow(
-  table: OwnershipTable,
-  kind: OwnershipRowKind,
-  seq: number,
-  f: Record<string, string>,
-  refs: { field: string; id: string }[],
-): OwnershipRow {
+function buildRow(table: OwnershipTable, kind: OwnershipRowKind, seq: number, f: Record<string, string>, refs: { field: string; id: string }[]): OwnershipRow {
   const shares = toNumber(f.transactionShares);
   const price = toNumber(f.transactionPricePerShare);
   return {
-    table, kind, seq,
+    table,
+    kind,
+    seq,
     securityTitle: cleanText(f.securityTitle),
     transactionDate: isoDay(f.transactionDate ?? null),
     deemedExecutionDate: isoDay(f.deemedExecutionDate ?? null),
@@ -217,11 +220,22 @@ export function parseOwnershipXml(input: string, meta: { accession?: string; url
     url: meta.url ?? null,
     filedDate: header?.filedDate ?? null,
     acceptedAt: header?.acceptedAt ?? null,
-    schemaVersion: null, documentType: null, isAmendment: false, periodOfReport: null, dateOfOriginalSubmission: null,
-    notSubjectToSection16: null, noSecuritiesOwned: null, form3HoldingsReported: null, form4TransactionsReported: null,
+    schemaVersion: null,
+    documentType: null,
+    isAmendment: false,
+    periodOfReport: null,
+    dateOfOriginalSubmission: null,
+    notSubjectToSection16: null,
+    noSecuritiesOwned: null,
+    form3HoldingsReported: null,
+    form4TransactionsReported: null,
     aff10b5One: null,
     issuer: { cik: null, name: null, tradingSymbol: null },
-    owners: [], rows: [], footnotes: [], remarks: null, signatures: [],
+    owners: [],
+    rows: [],
+    footnotes: [],
+    remarks: null,
+    signatures: [],
   };
 
   const stack: string[] = [];
@@ -294,44 +308,105 @@ export function parseOwnershipXml(input: string, meta: { accession?: string; url
         const v = t.trim();
         if (owner) {
           switch (name) {
-            case 'reportingOwner': owner.relationships = relationshipsOf(owner); doc.owners.push(owner); owner = null; return;
-            case 'rptOwnerCik': owner.cik = padCik(v); return;
-            case 'rptOwnerName': owner.name = cleanText(v); return;
-            case 'rptOwnerStreet1': owner.street1 = cleanText(v); return;
-            case 'rptOwnerStreet2': owner.street2 = cleanText(v); return;
-            case 'rptOwnerCity': owner.city = cleanText(v); return;
-            case 'rptOwnerState': owner.state = cleanText(v); return;
-            case 'rptOwnerZipCode': owner.zip = cleanText(v); return;
-            case 'rptOwnerStateDescription': owner.stateDescription = cleanText(v); return;
-            case 'isDirector': owner.isDirector = toBool(v) ?? false; return;
-            case 'isOfficer': owner.isOfficer = toBool(v) ?? false; return;
-            case 'isTenPercentOwner': owner.isTenPercentOwner = toBool(v) ?? false; return;
-            case 'isOther': owner.isOther = toBool(v) ?? false; return;
-            case 'officerTitle': owner.officerTitle = cleanText(v); return;
-            case 'otherText': owner.otherText = cleanText(v); return;
+            case 'reportingOwner':
+              owner.relationships = relationshipsOf(owner);
+              doc.owners.push(owner);
+              owner = null;
+              return;
+            case 'rptOwnerCik':
+              owner.cik = padCik(v);
+              return;
+            case 'rptOwnerName':
+              owner.name = cleanText(v);
+              return;
+            case 'rptOwnerStreet1':
+              owner.street1 = cleanText(v);
+              return;
+            case 'rptOwnerStreet2':
+              owner.street2 = cleanText(v);
+              return;
+            case 'rptOwnerCity':
+              owner.city = cleanText(v);
+              return;
+            case 'rptOwnerState':
+              owner.state = cleanText(v);
+              return;
+            case 'rptOwnerZipCode':
+              owner.zip = cleanText(v);
+              return;
+            case 'rptOwnerStateDescription':
+              owner.stateDescription = cleanText(v);
+              return;
+            case 'isDirector':
+              owner.isDirector = toBool(v) ?? false;
+              return;
+            case 'isOfficer':
+              owner.isOfficer = toBool(v) ?? false;
+              return;
+            case 'isTenPercentOwner':
+              owner.isTenPercentOwner = toBool(v) ?? false;
+              return;
+            case 'isOther':
+              owner.isOther = toBool(v) ?? false;
+              return;
+            case 'officerTitle':
+              owner.officerTitle = cleanText(v);
+              return;
+            case 'otherText':
+              owner.otherText = cleanText(v);
+              return;
           }
           return;
         }
         if (signature) {
           if (name === 'signatureName') signature.name = cleanText(v);
           else if (name === 'signatureDate') signature.date = isoDay(v);
-          else if (name === 'ownerSignature') { doc.signatures.push(signature); signature = null; }
+          else if (name === 'ownerSignature') {
+            doc.signatures.push(signature);
+            signature = null;
+          }
           return;
         }
         switch (name) {
-          case 'schemaVersion': doc.schemaVersion = cleanText(v); break;
-          case 'documentType': doc.documentType = cleanText(v)?.toUpperCase() ?? null; break;
-          case 'periodOfReport': doc.periodOfReport = isoDay(v); break;
-          case 'dateOfOriginalSubmission': doc.dateOfOriginalSubmission = isoDay(v); break;
-          case 'notSubjectToSection16': doc.notSubjectToSection16 = toBool(v); break;
-          case 'noSecuritiesOwned': doc.noSecuritiesOwned = toBool(v); break;
-          case 'form3HoldingsReported': doc.form3HoldingsReported = toBool(v); break;
-          case 'form4TransactionsReported': doc.form4TransactionsReported = toBool(v); break;
-          case 'aff10b5One': doc.aff10b5One = toBool(v); break;
-          case 'issuerCik': doc.issuer.cik = padCik(v); break;
-          case 'issuerName': doc.issuer.name = cleanText(v); break;
-          case 'issuerTradingSymbol': doc.issuer.tradingSymbol = cleanText(v)?.toUpperCase() ?? null; break;
-          case 'remarks': doc.remarks = cleanText(v); break;
+          case 'schemaVersion':
+            doc.schemaVersion = cleanText(v);
+            break;
+          case 'documentType':
+            doc.documentType = cleanText(v)?.toUpperCase() ?? null;
+            break;
+          case 'periodOfReport':
+            doc.periodOfReport = isoDay(v);
+            break;
+          case 'dateOfOriginalSubmission':
+            doc.dateOfOriginalSubmission = isoDay(v);
+            break;
+          case 'notSubjectToSection16':
+            doc.notSubjectToSection16 = toBool(v);
+            break;
+          case 'noSecuritiesOwned':
+            doc.noSecuritiesOwned = toBool(v);
+            break;
+          case 'form3HoldingsReported':
+            doc.form3HoldingsReported = toBool(v);
+            break;
+          case 'form4TransactionsReported':
+            doc.form4TransactionsReported = toBool(v);
+            break;
+          case 'aff10b5One':
+            doc.aff10b5One = toBool(v);
+            break;
+          case 'issuerCik':
+            doc.issuer.cik = padCik(v);
+            break;
+          case 'issuerName':
+            doc.issuer.name = cleanText(v);
+            break;
+          case 'issuerTradingSymbol':
+            doc.issuer.tradingSymbol = cleanText(v)?.toUpperCase() ?? null;
+            break;
+          case 'remarks':
+            doc.remarks = cleanText(v);
+            break;
         }
       },
     },

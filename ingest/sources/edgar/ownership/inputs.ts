@@ -32,7 +32,7 @@ export async function dataSetOrFilingInputs(ctx: IngestContext, args: IngestArgs
     const files = await localInputs(args.from, (n) => (src != null && (/\.zip$/i.test(n) || src.marker.test(n))) || FILING_FILE.test(n));
     return files.map((f): RawInput => {
       const name = basename(f.path);
-      if (src && src.marker.test(name)) return { path: dirname(f.path), url: null, meta: { kind: 'data_set_dir' } };
+      if (src?.marker.test(name)) return { path: dirname(f.path), url: null, meta: { kind: 'data_set_dir' } };
       if (/\.zip$/i.test(name)) return { ...f, meta: { kind: 'data_set_zip' } };
       return { ...f, meta: { kind: 'filing' } };
     });

@@ -19,15 +19,28 @@ export function documentTextLines(text: string): string[] {
   let plain = body;
   if (looksHtml) {
     let out = '';
-    const parser = new Parser({
-      onopentag(name) { if (BLOCK.test(name)) out += '\n'; },
-      ontext(t) { out += t; },
-      onclosetag(name) { if (BLOCK.test(name)) out += '\n'; },
-    }, { decodeEntities: true });
+    const parser = new Parser(
+      {
+        onopentag(name) {
+          if (BLOCK.test(name)) out += '\n';
+        },
+        ontext(t) {
+          out += t;
+        },
+        onclosetag(name) {
+          if (BLOCK.test(name)) out += '\n';
+        },
+      },
+      { decodeEntities: true },
+    );
     parser.end(body);
     plain = out;
   }
-  return plain.replace(/\u00a0/g, ' ').split(/\r\n?|\n/).map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '');
+  return plain
+    .replace(/\u00a0/g, ' ')
+    .split(/\r\n?|\n/)
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '');
 }
 
 const ROW_NO = /^\(?\d{1,2}\)?\.?$/;
@@ -45,7 +58,7 @@ function valueAfter(lines: string[], i: number, accept: (l: string) => boolean, 
   for (let j = i + 1; j < Math.min(lines.length, i + 1 + span); j++) {
     const l = lines[j];
     if (accept(l) && (j === i + 1 || !ROW_NO.test(l))) return l;
-    if (ROW_NO.test(l) || /^\((?:see|a|b)\b/i.test(l) || /^[\[\]xo ]{1,5}$/i.test(l)) continue;
+    if (ROW_NO.test(l) || /^\((?:see|a|b)\b/i.test(l) || /^[[\]xo ]{1,5}$/i.test(l)) continue;
     if (/^\(\d{1,2}\)/.test(l) || (/[a-z]{3}/i.test(l) && !LABEL_TAIL.test(l))) return null;
   }
   return null;
@@ -73,7 +86,10 @@ const pct = (l: string | null) => {
 export function parseLegacySchedule13(input: string, header: FilingHeader | null): Schedule13Filing {
   const lines = documentTextLines(input);
   const cls = classifyForm(header?.formType ?? lines.find((l) => /SCHEDULE 13[DG]/i.test(l)) ?? null);
-  const amend = lines.slice(0, 80).join(' ').match(/Amendment\s+No\.?\s*:?\s*(\d+)/i);
+  const amend = lines
+    .slice(0, 80)
+    .join(' ')
+    .match(/Amendment\s+No\.?\s*:?\s*(\d+)/i);
 
   // Cover-page captions follow their value: "896522109" / "-----" / "(CUSIP Number)".
   const before = (i: number) => {
@@ -93,7 +109,13 @@ export function parseLegacySchedule13(input: string, header: FilingHeader | null
   const starts = lines.map((l, i) => (/NAMES? OF REPORTING PERSONS?/i.test(l) ? i : -1)).filter((i) => i >= 0);
   const persons: ReportingPerson[] = starts.map((s, k) => {
     const end = starts[k + 1] ?? Math.min(lines.length, s + 80);
-    const name = labeled(lines, s, end, /NAMES? OF REPORTING PERSONS?\.?/i, (l) => /[a-z]{2}/i.test(l) && !/I\.?R\.?S\.?|IDENTIFICATION|S\.S\. OR|ENTITIES ONLY|CHECK THE APPROPRIATE/i.test(l));
+    const name = labeled(
+      lines,
+      s,
+      end,
+      /NAMES? OF REPORTING PERSONS?\.?/i,
+      (l) => /[a-z]{2}/i.test(l) && !/I\.?R\.?S\.?|IDENTIFICATION|S\.S\. OR|ENTITIES ONLY|CHECK THE APPROPRIATE/i.test(l),
+    );
     const typeLine = labeled(lines, s, end, /TYPE OF REPORTING PERSON\S*/i, (l) => /^[A-Z]{2}(\s*[,;]\s*[A-Z]{2})*\b/.test(l));
     return {
       cik: null,
@@ -104,7 +126,9 @@ export function parseLegacySchedule13(input: string, header: FilingHeader | null
       sole_dispositive_power: num(labeled(lines, s, end, /SOLE DISPOSITIVE POWER/i, isNum)),
       shared_dispositive_power: num(labeled(lines, s, end, /SHARED DISPOSITIVE POWER/i, isNum)),
       aggregate_amount: num(labeled(lines, s, end, /AGGREGATE AMOUNT BENEFICIALLY OWNED(?: BY EACH REPORTING(?: PERSON)?)?/i, isNum)),
-      percent_of_class: pct(labeled(lines, s, end, /PERCENT OF CLASS REPRESENTED(?: BY AMOUNT IN ROW)?(?:\s*\(?\d+\)?)?/i, (l) => /\d\s*%|^\d+(?:\.\d+)?$/.test(l))),
+      percent_of_class: pct(
+        labeled(lines, s, end, /PERCENT OF CLASS REPRESENTED(?: BY AMOUNT IN ROW)?(?:\s*\(?\d+\)?)?/i, (l) => /\d\s*%|^\d+(?:\.\d+)?$/.test(l)),
+      ),
       type_of_reporting_person: typeLine ? typeLine.match(/^[A-Z]{2}(?:\s*[,;]\s*[A-Z]{2})*/)![0].replace(/\s+/g, '') : null,
       member_of_group: null,
       fund_type: null,

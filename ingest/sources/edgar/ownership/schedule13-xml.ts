@@ -62,7 +62,10 @@ function parseStructured(xml: string, header: FilingHeader | null): Schedule13Fi
     ? children(fd, 'coverPageHeaderReportingPersonDetails').map(personOf13G)
     : all(find(fd, 'reportingPersons'), 'reportingPersonInfo').map(personOf13D);
   const cusip = findText(issuer, 'issuerCUSIP') ?? findText(issuer, 'issuerCusipNumber');
-  const sigDates = all(fd, 'signatureDetails').map((s) => toIsoDate(findText(s, 'date'))).filter((x): x is string => !!x).sort();
+  const sigDates = all(fd, 'signatureDetails')
+    .map((s) => toIsoDate(findText(s, 'date')))
+    .filter((x): x is string => !!x)
+    .sort();
   const filerCik = padCik(findText(root, 'headerData/filerInfo/filer/filerCredentials/cik'));
   const filedBy = header?.parties.find((p) => p.role === 'filed_by');
   return {
@@ -80,7 +83,9 @@ function parseStructured(xml: string, header: FilingHeader | null): Schedule13Fi
     cusip: cusip ? cusip.toUpperCase() : null,
     securities_class_title: findText(cover, 'securitiesClassTitle'),
     event_date: toIsoDate(findText(cover, 'dateOfEvent') ?? findText(cover, 'eventDateRequiresFilingThisStatement')),
-    rule_designations: all(cover, 'designateRulePursuantThisScheduleFiled').map(textOf).filter((x): x is string => !!x),
+    rule_designations: all(cover, 'designateRulePursuantThisScheduleFiled')
+      .map(textOf)
+      .filter((x): x is string => !!x),
     group_members: header?.groupMembers ?? [],
     persons,
     signature_date: sigDates.pop() ?? null,

@@ -58,6 +58,8 @@ export function sqlNum(expr: string): string {
 
 /** 1/0, true/false, yes/no, Y/N → BOOLEAN. */
 export function sqlBool(expr: string): string {
-  return `CASE lower(trim(${expr})) WHEN '1' THEN true WHEN 'true' THEN true WHEN 'yes' THEN true WHEN 'y' THEN true ` +
-    `WHEN '0' THEN false WHEN 'false' THEN false WHEN 'no' THEN false WHEN 'n' THEN false END`;
+  return (
+    `CASE lower(trim(${expr})) WHEN '1' THEN true WHEN 'true' THEN true WHEN 'yes' THEN true WHEN 'y' THEN true ` +
+    `WHEN '0' THEN false WHEN 'false' THEN false WHEN 'no' THEN false WHEN 'n' THEN false END`
+  );
 }

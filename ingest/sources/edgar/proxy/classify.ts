@@ -2,8 +2,23 @@ import type { LogicalColumn } from '../../common/html-tables/grid.ts';
 
 /** Column roles recognised in director/officer and compensation tables, by header wording. */
 export type ColumnRole =
-  | 'name' | 'year' | 'salary' | 'bonus' | 'stock' | 'option' | 'non_equity' | 'pension' | 'other' | 'fees'
-  | 'aggregate' | 'total' | 'position' | 'age' | 'director_since' | 'officer_since' | 'term';
+  | 'name'
+  | 'year'
+  | 'salary'
+  | 'bonus'
+  | 'stock'
+  | 'option'
+  | 'non_equity'
+  | 'pension'
+  | 'other'
+  | 'fees'
+  | 'aggregate'
+  | 'total'
+  | 'position'
+  | 'age'
+  | 'director_since'
+  | 'officer_since'
+  | 'term';
 
 const RULES: [ColumnRole, RegExp][] = [
   ['name', /\bname\b|^executive officers?$|^(independent |interested |non-employee )?directors?$|^officers?$/i],
@@ -26,10 +41,14 @@ const RULES: [ColumnRole, RegExp][] = [
 ];
 
 /** Tables that name people but are not director/officer or compensation tables. */
-const NOT_OURS = /beneficial|percent(age)? of|number of shares|shares owned|dollar range|grant date|exercis|vest|plan name|credited service|contributions in last|balance at|threshold|target|unearned|pay ratio|actually paid|exchange|trading symbol|title of each class|\bdate\b|signature/i;
+const NOT_OURS =
+  /beneficial|percent(age)? of|number of shares|shares owned|dollar range|grant date|exercis|vest|plan name|credited service|contributions in last|balance at|threshold|target|unearned|pay ratio|actually paid|exchange|trading symbol|title of each class|\bdate\b|signature/i;
 
 export function columnRole(label: string): ColumnRole | null {
-  const l = label.replace(/\(\$\)|\(#\)|\$/g, ' ').replace(/\s+/g, ' ').trim();
+  const l = label
+    .replace(/\(\$\)|\(#\)|\$/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   for (const [role, re] of RULES) if (re.test(l)) return role;
   return null;
 }
@@ -78,16 +97,24 @@ export function titleSaysOfficer(title: string | null): boolean {
 
 export function titleSaysDirector(title: string | null): boolean {
   if (title) title = title.replace(/vice[- ]chair(man|woman|person)?/gi, '');
-  return !!title && DIRECTOR_TITLE.test(title) && !/managing director|director of\b|director,? (?!and)/i.test(title.replace(/independent director/i, 'director'));
+  return (
+    !!title && DIRECTOR_TITLE.test(title) && !/managing director|director of\b|director,? (?!and)/i.test(title.replace(/independent director/i, 'director'))
+  );
 }
 
 /** Section rows inside tables ("Independent Directors", "Interested Directors", "Executive Officers"). */
 export function sectionOf(text: string): { independent: boolean | null; directors: boolean | null; officers: boolean | null } | null {
-  const t = text.replace(/[:()\d]/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text
+    .replace(/[:()\d]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (t.length > 60 || !/director|trustee|officer|nominee|management/i.test(t)) return null;
-  const independent = /interested|non-independent|not independent|management director|employee director(?!s? who are not)/i.test(t) && !/non-employee/i.test(t)
-    ? false
-    : /independent|non-employee|disinterested/i.test(t) ? true : null;
+  const independent =
+    /interested|non-independent|not independent|management director|employee director(?!s? who are not)/i.test(t) && !/non-employee/i.test(t)
+      ? false
+      : /independent|non-employee|disinterested/i.test(t)
+        ? true
+        : null;
   return {
     independent,
     directors: /director|trustee|nominee/i.test(t) ? true : null,

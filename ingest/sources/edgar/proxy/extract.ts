@@ -77,7 +77,10 @@ function headerRowsOf(grid: Grid): number[] {
     const texts = new Set<string>();
     for (const s of grid[r]) if (s && !s.spanned && s.cell.text.trim()) texts.add(s.cell.text.trim());
     const all = [...texts];
-    if (all.length === 0) { if (rows.length) continue; else continue; }
+    if (all.length === 0) {
+      if (rows.length) continue;
+      else continue;
+    }
     const dataLike = all.some((t) => {
       const a = parseAmount(t);
       return (a.kind === 'number' && Math.abs(a.value ?? 0) >= 100) || parseYear(t) !== null || /^age:?\s*\d{2}$/i.test(t);
@@ -91,7 +94,10 @@ function headerRowsOf(grid: Grid): number[] {
 }
 
 function nameAndTitle(cellText: string): { printed: string; title: string | null; age: number | null; rest: string[] } | null {
-  const lines = cellText.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = cellText
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (!lines.length) return null;
   let age: number | null = null;
   const rest: string[] = [];
@@ -113,8 +119,10 @@ function nameAndTitle(cellText: string): { printed: string; title: string | null
   if (!looksLikePersonName(printed)) {
     // "Arvind Krishna, Chairman of the Board, President and Chief Executive Officer (1)".
     const m = printed.match(/^([^,]+?(?:,\s*(?:Jr|Sr|II|III|IV)\.?)?),\s*(.+)$/);
-    if (m && looksLikePersonName(m[1])) { printed = m[1]; title = stripFootnotes(m[2]); }
-    else return null;
+    if (m && looksLikePersonName(m[1])) {
+      printed = m[1];
+      title = stripFootnotes(m[2]);
+    } else return null;
   }
   for (const l of keep.slice(i)) {
     // Address lines under the name (fund proxies print "Name, Address and Age").
@@ -139,15 +147,15 @@ function precedingText(parsed: ParsedHtml, table: HtmlTable, n = 6): string {
   return parsed.lines.slice(Math.max(0, table.lineStart - n), table.lineStart).join(' ');
 }
 
-function valueOf(values: string[], roles: (ColumnRole | null)[], role: ColumnRole): string | null {
+function valueOfRole(values: string[], roles: (ColumnRole | null)[], role: ColumnRole): string | null {
   const i = roles.indexOf(role);
   return i >= 0 ? values[i] : null;
 }
 
 function extractPeopleTable(parsed: ParsedHtml, table: HtmlTable, grid: Grid, header: number[], cols: LogicalColumn[], cls: Classified): PersonSighting[] {
   const context = `${precedingText(parsed, table)} ${cols.map((c) => c.label).join(' ')}`;
-  const officersTable = /executive officers/i.test(context) && !/director|nominee|trustee/i.test(cols.map((c) => c.label).join(' '))
-    || cls.roles.includes('officer_since');
+  const officersTable =
+    (/executive officers/i.test(context) && !/director|nominee|trustee/i.test(cols.map((c) => c.label).join(' '))) || cls.roles.includes('officer_since');
   const out: PersonSighting[] = [];
   let section: ReturnType<typeof sectionOf> = null;
   const nameCol = cls.roles.indexOf('name');
@@ -155,26 +163,32 @@ function extractPeopleTable(parsed: ParsedHtml, table: HtmlTable, grid: Grid, he
     const { values, nearMisses } = assignRow(grid, r, cols);
     let nameText = nameCol >= 0 ? values[nameCol] : '';
     // Names sit left of the first labelled column when the name header is blank (IBM layout).
-    const firstSlot = grid[r].find((s) => s && s.cell.text.trim());
+    const firstSlot = grid[r].find((s) => s?.cell.text.trim());
     const rawName = firstSlot ? firstSlot.cell.text : '';
     if (nameCol < 0 || !nameText) nameText = rawName;
     const nonEmpty = values.filter(Boolean).length;
     if (nonEmpty <= 1 && rawName) {
       const sec = sectionOf(rawName);
-      if (sec) { section = sec; continue; }
+      if (sec) {
+        section = sec;
+        continue;
+      }
     }
     const nt = nameAndTitle(nameCol >= 0 ? rawName : nameText);
     if (!nt) continue;
     const name = normalizePersonName(nt.printed);
-    if (!name || !name.first) continue;
-    const position = valueOf(values, cls.roles, 'position');
+    if (!name?.first) continue;
+    const position = valueOfRole(values, cls.roles, 'position');
     const title = position ? stripFootnotes(position.replace(/\s+/g, ' ')) : nt.title;
-    const ageText = valueOf(values, cls.roles, 'age');
+    const ageText = valueOfRole(values, cls.roles, 'age');
     let age = nt.age;
-    if (ageText) { const m = ageText.match(/^\s*(\d{2,3})\b/); if (m) age = Number(m[1]); }
+    if (ageText) {
+      const m = ageText.match(/^\s*(\d{2,3})\b/);
+      if (m) age = Number(m[1]);
+    }
     if (age !== null && (age < 18 || age > 110)) age = null;
-    const sinceText = valueOf(values, cls.roles, 'director_since') ?? valueOf(values, cls.roles, 'term');
-    const officerSinceText = valueOf(values, cls.roles, 'officer_since');
+    const sinceText = valueOfRole(values, cls.roles, 'director_since') ?? valueOfRole(values, cls.roles, 'term');
+    const officerSinceText = valueOfRole(values, cls.roles, 'officer_since');
     const isDirector = officersTable ? titleSaysDirector(title) : true;
     const isOfficer = officersTable || titleSaysOfficer(title) || section?.officers === true;
     let isIndependent: boolean | null = section?.independent ?? null;
@@ -185,36 +199,57 @@ function extractPeopleTable(parsed: ParsedHtml, table: HtmlTable, grid: Grid, he
     if (title) conf += 0.05;
     if (nearMisses) conf -= 0.1;
     out.push({
-      printed: nt.printed, name, title: title || null,
-      isDirector, isOfficer, isIndependent: isDirector ? isIndependent : null,
+      printed: nt.printed,
+      name,
+      title: title || null,
+      isDirector,
+      isOfficer,
+      isIndependent: isDirector ? isIndependent : null,
       age,
       directorSince: isDirector && sinceText ? yearFromSince(sinceText, true) : null,
       officerSince: officerSinceText ? yearFromSince(officerSinceText, false) : null,
-      confidence: clamp(conf), source: `people_table#${table.index}`,
+      confidence: clamp(conf),
+      source: `people_table#${table.index}`,
     });
   }
   return out;
 }
 
 const COMPONENTS: [ColumnRole, keyof CompensationRow][] = [
-  ['salary', 'salary'], ['bonus', 'bonus'], ['stock', 'stockAwards'], ['option', 'optionAwards'],
-  ['non_equity', 'nonEquityIncentive'], ['pension', 'pensionDeferred'], ['other', 'otherComp'], ['fees', 'feesCash'],
-  ['aggregate', 'aggregateComp'], ['total', 'total'],
+  ['salary', 'salary'],
+  ['bonus', 'bonus'],
+  ['stock', 'stockAwards'],
+  ['option', 'optionAwards'],
+  ['non_equity', 'nonEquityIncentive'],
+  ['pension', 'pensionDeferred'],
+  ['other', 'otherComp'],
+  ['fees', 'feesCash'],
+  ['aggregate', 'aggregateComp'],
+  ['total', 'total'],
 ];
 
-function extractCompTable(table: HtmlTable, grid: Grid, header: number[], cols: LogicalColumn[], cls: Classified): { rows: CompensationRow[]; people: PersonSighting[] } {
+function extractCompTable(
+  table: HtmlTable,
+  grid: Grid,
+  header: number[],
+  cols: LogicalColumn[],
+  cls: Classified,
+): { rows: CompensationRow[]; people: PersonSighting[] } {
   const kind = cls.kind as CompensationRow['tableKind'];
   const rows: CompensationRow[] = [];
   const people: PersonSighting[] = [];
   const nameCol = cls.roles.indexOf('name');
-  let section: ReturnType<typeof sectionOf> = kind === 'director_compensation' ? { independent: null, directors: true, officers: null } : sectionOf(cols[nameCol]?.label ?? '');
+  let section: ReturnType<typeof sectionOf> =
+    kind === 'director_compensation' ? { independent: null, directors: true, officers: null } : sectionOf(cols[nameCol]?.label ?? '');
   let current: { printed: string; name: NormalizedName; title: string | null } | null = null;
   for (let r = (header[header.length - 1] ?? -1) + 1; r < grid.length; r++) {
     const { values, nearMisses, orphans } = assignRow(grid, r, cols);
     const nameSlot = grid[r][cols[nameCol].from];
     const nameText = nameSlot && !nameSlot.spanned ? nameSlot.cell.text : '';
     const amounts = new Map<ColumnRole, Amount>();
-    cls.roles.forEach((role, i) => { if (role && role !== 'name' && role !== 'position' && role !== 'year') amounts.set(role, parseAmount(values[i])); });
+    cls.roles.forEach((role, i) => {
+      if (role && role !== 'name' && role !== 'position' && role !== 'year') amounts.set(role, parseAmount(values[i]));
+    });
     const numeric = [...amounts.values()].filter((a) => a.kind === 'number' || a.kind === 'dash').length;
     if (numeric === 0) {
       const sec = nameText ? sectionOf(nameText) : null;
@@ -225,22 +260,40 @@ function extractCompTable(table: HtmlTable, grid: Grid, header: number[], cols: 
     if (nameText) {
       const nt = nameAndTitle(nameText);
       const name = nt ? normalizePersonName(nt.printed) : null;
-      if (!nt || !name || !name.first) { current = null; continue; }
-      const position = valueOf(values, cls.roles, 'position');
+      if (!nt || !name?.first) {
+        current = null;
+        continue;
+      }
+      const position = valueOfRole(values, cls.roles, 'position');
       current = { printed: nt.printed, name, title: position ? stripFootnotes(position) : nt.title };
     } else {
       // Multi-year rows: the name cell spans the person's rows (rowspan) or is left blank below the first.
       carried = !nameSlot?.spanned;
     }
     if (!current) continue;
-    const yearText = valueOf(values, cls.roles, 'year');
+    const yearText = valueOfRole(values, cls.roles, 'year');
     const fiscalYear = yearText ? parseYear(yearText) : null;
     const row: CompensationRow = {
-      tableKind: kind, printed: current.printed, name: current.name, title: current.title, fiscalYear,
-      salary: null, bonus: null, stockAwards: null, optionAwards: null, nonEquityIncentive: null, pensionDeferred: null,
-      otherComp: null, feesCash: null, aggregateComp: null, total: null, totalChecks: null, pvpVerified: false,
+      tableKind: kind,
+      printed: current.printed,
+      name: current.name,
+      title: current.title,
+      fiscalYear,
+      salary: null,
+      bonus: null,
+      stockAwards: null,
+      optionAwards: null,
+      nonEquityIncentive: null,
+      pensionDeferred: null,
+      otherComp: null,
+      feesCash: null,
+      aggregateComp: null,
+      total: null,
+      totalChecks: null,
+      pvpVerified: false,
       isDirector: kind === 'director_compensation' || section?.directors === true,
-      confidence: 0, source: `${kind}#${table.index}`,
+      confidence: 0,
+      source: `${kind}#${table.index}`,
     };
     let badCells = 0;
     for (const [role, key] of COMPONENTS) {
@@ -249,7 +302,17 @@ function extractCompTable(table: HtmlTable, grid: Grid, header: number[], cols: 
       if (a.kind === 'text') badCells++;
       (row as unknown as Record<string, number | null>)[key] = a.value;
     }
-    const parts = [row.salary, row.bonus, row.stockAwards, row.optionAwards, row.nonEquityIncentive, row.pensionDeferred, row.otherComp, row.feesCash, row.aggregateComp];
+    const parts = [
+      row.salary,
+      row.bonus,
+      row.stockAwards,
+      row.optionAwards,
+      row.nonEquityIncentive,
+      row.pensionDeferred,
+      row.otherComp,
+      row.feesCash,
+      row.aggregateComp,
+    ];
     const present = parts.filter((v): v is number => v !== null);
     if (row.total === null && kind === 'fund_compensation' && row.aggregateComp !== null) {
       // Fund proxies print N/A in the fund-complex total for officers; the company's aggregate is their total.
@@ -266,14 +329,19 @@ function extractCompTable(table: HtmlTable, grid: Grid, header: number[], cols: 
     conf -= 0.15 * badCells + 0.05 * Math.min(2, nearMisses) + 0.1 * Math.min(2, orphans);
     row.confidence = clamp(conf);
     rows.push(row);
-    if (!carried && !(nameSlot?.spanned)) {
+    if (!carried && !nameSlot?.spanned) {
       people.push({
-        printed: current.printed, name: current.name, title: current.title,
+        printed: current.printed,
+        name: current.name,
+        title: current.title,
         isDirector: row.isDirector ? true : titleSaysDirector(current.title) || null,
         isOfficer: kind === 'summary_compensation' || (!row.isDirector && kind === 'fund_compensation') || titleSaysOfficer(current.title),
         isIndependent: row.isDirector ? (section?.independent ?? null) : null,
-        age: null, directorSince: null, officerSince: null,
-        confidence: clamp(0.45 + 0.3 * cls.score), source: `${kind}#${table.index}`,
+        age: null,
+        directorSince: null,
+        officerSince: null,
+        confidence: clamp(0.45 + 0.3 * cls.score),
+        source: `${kind}#${table.index}`,
       });
     }
   }
@@ -296,13 +364,23 @@ function extractBioCards(parsed: ParsedHtml): PersonSighting[] {
     const roles: string[] = [];
     for (let j = i - 1; j >= Math.max(0, i - 5) && !name; j--) {
       const l = stripFootnotes(lines[j]);
-      if (looksLikePersonName(l)) { name = l; break; }
+      if (looksLikePersonName(l)) {
+        name = l;
+        break;
+      }
       // "Michael M. Morrow Non-Executive" / "Chair of the Board": a role that starts on the name's line.
       const glued = l.match(/^(.+?)\s+((?:Non-Executive|Executive|Lead|Independent|Vice)\b.*)$/);
-      if (glued && looksLikePersonName(glued[1])) { name = glued[1]; roles.unshift(glued[2]); break; }
+      if (glued && looksLikePersonName(glued[1])) {
+        name = glued[1];
+        roles.unshift(glued[2]);
+        break;
+      }
       const prev = j > 0 ? stripFootnotes(lines[j - 1]) : '';
       // A name broken over two lines, but never a whole name glued to the role line after it.
-      if (prev && !looksLikePersonName(prev) && looksLikePersonName(`${prev} ${l}`)) { name = `${prev} ${l}`; break; }
+      if (prev && !looksLikePersonName(prev) && looksLikePersonName(`${prev} ${l}`)) {
+        name = `${prev} ${l}`;
+        break;
+      }
       if (/^\(?nominee/i.test(l)) continue;
       if (l.length < 60 && !/[.:]$/.test(l)) roles.unshift(l);
       else break;
@@ -323,14 +401,20 @@ function extractBioCards(parsed: ParsedHtml): PersonSighting[] {
   for (const c of cards) {
     if (!c.name) continue;
     const name = normalizePersonName(c.name);
-    if (!name || !name.first) continue;
+    if (!name?.first) continue;
     const title = c.roles.filter((r) => !/^\(/.test(r)).join(' ') || null;
     out.push({
-      printed: c.name, name, title, isDirector: true, isOfficer: titleSaysOfficer(title) || null,
+      printed: c.name,
+      name,
+      title,
+      isDirector: true,
+      isOfficer: titleSaysOfficer(title) || null,
       isIndependent: anyIndependent ? c.independent : null,
       age: c.age !== null && c.age >= 18 && c.age <= 110 ? c.age : null,
-      directorSince: c.since, officerSince: null,
-      confidence: clamp(0.7 + (c.age !== null ? 0.1 : 0)), source: 'bio_card',
+      directorSince: c.since,
+      officerSince: null,
+      confidence: clamp(0.7 + (c.age !== null ? 0.1 : 0)),
+      source: 'bio_card',
     });
   }
   return out;
@@ -408,12 +492,28 @@ export function extractProxy(html: string): ProxyExtraction {
   const pvp = readPvp(parsed);
   for (const p of pvp) {
     // The PvP table repeats the PEO's SCT total per year: an exact match confirms the row and its year.
-    const match = compensation.find((c) => c.tableKind === 'summary_compensation' && c.total === p.peoTotal
-      && (c.fiscalYear === p.fiscalYear || c.fiscalYear === p.fiscalYear - 1) && (!p.peoNameKey || c.name.key === p.peoNameKey));
-    if (match) { match.pvpVerified = true; match.confidence = clamp(match.confidence + 0.1); }
+    const match = compensation.find(
+      (c) =>
+        c.tableKind === 'summary_compensation' &&
+        c.total === p.peoTotal &&
+        (c.fiscalYear === p.fiscalYear || c.fiscalYear === p.fiscalYear - 1) &&
+        (!p.peoNameKey || c.name.key === p.peoNameKey),
+    );
+    if (match) {
+      match.pvpVerified = true;
+      match.confidence = clamp(match.confidence + 0.1);
+    }
   }
   const sctYears = compensation.filter((c) => c.tableKind === 'summary_compensation' && c.fiscalYear).map((c) => c.fiscalYear!);
   const fiscalYear = sctYears.length ? Math.max(...sctYears) : pvp.length ? Math.max(...pvp.map((p) => p.fiscalYear)) : fiscalYearFromText(parsed.lines);
   for (const c of compensation) if (c.fiscalYear === null && c.tableKind !== 'summary_compensation') c.fiscalYear = fiscalYear;
-  return { people: mergePeople(sightings), compensation, fiscalYear, pvp, dei: parsed.facts.filter((f) => f.name.startsWith('dei:')), tablesSeen: parsed.tables.length, tablesUsed: used };
+  return {
+    people: mergePeople(sightings),
+    compensation,
+    fiscalYear,
+    pvp,
+    dei: parsed.facts.filter((f) => f.name.startsWith('dei:')),
+    tablesSeen: parsed.tables.length,
+    tablesUsed: used,
+  };
 }

@@ -13,7 +13,7 @@ export interface PvpYear {
 
 export function readPvp(parsed: ParsedHtml): PvpYear[] {
   const peoName = parsed.facts.find((f) => f.name === 'ecd:PeoName')?.text ?? null;
-  const peoNameKey = peoName ? normalizePersonName(peoName)?.key ?? null : null;
+  const peoNameKey = peoName ? (normalizePersonName(peoName)?.key ?? null) : null;
   const byEnd = new Map<string, PvpYear>();
   for (const f of parsed.facts) {
     if (f.name !== 'ecd:PeoTotalCompAmt' && f.name !== 'ecd:PeoActuallyPaidCompAmt') continue;

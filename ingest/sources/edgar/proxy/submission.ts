@@ -35,7 +35,13 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
   const accFromName = fileName.match(/(\d{10})-?(\d{2})-?(\d{6})/);
   const meta: ProxyFilingMeta = {
     accession: accFromName ? normalizeAccession(accFromName.slice(1).join('')) : null,
-    cik: null, issuerName: null, formType: null, filedDate: null, periodOfReport: null, documentName: null, filers: [],
+    cik: null,
+    issuerName: null,
+    formType: null,
+    filedDate: null,
+    periodOfReport: null,
+    documentName: null,
+    filers: [],
   };
   const headerEnd = text.indexOf('</SEC-HEADER>');
   if (text.startsWith('<SEC-DOCUMENT>') || (headerEnd > 0 && headerEnd < 20000)) {
@@ -48,7 +54,8 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
     meta.cik = h.parties.find((p) => p.cik)?.cik ?? null;
     meta.issuerName = cleanText(h.parties.find((p) => p.name)?.name);
     for (const p of h.parties) {
-      if ((p.role === 'FILER' || p.role === 'SUBJECT-COMPANY') && p.cik && !meta.filers.some((f) => f.cik === p.cik)) meta.filers.push({ cik: p.cik, name: cleanText(p.name) });
+      if ((p.role === 'FILER' || p.role === 'SUBJECT-COMPANY') && p.cik && !meta.filers.some((f) => f.cik === p.cik))
+        meta.filers.push({ cik: p.cik, name: cleanText(p.name) });
     }
     const docs = splitDocuments(text);
     const main = docs.find((d) => PROXY_FORMS.test(d.type)) ?? docs.find((d) => /<(html|table)/i.test(d.body.slice(0, 5000)));
@@ -61,7 +68,11 @@ export function readProxySubmission(text: string, fileName: string): ProxyDocume
   return { meta, html: text };
 }
 
-interface SubmissionDocument { type: string; fileName: string | null; body: string }
+interface SubmissionDocument {
+  type: string;
+  fileName: string | null;
+  body: string;
+}
 
 /** The `<DOCUMENT>` blocks of a full submission, located by index (bodies can be megabytes of uuencode). */
 function splitDocuments(text: string): SubmissionDocument[] {

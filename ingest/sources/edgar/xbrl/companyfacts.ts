@@ -85,8 +85,18 @@ export function* companyFacts(doc: unknown): Generator<{ row: FactRow } | { erro
           }
           const fy = f.fy == null || f.fy === '' ? null : Number(f.fy);
           const row: FactRow = {
-            cik, cik_bucket: bucket, entity_name: entityName, taxonomy, concept, label, unit,
-            period_start: start, period_end: end, period_days: start ? spanDays(`${start}|${end}`) : 0, value, accession,
+            cik,
+            cik_bucket: bucket,
+            entity_name: entityName,
+            taxonomy,
+            concept,
+            label,
+            unit,
+            period_start: start,
+            period_end: end,
+            period_days: start ? spanDays(`${start}|${end}`) : 0,
+            value,
+            accession,
             fiscal_year: Number.isInteger(fy) ? fy : null,
             fiscal_period: f.fp ? String(f.fp) : null,
             form: f.form ? String(f.form) : null,
