@@ -46,5 +46,3 @@ export const ERROR_STATUS = {
   upstream_timeout: 504,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
-
-export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];

@@ -17,7 +17,7 @@ export type PlanId = keyof typeof PLANS;
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
 /** Operation classes of the API contract's cost table and the credits each costs here (the range's ends). */
-export const COSTS = {
+const COSTS = {
   resolve_identifier: { min: 1, max: 2 },
   search_filings: { min: 3, max: 5 },
   filing_metadata: { min: 3, max: 5 },

@@ -101,7 +101,7 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
 }
 
 /** Columns the framework adds to every table. */
-export const FRAMEWORK_COLUMNS: Record<string, ColumnSpec> = {
+const FRAMEWORK_COLUMNS: Record<string, ColumnSpec> = {
   parser_version: { type: 'INTEGER', nullable: false, description: 'Version of the parser that produced the row.' },
 };
 

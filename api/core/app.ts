@@ -48,7 +48,7 @@ export interface AppHandle {
   openapi: ReturnType<typeof buildOpenApi>;
 }
 
-export const API_VERSION = '0.1.0';
+const API_VERSION = '0.1.0';
 
 /**
  * The Express app over a set of services, mounting exactly `routes` (the server: every endpoint, api/routes.ts;

@@ -11,7 +11,7 @@ import type { Account } from './auth.ts';
 
 /** Turns endpoint definitions into request handlers: validation → SQL → envelope. */
 
-export function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
+function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
   const cols = allColumns(ep.table);
   for (const o of order) {
     const c = cols[o.column];

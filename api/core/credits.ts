@@ -14,7 +14,7 @@ export interface Balance {
 }
 
 /** Free credits are one-time ("lifetime"); paid plans' included credits renew each calendar month (UTC). */
-export function billingPeriod(account: Account, now: Date): string {
+function billingPeriod(account: Account, now: Date): string {
   return PLANS[account.plan].one_time ? 'lifetime' : now.toISOString().slice(0, 7);
 }
 

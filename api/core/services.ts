@@ -77,7 +77,7 @@ export async function closeServices(s: Services): Promise<void> {
  * The cursor-signing secret: from CURSOR_SECRET, else generated once and kept in DATA_DIR/cursor.key, so
  * cursors stay valid across restarts.
  */
-export function cursorSecret(settings: Settings): string {
+function cursorSecret(settings: Settings): string {
   if (settings.CURSOR_SECRET) return settings.CURSOR_SECRET;
   const file = join(settings.dataDir, 'cursor.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

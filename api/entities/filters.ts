@@ -7,7 +7,7 @@ import { quarterOf } from '../../ingest/sources/common/index.ts';
  * CIKs that held a ticker (history included, so a delisted or moved ticker still finds its filer). The ticker is
  * normalized like the regulator's files (BRK.B → BRK-B). Column names are ours; the value is bound.
  */
-export function tickerCiks(ticker: string, b: SqlBuilder): string {
+function tickerCiks(ticker: string, b: SqlBuilder): string {
   const t = b.param(ticker.trim().toUpperCase().replace(/[./]/g, '-'));
   return `(SELECT cik FROM entity_tickers WHERE ticker = ${t} UNION SELECT cik FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), ${t}))`;
 }

@@ -34,7 +34,7 @@ const CIK_LIKE = /^(CIK)?\s*\d{1,10}$/i;
 const TICKER_LIKE = /^[A-Za-z][A-Za-z0-9]{0,5}([.\-/][A-Za-z0-9]{1,3})?$/;
 
 /** `brk.b`, `BRK/B` → `BRK-B` (the regulator's ticker files use a dash for share classes). */
-export function normalizeTicker(s: string): string {
+function normalizeTicker(s: string): string {
   return s.trim().toUpperCase().replace(/[./]/g, '-');
 }
 

@@ -8,7 +8,7 @@ import type { StateDb } from '../webhooks/state-port.ts';
 import { MonitorScanner, type EventReader } from './scanner.ts';
 
 /** Events after a (seq, id) position from the lake's `events` view; none while the table does not exist yet. */
-export function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
+function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
   return async (after, limit) => {
     let rows: Record<string, unknown>[];
     try {

@@ -24,7 +24,7 @@ const DELIVERY_ROWS = jsonRows(text(['id', 'account_id', 'endpoint_id', 'monitor
  * The alert id is a function of (monitor, event), UUID-shaped: the primary key then enforces "at most one
  * alert per monitor and event" with no second index, and a re-run computes the same ids.
  */
-export function alertId(monitorId: string, eventId: string): string {
+function alertId(monitorId: string, eventId: string): string {
   const h = createHash('sha256').update(`${monitorId}\u0000${eventId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -9,7 +9,7 @@ import { accountPage, type Keyset } from './paging.ts';
 import type { StateDb } from './state-port.ts';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 function rowToEndpoint(r: Record<string, unknown>, withSecret: boolean, now: Date): EndpointRecord {
   const overlap = r.previous_secret_expires_at && String(r.previous_secret_expires_at) > now.toISOString() ? String(r.previous_secret_expires_at) : null;

@@ -15,7 +15,7 @@ export interface EventSnapshot
  * Largest request body we send. Generous for one event (a few KiB typically) yet far below what common
  * receivers (API gateways: 1-10 MB) accept; evidence items are dropped from the end to fit.
  */
-export const MAX_PAYLOAD_BYTES = 256 * 1024;
+const MAX_PAYLOAD_BYTES = 256 * 1024;
 
 /** Test deliveries carry this type and a synthetic event, so receivers can tell them apart. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { blockedAddressReason } from './address-guard.ts';
 
 /** How much of a receiver's answer we read: only the status matters, the body is kept for the error text. */
-export const MAX_RESPONSE_BYTES = 4096;
+const MAX_RESPONSE_BYTES = 4096;
 
 export interface SendRequest {
   url: string;

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /** Prefix of generated endpoint secrets, so a leaked one is recognizable in logs and secret scanners. */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64url');

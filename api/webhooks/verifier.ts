@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { signatureHex } from './signer.ts';
 
 /** Age beyond which a receiver should reject a delivery's timestamp (replay window), in seconds. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export interface VerifyInput {
   /** The endpoint secret (or several, e.g. while the receiver itself is mid-rotation). */

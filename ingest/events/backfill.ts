@@ -6,7 +6,7 @@ import { quarterBounds } from '../sources/common/normalize.ts';
 import type { Settings } from '../../schemas/settings.ts';
 
 /** The date span a partition value stands for: a quarter, a year, a month or a day; null when not a period. */
-export function partitionSpan(value: string): { start: string; end: string } | null {
+function partitionSpan(value: string): { start: string; end: string } | null {
   const q = quarterBounds(value);
   if (q) return { start: q.start, end: q.end };
   if (/^\d{4}$/.test(value)) return { start: `${value}-01-01`, end: `${value}-12-31` };

@@ -36,14 +36,6 @@ export const COMP_PCT_MEDIUM = 0.25;
 /** 10-K/10-Q text: similarity below this is `medium`, else `low`. */
 export const TEXT_SIMILARITY_MEDIUM = 0.8;
 
-export type Importance = 'low' | 'medium' | 'high';
-
-export function byValue(type: keyof typeof VALUE_THRESHOLDS, usd: number | null | undefined): Importance {
-  const t = VALUE_THRESHOLDS[type];
-  const v = Math.abs(usd ?? 0);
-  return v >= t.high ? 'high' : v >= t.medium ? 'medium' : 'low';
-}
-
 /** The same rule as SQL, for handlers that draft in DuckDB. `expr` is a SQL expression of ours. */
 export function byValueSql(type: keyof typeof VALUE_THRESHOLDS, expr: string): string {
   const t = VALUE_THRESHOLDS[type];

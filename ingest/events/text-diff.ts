@@ -13,7 +13,7 @@ export interface TextDiff {
 
 const norm = (p: string) => p.toLowerCase().replace(/\s+/g, ' ').replace(/[“”]/g, '"').replace(/[‘’]/g, "'").trim();
 
-export function paragraphsOf(text: string): string[] {
+function paragraphsOf(text: string): string[] {
   return text
     .split(/\n+/)
     .map((p) => p.trim())

@@ -2,4 +2,4 @@
 export { type CatalogEntry, catalogPath, readCatalog, readCatalogEntry } from './catalog.ts';
 export { openDuck, queryRows } from './duck.ts';
 export { type LakeReader, openLakeReader } from './reader.ts';
-export { createLogger, type Logger, processLogger } from './logger.ts';
+export { createLogger, type Logger } from './logger.ts';

@@ -13,7 +13,7 @@ export function tableDir(lakeDir: string, table: string): string {
   return join(lakeDir, table);
 }
 
-export function partitionDirName(spec: TableSpec, value: string): string {
+function partitionDirName(spec: TableSpec, value: string): string {
   return `${spec.partitionBy}=${encodeURIComponent(value)}`;
 }
 

@@ -14,11 +14,3 @@ type Level = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export function createLogger(level: Level = 'info', destination: NodeJS.WritableStream = process.stderr): Logger {
   return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
-
-let shared: Logger | null = null;
-
-/** The logger of this process, created on first use at `LOG_LEVEL` from the environment. */
-export function processLogger(): Logger {
-  shared ??= createLogger((process.env.LOG_LEVEL as Level | undefined) ?? 'info');
-  return shared;
-}

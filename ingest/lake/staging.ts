@@ -98,7 +98,7 @@ export function insertedRows(result: Record<string, unknown>[]): number {
 }
 
 /** A staged table whose primary key is null or repeated: the run stops before anything is written. */
-export class StagedKeyError extends Error {}
+class StagedKeyError extends Error {}
 
 /**
  * Checks the primary key of `staging_<table>` before any partition is written: no key column null, and no key

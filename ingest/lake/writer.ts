@@ -7,7 +7,7 @@ import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { partitionDir } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
-export const PARTITION_FILE = 'data.parquet';
+const PARTITION_FILE = 'data.parquet';
 
 export interface WrittenPartition {
   value: string;

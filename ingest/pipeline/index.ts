@@ -1,4 +1,4 @@
 /** The public surface of `ingest/pipeline` for the API (and other layers above): import from here, not from its files. */
-export { discoverModules, discoveryErrors } from './discover.ts';
+export { discoverModules } from './discover.ts';
 export { dependencyOrder, loadIngesters } from './registry.ts';
 export { runIngest } from './runner.ts';

@@ -1,7 +1,7 @@
 import { encodeCp1252 } from '../sources/common/text.ts';
 
 /** One CSV line the way the regulator's exports write it: every field quoted, `""` escapes, CRLF. */
-export function csvLine(fields: (string | number | null | undefined)[]): string {
+function csvLine(fields: (string | number | null | undefined)[]): string {
   return `${fields.map((f) => `"${f == null ? '' : String(f).replace(/"/g, '""')}"`).join(',')}\r\n`;
 }
 

@@ -26,7 +26,7 @@ export interface SampleRelease {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-export function printedDate(iso: string): string {
+function printedDate(iso: string): string {
   const [y, m, d] = iso.split('-').map(Number);
   return `${MONTH_NAMES[m - 1]} ${d}, ${y}`;
 }
@@ -46,7 +46,7 @@ ${main}
 `;
 }
 
-export function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryColumn?: boolean; nextHref?: string } = {}): string {
+function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryColumn?: boolean; nextHref?: string } = {}): string {
   const body = rows
     .map((r) => {
       const numbers = r.releaseNumbers.map((n) => `Release No. ${esc(n)}`).join('<br>');
@@ -83,7 +83,7 @@ ${pager}`,
   );
 }
 
-export function releasePageHtml(r: SampleRelease, kindTitle: string): string {
+function releasePageHtml(r: SampleRelease, kindTitle: string): string {
   const paragraphs = (r.body ?? []).map((p) => `<p>${esc(p)}</p>`).join('\n');
   const links = r.seeAlso.map((l) => `<li><a href="${esc(l.href)}">${esc(l.title)}</a></li>`).join('');
   return pageShell(
@@ -110,7 +110,7 @@ function rfc822(iso: string, r: Rng): string {
   return `${day}, ${String(d.getUTCDate()).padStart(2, '0')} ${mon} ${d.getUTCFullYear()} ${hh}:${mm}:${ss} -0400`;
 }
 
-export function rssXml(channelTitle: string, description: string, rows: SampleRelease[], r: Rng): string {
+function rssXml(channelTitle: string, description: string, rows: SampleRelease[], r: Rng): string {
   const items = rows
     .map(
       (row, i) => `<item>

@@ -95,7 +95,7 @@ export function addDays(iso: string, days: number): string {
 }
 
 /** Forms the demo filings cycle through (with 8-K items), so every downstream event type has input. */
-export const SAMPLE_FORMS: { form: string; items?: string }[] = [
+const SAMPLE_FORMS: { form: string; items?: string }[] = [
   { form: '10-K' },
   { form: '10-Q' },
   { form: '8-K', items: '2.02,9.01' },

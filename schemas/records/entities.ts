@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** API record of /v1/entities (also the base of the /v1/entities/{identifier} resolution record). */
 
-export const EntityAddress = z
+const EntityAddress = z
   .object({
     street1: z.string().nullable(),
     street2: z.string().nullable(),

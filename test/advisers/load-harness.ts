@@ -43,10 +43,6 @@ export async function runLoad(ing: DatasetIngester, inputs: RawInput[], args: In
   return out;
 }
 
-export async function* bytesOf(...chunks: (Buffer | string)[]): AsyncGenerator<Buffer> {
-  for (const c of chunks) yield typeof c === 'string' ? Buffer.from(c, 'latin1') : c;
-}
-
 /** Follows `next_cursor` to the end of a list endpoint (limit 100), asserting every page is a 200. */
 export async function pageAll(app: { get(path: string): Promise<{ status: number; body: any }> }, path: string, qs: string): Promise<any[]> {
   const out: any[] = [];

@@ -21,7 +21,7 @@ export interface ArchiveFiling {
 }
 
 /** Fixtures placed at their real accession (from the MANIFEST or the file's own header). */
-export const FILINGS: ArchiveFiling[] = [
+const FILINGS: ArchiveFiling[] = [
   // Filing index page + primary document (index page lists the types; documents fetched one by one).
   {
     cik: 72333,

@@ -12,12 +12,12 @@ import type { Settings } from '../../schemas/settings.ts';
  */
 
 /** The entity directory and the filing index first: later ingesters resolve issuers and tickers against them. */
-export const DEMO_FIRST = ['entities', 'filings'];
-export const DEMO_SEED = 42;
-export const DEMO_SCALE = 1;
+const DEMO_FIRST = ['entities', 'filings'];
+const DEMO_SEED = 42;
+const DEMO_SCALE = 1;
 
 /** Every ingester with a sample writer, in the demo's order (`entities`, `filings`, then the rest by name). */
-export async function demoIngesters(): Promise<DatasetIngester[]> {
+async function demoIngesters(): Promise<DatasetIngester[]> {
   const rank = (name: string) => {
     const i = DEMO_FIRST.indexOf(name);
     return i < 0 ? DEMO_FIRST.length : i;

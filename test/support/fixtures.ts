@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** `../shared` beside the checkout: CI always has it, a user's clone may not. */
-export const SHARED_DIR = process.env.SHARED_DIR ?? resolve(here, '../../../shared');
-export const FIXTURES_DIR = join(SHARED_DIR, 'fixtures/edgar');
+const SHARED_DIR = process.env.SHARED_DIR ?? resolve(here, '../../../shared');
+const FIXTURES_DIR = join(SHARED_DIR, 'fixtures/edgar');
 export const hasFixtures = existsSync(FIXTURES_DIR);
 export const fixturesSkipReason = `real fixtures not found at ${FIXTURES_DIR} (clone beside ../shared or set SHARED_DIR)`;
 

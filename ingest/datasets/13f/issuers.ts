@@ -11,11 +11,11 @@ import { lakeScan, tableFromRows } from '../../sources/edgar/funds/work.ts';
  * Confidence: 0.9 when the full normalized names agree, 0.7 when they agree only without corporate suffixes.
  * `as_of` is the directory's snapshot date for that entity.
  */
-export const CONFIDENCE_EXACT = 0.9;
-export const CONFIDENCE_CORE = 0.7;
+const CONFIDENCE_EXACT = 0.9;
+const CONFIDENCE_CORE = 0.7;
 
 /** 13F issuer names use `+` for `&` (JOHNSON + JOHNSON) and end in `/THE`, `/NEW`; fold like the directory. */
-export function issuerKeys(name: string): { norm: string; core: string } {
+function issuerKeys(name: string): { norm: string; core: string } {
   const n = name.replace(/\+/g, '&');
   return { norm: normalizeName(n), core: coreName(n) };
 }

@@ -10,9 +10,9 @@
  *   3. date: filed on/after 2023-01-03 → dollars, else thousands; the period end stands in when the filing date is
  *      unknown (a bare information table).
  */
-export const DOLLARS_RULE_DATE = '2023-01-03';
-export const THOUSANDS_BELOW = 0.5;
-export const DOLLARS_FROM = 2;
+const DOLLARS_RULE_DATE = '2023-01-03';
+const THOUSANDS_BELOW = 0.5;
+const DOLLARS_FROM = 2;
 
 export type ValueUnit = 'thousands' | 'dollars';
 
@@ -63,12 +63,4 @@ export function decideValueUnit(e: UnitEvidence): UnitDecision {
     return decided('dollars', 'period', `${ambiguous}filing date unknown; period ${e.periodOfReport} reported under the dollars rule`);
   }
   return decided('thousands', 'period', `${ambiguous}filing date unknown; period ${e.periodOfReport ?? 'unknown'} predates the dollars rule`);
-}
-
-/** Median of a list (the JS twin of DuckDB's `median`, for single XML filings). */
-export function median(xs: number[]): number | null {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

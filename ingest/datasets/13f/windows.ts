@@ -20,7 +20,7 @@ const MON: Record<string, string> = {
   dec: '12',
 };
 
-export function windowOfZip(url: string): { start: string; end: string } | null {
+function windowOfZip(url: string): { start: string; end: string } | null {
   const name = (url.split('/').pop() ?? '').toLowerCase();
   let m = name.match(/^(\d{4})q([1-4])_form13f\.zip$/);
   if (m) {
@@ -32,7 +32,7 @@ export function windowOfZip(url: string): { start: string; end: string } | null 
   return null;
 }
 
-export function deadlineOf(period: string): string | null {
+function deadlineOf(period: string): string | null {
   const b = quarterBounds(period);
   if (!b) return null;
   const d = new Date(`${b.end}T00:00:00Z`);

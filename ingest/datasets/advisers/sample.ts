@@ -9,12 +9,12 @@ import { sampleFirms, type SampleFirm } from '../../samples/firms.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 
 /** As-of date of the demo roster (the 1st of the month, like the regulator's). */
-export const SAMPLE_SNAPSHOT = '2026-07-01';
+const SAMPLE_SNAPSHOT = '2026-07-01';
 
 const LETTERS = 'abcdefghijklmn'.split('');
 
 /** A representative slice of the 2026 registered-adviser layout (the real file has ~448 columns, in this order). */
-export const RIA_HEADERS = [
+const RIA_HEADERS = [
   'SEC Region',
   'Organization CRD#',
   'Additional CRD Number',
@@ -82,7 +82,7 @@ export const RIA_HEADERS = [
 ];
 
 /** The exempt-reporting file is narrower and spells the CRD header with a space, as observed. */
-export const ERA_HEADERS = [
+const ERA_HEADERS = [
   'SEC Region',
   'Organization CRD #',
   'SEC#',

@@ -4,9 +4,9 @@ import type { SampleOptions } from '../../pipeline/contract.ts';
 import { Rng } from '../../samples/random.ts';
 import { CITIES, firmName, STATES } from '../../samples/rng.ts';
 
-export const SAMPLE_BD_DATE = '2026-07-01';
+const SAMPLE_BD_DATE = '2026-07-01';
 /** Demo size at scale 1 (the real list has ~3,300 firms). */
-export const DEMO_BDS = 300;
+const DEMO_BDS = 300;
 
 export interface SampleBd {
   cik: number;

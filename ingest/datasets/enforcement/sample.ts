@@ -11,7 +11,7 @@ const ACTS = [
 ];
 
 /** Demo administrative proceedings: settled orders with one release number per Act and a 3- file number. */
-export function sampleAdministrativeProceedings(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
+function sampleAdministrativeProceedings(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
   const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const primary = ACTS[i % ACTS.length];

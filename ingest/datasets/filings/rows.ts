@@ -3,8 +3,6 @@ import type { IndexLine } from '../../sources/edgar/bulk/idx.ts';
 import { filingUrls } from '../../sources/edgar/bulk/idx.ts';
 import type { SubmissionFiling } from '../../sources/edgar/bulk/submissions.ts';
 
-export type FilingRow = ReturnType<typeof buildFilingRow>;
-
 const ENRICHED = [
   'report_date',
   'acceptance_datetime',

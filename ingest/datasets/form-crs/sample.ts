@@ -6,7 +6,7 @@ import { Rng } from '../../samples/random.ts';
 import { mmddyyyy } from '../../samples/rng.ts';
 import { sampleFirms } from '../../samples/firms.ts';
 
-export const CRS_HEADERS = [
+const CRS_HEADERS = [
   'Filing ID',
   'Firm CRD',
   'Filer CIK',

@@ -6,9 +6,9 @@ import { personName } from '../../samples/rng.ts';
 import { sampleFirms } from '../../samples/firms.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 
-export const SAMPLE_FEED_DATE = '2026-07-21';
+const SAMPLE_FEED_DATE = '2026-07-21';
 /** Demo size at scale 1. */
-export const DEMO_INDIVIDUALS = 600;
+const DEMO_INDIVIDUALS = 600;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 

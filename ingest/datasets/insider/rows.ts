@@ -13,7 +13,7 @@ export interface OwnerJson {
   other_text: string | null;
 }
 
-export function ownerJson(o: ReportingOwner): OwnerJson {
+function ownerJson(o: ReportingOwner): OwnerJson {
   return { cik: o.cik, name: o.name, relationships: o.relationships, officer_title: o.officerTitle, other_text: o.otherText };
 }
 
@@ -25,7 +25,7 @@ export interface FilingKeys {
 }
 
 /** Filing-level columns shared by every row of the document. */
-export function filingColumns(doc: OwnershipDocument, keys: FilingKeys, sourceKind: 'xml' | 'data_set') {
+function filingColumns(doc: OwnershipDocument, keys: FilingKeys, sourceKind: 'xml' | 'data_set') {
   const owners = doc.owners;
   const any = (k: 'isDirector' | 'isOfficer' | 'isTenPercentOwner' | 'isOther') => owners.some((o) => o[k]);
   const rel = ['Director', 'Officer', 'TenPercentOwner', 'Other'].filter((r) => owners.some((o) => o.relationships.includes(r)));

@@ -21,7 +21,7 @@ interface ProviderTable {
   level: 'fund' | 'registrant';
 }
 
-export const PROVIDER_TABLES: ProviderTable[] = [
+const PROVIDER_TABLES: ProviderTable[] = [
   { member: 'ADVISER.TSV', role: null, level: 'fund' },
   { member: 'ADMIN.TSV', role: 'administrator', level: 'fund' },
   { member: 'CUSTODIAN.TSV', role: 'custodian', level: 'fund' },

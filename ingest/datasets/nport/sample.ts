@@ -42,7 +42,7 @@ export const NPORT_HEADERS = {
 };
 type Member = keyof typeof NPORT_HEADERS;
 
-export const NPORT_SAMPLE_ZIP = '2025q1_nport.zip';
+const NPORT_SAMPLE_ZIP = '2025q1_nport.zip';
 
 export async function writeNportSample(dir: string, opts: SampleOptions): Promise<void> {
   const rng = new Rng(opts.seed + 101);

@@ -5,7 +5,7 @@ import { Rng } from '../../samples/random.ts';
 import { xlsxMembers } from '../../sources/common/xlsx.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 
-export const SAMPLE_STATS_FILE = 'private-funds-statistics-2025-q4.xlsx';
+const SAMPLE_STATS_FILE = 'private-funds-statistics-2025-q4.xlsx';
 const TYPES = [
   'Hedge Fund',
   'Private Equity Fund',

@@ -7,9 +7,9 @@ import { sampleFirms, type SampleFirm } from '../../samples/firms.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 
 /** The demo month of ADV filing data (IAPD publishes one zip per calendar month). */
-export const SAMPLE_PERIOD = { from: '20260601', to: '20260630' };
+const SAMPLE_PERIOD = { from: '20260601', to: '20260630' };
 
-export const BASE_HEADERS = [
+const BASE_HEADERS = [
   'FilingID',
   'DateSubmitted',
   '1A',
@@ -28,9 +28,9 @@ export const BASE_HEADERS = [
   '10A',
   '11',
 ];
-export const ERA_BASE_HEADERS = ['FilingID', 'DateSubmitted', '1A', '1B1', '1D', '1E1', '1F1-City', '1F1-State', '7B', '10A', '11'];
+const ERA_BASE_HEADERS = ['FilingID', 'DateSubmitted', '1A', '1B1', '1D', '1E1', '1F1-City', '1F1-State', '7B', '10A', '11'];
 /** Header of `*_Schedule_D_7B1_*.csv` as published. */
-export const FUND_HEADERS = [
+const FUND_HEADERS = [
   'FilingID',
   'Fund Name',
   'Fund ID',

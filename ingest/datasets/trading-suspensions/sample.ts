@@ -12,7 +12,7 @@ const ISSUERS = [
   'Atlas Quantum AI Corp.',
 ];
 
-export function sampleTradingSuspensions(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
+function sampleTradingSuspensions(seed: number, count: number, end = '2024-07-01'): SampleRelease[] {
   const r = new Rng(seed);
   return sampleDates(r, count, end).map((date, i) => {
     const n = 100300 - i * 7;

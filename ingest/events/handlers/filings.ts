@@ -3,7 +3,7 @@ import { FIXED_IMPORTANCE, MEDIUM_FORMS } from '../importance.ts';
 import { ENTITY_LOOKUP, evidenceSql, inPartitions } from '../sql.ts';
 
 /** 8-K item number → event type (taxonomy: docs/api-contract.md; items: docs/formats/12-form-items-8k-10k-10q.md). */
-export const EIGHT_K_EVENTS: Record<string, string> = {
+const EIGHT_K_EVENTS: Record<string, string> = {
   '1.01': 'sec.8k.material_agreement',
   '1.03': 'sec.8k.bankruptcy_or_receivership',
   '1.05': 'sec.8k.cybersecurity_incident',

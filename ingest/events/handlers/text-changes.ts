@@ -5,7 +5,7 @@ import { compareText } from '../text-diff.ts';
 import type { EventDraft } from '../../../schemas/events.ts';
 
 /** Below this similarity an item counts as changed (identical boilerplate re-filed is not an event). */
-export const TEXT_CHANGE_THRESHOLD = 0.97;
+const TEXT_CHANGE_THRESHOLD = 0.97;
 /** Text-similarity events are inferred, not read off a form: confidence below the deterministic 1.0. */
 const TEXT_CONFIDENCE = 0.8;
 const MAX_LISTED = 5;

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 
 /**
@@ -7,7 +6,7 @@ import { TextDecoder } from 'node:util';
  */
 export type SourceEncoding = 'windows-1252' | 'iso-8859-1' | 'utf-8' | 'utf-16le' | 'utf-16be';
 
-export function encodingFromBom(head: Uint8Array): { encoding: SourceEncoding; skip: number } | null {
+function encodingFromBom(head: Uint8Array): { encoding: SourceEncoding; skip: number } | null {
   if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', skip: 2 };
   if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', skip: 2 };
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
@@ -32,10 +31,6 @@ export async function* decodeStream(bytes: AsyncIterable<Buffer | Uint8Array>, f
     const tail = decoder.decode();
     if (tail) yield tail;
   }
-}
-
-export function readableBytes(r: Readable): AsyncIterable<Buffer> {
-  return r as AsyncIterable<Buffer>;
 }
 
 /** The 27 code points where Windows-1252 differs from ISO-8859-1 (0x80-0x9F). */

@@ -3,7 +3,6 @@ import { basename, join } from 'node:path';
 import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../../pipeline/contract.ts';
 import { UpstreamError } from '../common/http.ts';
 import { quarterBounds } from '../common/normalize.ts';
-import { UnparsablePageError } from './errors.ts';
 import { parseDetailPage, parseListingPage, type DetailPage, type ListingLink } from './listing-page.ts';
 import { splitNames } from './names.ts';
 import { normalizeReleaseNumber } from './release-numbers.ts';
@@ -30,7 +29,7 @@ export type InputKind = 'rss' | 'listing' | 'detail';
 const MAX_PAGES_PER_MONTH = 40;
 
 /** Months a run covers: `--date` its month, `--period` its quarter, default this month and the previous one. */
-export function monthsFor(args: IngestArgs, today = new Date()): { year: number; month: number }[] {
+function monthsFor(args: IngestArgs, today = new Date()): { year: number; month: number }[] {
   if (args.date) {
     const m = args.date.match(/^(\d{4})-(\d{2})/);
     if (!m) throw new Error(`--date must be YYYY-MM-DD (got ${args.date})`);
@@ -48,7 +47,7 @@ export function monthsFor(args: IngestArgs, today = new Date()): { year: number;
 }
 
 /** A file of a `--from` folder, classified by its name (the layout `sample()` writes). */
-export function kindOfFile(name: string): InputKind | null {
+function kindOfFile(name: string): InputKind | null {
   if (/\.(xml|rss)$/i.test(name)) return 'rss';
   if (!/\.html?$/i.test(name)) return null;
   if (/^(lr|aaer|ia|ic|33|34)-?\d{3,6}(-s)?\.html?$/i.test(name)) return 'detail';
@@ -259,8 +258,6 @@ export async function readReleases(ctx: LoadContext, inputs: RawInput[], keep: (
   }
   return [...byNumber.values()].sort((a, b) => (a.date === b.date ? a.releaseNumber.localeCompare(b.releaseNumber) : a.date.localeCompare(b.date)));
 }
-
-export { UnparsablePageError };
 
 /** Litigation releases: read by the litigation dataset and, as one family of actions, by enforcement. */
 export const LITIGATION_SOURCE: ListingSource = {

@@ -15,12 +15,10 @@ export interface RssItem {
   creator: string | null;
   guid: string | null;
 }
-
 /** RFC-822 `Mon, 01 Jul 2024 15:00:56 -0400` → `2024-07-01` (the date printed, not shifted to UTC). */
-export { rfc822Date };
 
 /** Tags inside a description are markup, not content. */
-export function htmlToText(html: string | null): string | null {
+function htmlToText(html: string | null): string | null {
   if (html == null) return null;
   return cleanText(decodeHTML(html.replace(/<[^>]*>/g, ' ')));
 }

@@ -124,21 +124,3 @@ export function assignRow(grid: Grid, r: number, cols: LogicalColumn[]): Assigne
   }
   return { values: values.map((v) => v.replace(/\$\s+/g, '$').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').trim()), orphans, nearMisses };
 }
-
-/** The row's first non-empty cell text (names sit there), with its line structure. */
-export function firstText(grid: Grid, r: number): string {
-  for (const slot of grid[r] ?? []) if (slot?.cell.text.trim()) return slot.cell.text;
-  return '';
-}
-
-export function rowTexts(grid: Grid, r: number): string[] {
-  const out: string[] = [];
-  let prev: HtmlCell | null = null;
-  for (const slot of grid[r] ?? []) {
-    if (!slot || slot.cell === prev) continue;
-    prev = slot.cell;
-    const t = slot.cell.text.trim();
-    if (t) out.push(t);
-  }
-  return out;
-}

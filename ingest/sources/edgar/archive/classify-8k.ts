@@ -30,7 +30,7 @@ export function excerptOf(text: string, max = 300): string | null {
   return `${t.slice(0, cut > max * 0.6 ? cut : max)}…`;
 }
 
-export function titleOf8kItem(item: string): string | null {
+function titleOf8kItem(item: string): string | null {
   return ITEMS_8K[item] ?? ITEMS_8K_LEGACY[item] ?? null;
 }
 

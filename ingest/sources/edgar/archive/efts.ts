@@ -7,7 +7,7 @@ import { cikDigits, padCik } from '../../common/normalize.ts';
  * documents (`_id` = `adsh:filename`), so a filing may appear once per matching document.
  */
 
-export const EFTS_PAGE = 100;
+const EFTS_PAGE = 100;
 /** Elasticsearch window: from + size ≤ 10,000. */
 export const EFTS_WINDOW = 10_000;
 
@@ -61,7 +61,7 @@ export interface FullTextHit {
   score: number | null;
 }
 
-export function eftsUrl(base: string, q: EftsQuery, from: number): string {
+function eftsUrl(base: string, q: EftsQuery, from: number): string {
   const p = new URLSearchParams();
   p.set('q', q.q);
   if (q.forms?.length) p.set('forms', q.forms.join(','));

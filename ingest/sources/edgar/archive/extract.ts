@@ -30,7 +30,7 @@ const CONTINUED = /^\(?\s*(con['’]?t?['’]?d\.?|continued)\s*\)?$/i;
 const TOC_LINK = /^(?:back\s+to\s+)?(?:table\s+of\s+contents|index)$/i;
 
 /** Lines that are page furniture: bare page numbers, TOC back-links, and a running header/footer that repeats. */
-export function furnitureMask(flat: string[]): boolean[] {
+function furnitureMask(flat: string[]): boolean[] {
   const counts = new Map<string, number>();
   const shapes = flat.map((l) => (l.length < 100 && /\d\s*$/.test(l) && /[a-z]/i.test(l) ? l.replace(/\d+/g, '#').toLowerCase() : null));
   for (const s of shapes) if (s) counts.set(s, (counts.get(s) ?? 0) + 1);

@@ -139,7 +139,7 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
 }
 
 /** Plain-text filing → lines (SGML `<PAGE>` markers dropped). */
-export function textToLines(text: string): string[] {
+function textToLines(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {
     if (/^\s*<\/?(PAGE|TEXT|DOCUMENT|TYPE|SEQUENCE|FILENAME|DESCRIPTION)>/i.test(raw)) continue;

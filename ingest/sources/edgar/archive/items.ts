@@ -57,7 +57,7 @@ export const ITEMS_8K_LEGACY: Record<string, string> = {
   '12': 'Results of Operations and Financial Condition',
 };
 
-export const ITEMS_10K: Record<string, { part: 'I' | 'II' | 'III' | 'IV'; title: string }> = {
+const ITEMS_10K: Record<string, { part: 'I' | 'II' | 'III' | 'IV'; title: string }> = {
   '1': { part: 'I', title: 'Business' },
   '1A': { part: 'I', title: 'Risk Factors' },
   '1B': { part: 'I', title: 'Unresolved Staff Comments' },

@@ -15,7 +15,7 @@ export interface IndexLine {
 export type IndexLayout = 'master' | 'form' | 'company';
 
 /** The layout is told by the column-title line, never by the file name (daily files are renamed by mirrors). */
-export function detectLayout(titleLine: string): IndexLayout | null {
+function detectLayout(titleLine: string): IndexLayout | null {
   const t = titleLine.trim();
   if (t.includes('|')) return 'master';
   if (/^Form Type\s/i.test(t)) return 'form';
@@ -99,7 +99,7 @@ export async function* readIndexFile(path: string): AsyncGenerator<{ row: IndexL
   }
 }
 
-export const SEC_WWW = 'https://www.sec.gov';
+const SEC_WWW = 'https://www.sec.gov';
 
 /** Archive URLs of a filing. Records point at the regulator's site, whatever mirror the ingest read from. */
 export function filingUrls(cik: string, accession: string, primaryDocument?: string | null) {

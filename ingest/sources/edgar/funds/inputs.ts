@@ -6,7 +6,7 @@ import { scrapeLinks } from '../../common/links.ts';
 import { withScratch } from './work.ts';
 
 /** Members of an already-unpacked data set folder (a `--from` folder of `.tsv` files). */
-export function groupByFolder(inputs: RawInput[], ext: RegExp): Map<string, RawInput[]> {
+function groupByFolder(inputs: RawInput[], ext: RegExp): Map<string, RawInput[]> {
   const groups = new Map<string, RawInput[]>();
   for (const i of inputs) {
     if (!ext.test(i.path)) continue;

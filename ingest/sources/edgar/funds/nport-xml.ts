@@ -44,7 +44,7 @@ export interface NportContext {
 }
 
 /** `N/A`, blanks and all-zero CUSIPs mean "none". */
-export function cleanCusip(raw: string | null): string | null {
+function cleanCusip(raw: string | null): string | null {
   const s = (raw ?? '').trim().toUpperCase();
   if (!s || s === 'N/A' || /^0+$/.test(s)) return null;
   return s;

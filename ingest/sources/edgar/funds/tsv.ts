@@ -9,7 +9,7 @@ import type { LoadContext } from '../../../pipeline/contract.ts';
  * into `reject_errors` and reported as a bad row instead of failing the run. The files are UTF-8 except for a
  * few latin-1 bytes: on an invalid-UTF-8 error the member is read again as latin-1.
  */
-export function readCsvSql(path: string, encoding: 'utf-8' | 'latin-1' = 'utf-8'): string {
+function readCsvSql(path: string, encoding: 'utf-8' | 'latin-1' = 'utf-8'): string {
   return (
     `read_csv(${sqlString(path)}, delim = '\\t', header = true, quote = '', escape = '', all_varchar = true, ` +
     `encoding = ${sqlString(encoding)}, store_rejects = true, ignore_errors = true, max_line_size = 10000000)`

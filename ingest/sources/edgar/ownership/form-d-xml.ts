@@ -86,7 +86,7 @@ export interface FormDFiling {
 
 export class FormDXmlError extends Error {}
 
-export function amount(raw: string | null): Amount {
+function amount(raw: string | null): Amount {
   if (raw && /^indefinite$/i.test(raw.trim())) return { usd: null, indefinite: true };
   return { usd: toInt(raw), indefinite: false };
 }

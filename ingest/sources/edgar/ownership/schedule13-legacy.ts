@@ -13,7 +13,7 @@ import { classifyForm } from './schedule13-filing.ts';
 
 const BLOCK = /^(p|div|br|tr|td|th|table|li|h\d|center|pre|font|b)$/i;
 
-export function documentTextLines(text: string): string[] {
+function documentTextLines(text: string): string[] {
   const body = text.replace(/^[\s\S]*?<TEXT>/i, '');
   const looksHtml = /<(html|body|table|div|p|font|br)\b/i.test(body.slice(0, 50000));
   let plain = body;

@@ -44,7 +44,7 @@ const RULES: [ColumnRole, RegExp][] = [
 const NOT_OURS =
   /beneficial|percent(age)? of|number of shares|shares owned|dollar range|grant date|exercis|vest|plan name|credited service|contributions in last|balance at|threshold|target|unearned|pay ratio|actually paid|exchange|trading symbol|title of each class|\bdate\b|signature/i;
 
-export function columnRole(label: string): ColumnRole | null {
+function columnRole(label: string): ColumnRole | null {
   const l = label
     .replace(/\(\$\)|\(#\)|\$/g, ' ')
     .replace(/\s+/g, ' ')

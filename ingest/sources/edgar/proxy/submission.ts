@@ -29,7 +29,7 @@ export interface ProxyDocument {
 }
 
 /** Proxy statement form types whose primary document carries the director and compensation tables. */
-export const PROXY_FORMS = /^(DEF 14A|DEFR14A|DEFM14A|DEF 14C|PRE 14A|DEFA14A)$/i;
+const PROXY_FORMS = /^(DEF 14A|DEFR14A|DEFM14A|DEF 14C|PRE 14A|DEFA14A)$/i;
 
 export function readProxySubmission(text: string, fileName: string): ProxyDocument {
   const accFromName = fileName.match(/(\d{10})-?(\d{2})-?(\d{6})/);
