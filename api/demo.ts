@@ -26,7 +26,9 @@ for (const d of ordered) {
     await d.sample(dir, { seed: 42, scale: 1 });
     const s = await runIngest(d, { from: dir }, settings, { quiet: true });
     console.log(
-      `${d.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ${s.tables.map((t) => t.table).join(', ')}${s.events.appended ? `  (+${s.events.appended} events)` : ''}`,
+      `${d.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ` +
+        `${s.tables.map((t) => t.table).join(', ')}` +
+        `${s.events.appended ? `  (+${s.events.appended} events)` : ''}`,
     );
   } catch (err) {
     failures++;

@@ -44,7 +44,8 @@ async function main(): Promise<number> {
         quiet: values.quiet,
       });
       console.log(
-        `${s.dataset}: ${s.rowsWritten.toLocaleString('en-US')} rows written in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s)`,
+        `${s.dataset}: ${s.rowsWritten.toLocaleString('en-US')} rows written ` +
+          `in ${(s.elapsedMs / 1000).toFixed(1)} s (${s.rowsPerSecond.toLocaleString('en-US')} rows/s)`,
       );
       for (const t of s.tables) console.log(`  ${t.table}: ${t.partitions.map((p) => `${p.value} (${p.rows.toLocaleString('en-US')} rows)`).join(', ')}`);
       if (s.rederived.length) console.log(`  re-derived from the raw cache: ${s.rederived.join(', ')}`);

@@ -26,7 +26,8 @@ async function resolveManagerName<V extends { manager?: string; period?: string 
   const params: unknown[] = [`%${likeEscape(name)}%`];
   if (values.period) params.push(values.period);
   const rows = await services.lake.query(
-    `SELECT DISTINCT cik FROM "managers_13f" WHERE "manager_name" ILIKE $1 ESCAPE '\\'${values.period ? ' AND "period" = $2' : ''} ORDER BY cik LIMIT ${MAX_RESOLVED_MANAGERS + 1}`,
+    'SELECT DISTINCT cik FROM "managers_13f" WHERE "manager_name" ILIKE $1 ESCAPE ' +
+      `'\\'${values.period ? ' AND "period" = $2' : ''} ORDER BY cik LIMIT ${MAX_RESOLVED_MANAGERS + 1}`,
     params,
   );
   if (rows.length > MAX_RESOLVED_MANAGERS) return values;
@@ -37,7 +38,8 @@ const managers = defineList({
   path: '/v1/managers',
   summary: '13F managers: one row per manager and reporting quarter',
   description:
-    'The combined current report of each manager and quarter (original plus amendments; restatements replace, new-holdings amendments add). Newest quarter first, then largest portfolio.',
+    'The combined current report of each manager and quarter (original plus amendments; restatements ' +
+    'replace, new-holdings amendments add). Newest quarter first, then largest portfolio.',
   tag: '13F',
   source: SOURCE.sec_form_13f,
   table: managers13f,
@@ -79,7 +81,8 @@ const holdings = defineList({
   path: '/v1/holdings',
   summary: '13F holdings (information table lines)',
   description:
-    'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
+    'Lines of the current 13F reports, VALUE converted to USD per filing. Newest quarter first; inside a ' +
+    'quarter by CUSIP, then manager (with `manager` and no `cusip`: by manager, then CUSIP).',
   tag: '13F',
   source: SOURCE.sec_form_13f,
   table: holdings13f,

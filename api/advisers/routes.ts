@@ -62,7 +62,8 @@ const list = defineList({
   path: '/v1/advisers',
   summary: 'Investment advisers (latest monthly Form ADV roster)',
   description:
-    'Registered and exempt-reporting advisers from the newest roster snapshot, ordered by regulatory AUM (largest first; advisers reporting none last), then CRD. `as_of` is the snapshot date.',
+    'Registered and exempt-reporting advisers from the newest roster snapshot, ordered by regulatory AUM ' +
+    '(largest first; advisers reporting none last), then CRD. `as_of` is the snapshot date.',
   tag: 'Advisers',
   source: SOURCE.sec_form_adv,
   table: advisersTable,
@@ -89,7 +90,8 @@ const lookup = defineLookup({
   path: '/v1/advisers/{crd}',
   summary: 'One adviser profile by CRD (latest roster snapshot)',
   description:
-    'The fuller profile: legal name, full address, Item 11 disciplinary flag, SEC number and status, employees, RAUM split, client types, websites, filing date. Leading zeros in the CRD are ignored.',
+    'The fuller profile: legal name, full address, Item 11 disciplinary flag, SEC number and status, ' +
+    'employees, RAUM split, client types, websites, filing date. Leading zeros in the CRD are ignored.',
   tag: 'Advisers',
   source: SOURCE.sec_form_adv,
   table: advisersTable,

@@ -11,7 +11,9 @@ export default [
     path: '/v1/board',
     summary: 'Board members, officers and key employees from company proxies and Form 990 returns',
     description:
-      'One row per person per proxy statement (directors) or per 990 return (everyone listed in Part VII / the EZ and PF officer lists). `person_name` matches across sources: case, punctuation, suffixes and middle initials are ignored, a first-name initial matches the full first name.',
+      'One row per person per proxy statement (directors) or per 990 return (everyone listed in Part VII / ' +
+      'the EZ and PF officer lists). `person_name` matches across sources: case, punctuation, suffixes and ' +
+      'middle initials are ignored, a first-name initial matches the full first name.',
     tag: 'Board and compensation',
     source: SOURCE['sec_proxy+irs_990'],
     table: boardMembersTable,

@@ -60,7 +60,8 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
         if (opts.metering && plan.one_time && used + credits > plan.included_credits) {
           throw new ApiError(
             'insufficient_credits',
-            `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`,
+            `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the ` +
+              `free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`,
           );
         }
         if (rows.length) {

@@ -16,7 +16,9 @@ export default defineRoute({
   path: PATH,
   summary: 'Material cybersecurity incidents (8-K Item 1.05), live',
   description:
-    "8-K and 8-K/A filings that report Item 1.05 (filings that merely mention it and voluntary Item 8.01 notes are excluded), newest first, with an excerpt of the item. Sourced live from the regulator's full-text index and the filings themselves.",
+    '8-K and 8-K/A filings that report Item 1.05 (filings that merely mention it and voluntary Item 8.01 ' +
+    "notes are excluded), newest first, with an excerpt of the item. Sourced live from the regulator's " +
+    'full-text index and the filings themselves.',
   tag: 'Full-text search and feeds',
   source: SOURCE,
   params: {
@@ -39,7 +41,8 @@ export default defineRoute({
     const data = await Promise.all(
       page.map(async (inc) => {
         const cik = String(Number(inc.ciks[0] ?? inc.accession.slice(0, 10)));
-        const indexUrl = `${services.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/${inc.accession.replace(/-/g, '')}/${inc.accession}-index.htm`;
+        const indexUrl =
+          `${services.settings.SEC_BASE_URL.replace(/\/$/, '')}/Archives/edgar/data/${cik}/` + `${inc.accession.replace(/-/g, '')}/${inc.accession}-index.htm`;
         try {
           const m = await store.manifest(inc.accession, inc.ciks[0]);
           const doc = primaryDocument(m);

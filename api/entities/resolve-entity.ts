@@ -14,7 +14,9 @@ export default defineRoute({
   path: '/v1/entities/{identifier}',
   summary: 'Resolve an identifier to the canonical entity',
   description:
-    'A ticker (current or former; a moved ticker resolves by `date`), a CIK with or without leading zeros, or a company name (current or former). Unresolvable: 404 `entity_unresolved` with a suggestion when a close match exists.',
+    'A ticker (current or former; a moved ticker resolves by `date`), a CIK with or without leading zeros, ' +
+    'or a company name (current or former). Unresolvable: 404 `entity_unresolved` with a suggestion when a ' +
+    'close match exists.',
   tag: 'Entities',
   source: SOURCE,
   pathParams: { identifier: p.str({ required: true, maxLength: 200 }) },

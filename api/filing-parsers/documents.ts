@@ -8,7 +8,8 @@ export default defineRoute({
   path: '/v1/filings/:accession/documents',
   summary: 'Document manifest of a filing',
   description:
-    'Every file of the filing with sequence, type, description, file name, size and direct URL, from the filing index page (or the full submission text when the index is missing). Cost 10-20 credits by size.',
+    'Every file of the filing with sequence, type, description, file name, size and direct URL, from the ' +
+    'filing index page (or the full submission text when the index is missing). Cost 10-20 credits by size.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,

@@ -10,7 +10,8 @@ export default defineRoute({
   path: '/v1/filings/:accession/events',
   summary: 'Items reported in an 8-K',
   description:
-    'Each item the 8-K reports, with its canonical title and a short excerpt, from the item headings of the primary document and the items declared in the filing header.',
+    'Each item the 8-K reports, with its canonical title and a short excerpt, from the item headings of ' +
+    'the primary document and the items declared in the filing header.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,

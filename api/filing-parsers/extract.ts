@@ -11,7 +11,10 @@ export default defineRoute({
   path: '/v1/filings/:accession/extract',
   summary: 'Text of one item of a 10-K, 10-Q or 8-K',
   description:
-    'From the item heading to the next item heading, skipping the table of contents and page headers/footers. `item`: 1A, 7, 7A (10-K); II-1A or part2-1a for Part II items of a 10-Q (bare 1-4 mean Part I, bare 1A/5/6 Part II); 2.02, 5.02 (8-K). 404 when the item is not in the filing, 422 when it is not an item of the form.',
+    'From the item heading to the next item heading, skipping the table of contents and page ' +
+    'headers/footers. `item`: 1A, 7, 7A (10-K); II-1A or part2-1a for Part II items of a 10-Q (bare 1-4 ' +
+    'mean Part I, bare 1A/5/6 Part II); 2.02, 5.02 (8-K). 404 when the item is not in the filing, 422 when ' +
+    'it is not an item of the form.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,

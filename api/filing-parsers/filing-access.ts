@@ -19,7 +19,8 @@ export const accessionPath = { accession: p.accession({ required: true, descript
 export const cikParam = {
   cik: p.cik({
     description:
-      "CIK of a party to the filing. Only needed when the filing is not in the lake's filing index and was submitted by a filing agent (the accession prefix is then the agent's CIK).",
+      "CIK of a party to the filing. Only needed when the filing is not in the lake's filing index and was " +
+      "submitted by a filing agent (the accession prefix is then the agent's CIK).",
   }),
 };
 

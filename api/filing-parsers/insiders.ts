@@ -38,7 +38,8 @@ export default defineRoute({
   path: '/v1/filings/:accession/insiders',
   summary: 'Insider transactions of a Form 3/4/5 filing',
   description:
-    'Issuer, reporting owners with their relationship, and every Table I/II transaction and holding (shares, price, A/D, holdings after, footnotes), parsed by the same parser as /v1/insider.',
+    'Issuer, reporting owners with their relationship, and every Table I/II transaction and holding ' +
+    '(shares, price, A/D, holdings after, footnotes), parsed by the same parser as /v1/insider.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,

@@ -10,7 +10,9 @@ export default defineRoute({
   path: '/v1/filings/:accession/subsidiaries',
   summary: 'Subsidiaries from Exhibit 21',
   description:
-    'Rows of subsidiary name, jurisdiction and ownership percent (where given) from the filing\'s Exhibit 21, plus the raw exhibit text. Best-effort: HTML tables, "Name (Jurisdiction)" lines, plain-text columns and indented hierarchies.',
+    "Rows of subsidiary name, jurisdiction and ownership percent (where given) from the filing's Exhibit " +
+    '21, plus the raw exhibit text. Best-effort: HTML tables, "Name (Jurisdiction)" lines, plain-text ' +
+    'columns and indented hierarchies.',
   tag: TAG,
   source: SOURCE,
   pathParams: accessionPath,

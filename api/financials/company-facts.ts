@@ -27,7 +27,9 @@ export default defineRoute({
   path: '/v1/financials/{cik}',
   summary: 'Reported XBRL values of one company, per concept',
   description:
-    'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label and, per unit, every reported value with period, fiscal year/period, form, accession, filing date and frame. Pages over concepts (`limit` concepts per page).',
+    'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label ' +
+    'and, per unit, every reported value with period, fiscal year/period, form, accession, filing date and ' +
+    'frame. Pages over concepts (`limit` concepts per page).',
   tag: 'Financials',
   source: SOURCE,
   pathParams: { cik: p.str({ required: true, maxLength: 200, description: 'CIK, ticker or company name.' }) },

@@ -91,7 +91,9 @@ export default [
     path: '/v1/financials',
     summary: 'XBRL financial facts',
     description:
-      'Every non-dimensional XBRL fact per reporting filing (company facts data). A value re-reported by later filings appears once per filing; `latest=true` keeps the latest-filed one per concept/unit/period.',
+      'Every non-dimensional XBRL fact per reporting filing (company facts data). A value re-reported by ' +
+      'later filings appears once per filing; `latest=true` keeps the latest-filed one per ' +
+      'concept/unit/period.',
     tag: 'Financials',
     source: SOURCE,
     table: financialFactsTable,

@@ -18,7 +18,10 @@ export default defineRoute({
   path: PATH,
   summary: 'Full-text search over filing bodies (live)',
   description:
-    "The regulator's full-text search (filings since 2001), fetched live. `q`: keywords or a quoted exact phrase. One record per matching document (a filing whose main document and exhibits match appears once per document). The upstream serves at most 10,000 hits per query: narrow the date range to reach more.",
+    "The regulator's full-text search (filings since 2001), fetched live. `q`: keywords or a quoted exact " +
+    'phrase. One record per matching document (a filing whose main document and exhibits match appears ' +
+    'once per document). The upstream serves at most 10,000 hits per query: narrow the date range to reach ' +
+    'more.',
   tag: 'Full-text search and feeds',
   source: SOURCE,
   params: {

@@ -78,7 +78,10 @@ const list = defineList({
   path: '/v1/insider',
   summary: 'Insider transactions (Forms 3/4/5)',
   description:
-    'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, with issuer, every reporting owner and relationship, shares, price (or its footnote), acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported without a transaction are in the lake table insider_holdings.',
+    'One row per non-derivative or derivative transaction of a Form 3/4/5 filing, newest filing first, ' +
+    'with issuer, every reporting owner and relationship, shares, price (or its footnote), ' +
+    'acquired/disposed, shares owned after, direct/indirect and resolved footnotes. Holdings reported ' +
+    'without a transaction are in the lake table insider_holdings.',
   tag: 'Insider transactions',
   source: SOURCE.sec_insider_transactions,
   table: insiderTransactionsTable,

@@ -9,7 +9,9 @@ export default defineRoute({
   path: '/v1/monitors',
   summary: 'Create a monitor',
   description:
-    'Creates an `active` monitor. `target_type` is `ticker`, `cik`, `form` or `event_type`; `signals` are event types of the taxonomy ([] = all); `materiality` `low`/`medium`/`high` (default `low`). 400 for an invalid target_type, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.',
+    'Creates an `active` monitor. `target_type` is `ticker`, `cik`, `form` or `event_type`; `signals` are ' +
+    'event types of the taxonomy ([] = all); `materiality` `low`/`medium`/`high` (default `low`). 400 for ' +
+    'an invalid target_type, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.',
   tag: MONITORS_TAG,
   source: MONITORING_SOURCE,
   body: createMonitorBody,

@@ -44,7 +44,9 @@ const list = defineList({
   path: '/v1/ownership',
   summary: 'Beneficial ownership (Schedules 13D and 13G)',
   description:
-    'One record per reporting person per Schedule 13D/13G filing, newest first: shares, voting and dispositive power, percent of class, event date. Structured XML since 2024-12-18; older SC 13D/G values are read from the cover page text (best-effort, `structured: false`).',
+    'One record per reporting person per Schedule 13D/13G filing, newest first: shares, voting and ' +
+    'dispositive power, percent of class, event date. Structured XML since 2024-12-18; older SC 13D/G ' +
+    'values are read from the cover page text (best-effort, `structured: false`).',
   tag: 'Beneficial ownership',
   source: SOURCE.sec_schedule_13dg,
   table: beneficialOwnershipTable,

@@ -9,7 +9,8 @@ const list = defineList({
   path: '/v1/private-funds',
   summary: 'Private funds (Form ADV Schedule D 7.B.(1)), latest filing per adviser',
   description:
-    "One record per private fund as reported in its adviser's most recent Form ADV, ordered by adviser CRD then fund ID. `as_of` is the end of the newest filing-data month ingested.",
+    "One record per private fund as reported in its adviser's most recent Form ADV, ordered by adviser CRD " +
+    'then fund ID. `as_of` is the end of the newest filing-data month ingested.',
   tag: 'Advisers',
   source: SOURCE.sec_form_adv_schedule_d,
   table: privateFundsTable,

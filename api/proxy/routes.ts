@@ -11,7 +11,8 @@ export default [
     path: '/v1/proxy/officers',
     summary: 'Directors and executive officers named in DEF 14A proxy statements',
     description:
-      'One row per person per proxy statement, merged across the director table, director bios, the summary compensation table and the director/fund compensation tables.',
+      'One row per person per proxy statement, merged across the director table, director bios, the ' +
+      'summary compensation table and the director/fund compensation tables.',
     tag: 'Board and compensation',
     source: SOURCE.sec_proxy,
     table: proxyOfficersTable,

@@ -55,7 +55,10 @@ const list = defineList({
   path: '/v1/raises',
   summary: 'Private placements (Form D notices)',
   description:
-    'One record per Form D filing (D new notice or D/A amendment, kept apart), newest first, with the offering amounts, industry, fund type, exemptions, related persons and sales compensation recipients. `min_amount` compares the total offering amount; offerings whose amount is "Indefinite" never match it and carry `total_offering_indefinite: true`.',
+    'One record per Form D filing (D new notice or D/A amendment, kept apart), newest first, with the ' +
+    'offering amounts, industry, fund type, exemptions, related persons and sales compensation recipients. ' +
+    '`min_amount` compares the total offering amount; offerings whose amount is "Indefinite" never match ' +
+    'it and carry `total_offering_indefinite: true`.',
   tag: 'Private placements',
   source: SOURCE.sec_form_d,
   table: formDOfferingsTable,

@@ -10,7 +10,8 @@ export default defineRoute({
   path: '/v1/webhooks/deliveries/{delivery_id}/retry',
   summary: 'Redeliver',
   description:
-    'A finished delivery (success or failed) is queued again at once with a fresh retry schedule. 409 while it is pending or when its endpoint is disabled or deleted.',
+    'A finished delivery (success or failed) is queued again at once with a fresh retry schedule. 409 ' +
+    'while it is pending or when its endpoint is disabled or deleted.',
   tag: WEBHOOKS_TAG,
   source: MONITORING_SOURCE,
   pathParams: { delivery_id: p.str({ required: true, description: 'Delivery id.' }) },

@@ -35,7 +35,8 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
       await conn.run(
         // The file holds no partition column (it is the folder name): add it back so a key may include it.
-        `INSERT INTO ${staging} BY NAME SELECT e.* FROM (SELECT *, ${sqlString(value)} AS ${part} FROM read_parquet(${sqlString(target)}, hive_partitioning = false)) e ` +
+        `INSERT INTO ${staging} BY NAME SELECT e.* FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
+          `read_parquet(${sqlString(target)}, hive_partitioning = false)) e ` +
           `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
       );
     }

@@ -25,7 +25,8 @@ export function sampleLitigationReleases(seed: number, count: number, end = '202
       const d = sampleAmount(r);
       const p = sampleAmount(r);
       body.push(
-        `The final judgment orders ${people[0]} to pay disgorgement of ${d.text}, prejudgment interest of $${r.int(1000, 90000).toLocaleString('en-US')}, and a civil penalty of ${p.text}.`,
+        `The final judgment orders ${people[0]} to pay disgorgement of ${d.text}, prejudgment interest of ` +
+          `$${r.int(1000, 90000).toLocaleString('en-US')}, and a civil penalty of ${p.text}.`,
       );
     }
     const path = `/enforcement-litigation/litigation-releases/lr-${n}`;

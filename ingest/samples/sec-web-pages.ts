@@ -32,18 +32,22 @@ function printedDate(iso: string): string {
 }
 
 function pageShell(title: string, main: string): string {
-  return `<!DOCTYPE html>
+  return (
+    `<!DOCTYPE html>
 <html lang="en" dir="ltr">
 <head><meta charset="utf-8"><title>${esc(title)} | SEC.gov</title></head>
 <body class="path-enforcement-litigation">
-<header class="usa-header"><nav class="usa-nav" aria-label="Primary navigation"><ul><li><a href="/edgar/searchedgar/cik">CIK Lookup</a></li><li><a href="/enforcement-litigation">Enforcement</a></li></ul></nav></header>
+<header class="usa-header"><nav class="usa-nav" aria-label="Primary navigation"><ul><li>` +
+    `<a href="/edgar/searchedgar/cik">CIK Lookup</a></li><li><a href="/enforcement-litigation">Enforcement</a>` +
+    `</li></ul></nav></header>
 <main id="main-content" role="main">
 ${main}
 </main>
 <footer class="usa-footer"><a href="/privacy">Privacy</a></footer>
 </body>
 </html>
-`;
+`
+  );
 }
 
 function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryColumn?: boolean; nextHref?: string } = {}): string {
@@ -57,15 +61,21 @@ function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryCo
       const summary = opts.summaryColumn
         ? `\n  <td headers="view-field-summary-table-column" class="views-field views-field-field-summary">${esc(r.summary ?? '')}</td>`
         : '';
-      return `<tr>
-  <td headers="view-field-publish-date-table-column" class="views-field views-field-field-publish-date"><time datetime="${r.date}T12:00:00Z" class="datetime">${printedDate(r.date)}</time></td>
-  <td headers="view-field-respondents-table-column" class="views-field views-field-field-respondents"><div class="release-view__respondents"><a href="${esc(r.path)}">${esc(r.name)}</a></div>
+      return (
+        `<tr>
+  <td headers="view-field-publish-date-table-column" class="views-field views-field-field-publish-date">` +
+        `<time datetime="${r.date}T12:00:00Z" class="datetime">${printedDate(r.date)}</time></td>
+  <td headers="view-field-respondents-table-column" class="views-field views-field-field-respondents">` +
+        `<div class="release-view__respondents"><a href="${esc(r.path)}">${esc(r.name)}</a></div>
     <div class="release-view__release-number">${numbers}</div>${file}${seeAlso}</td>${summary}
-</tr>`;
+</tr>`
+      );
     })
     .join('\n');
   const pager = opts.nextHref
-    ? `<nav class="usa-pagination" aria-label="Pagination"><ul class="usa-pagination__list"><li class="usa-pagination__item usa-pagination__arrow"><a href="${esc(opts.nextHref)}" class="usa-pagination__next-page" rel="next">Next</a></li></ul></nav>`
+    ? '<nav class="usa-pagination" aria-label="Pagination"><ul class="usa-pagination__list"><li ' +
+      `class="usa-pagination__item usa-pagination__arrow"><a href="${esc(opts.nextHref)}" ` +
+      'class="usa-pagination__next-page" rel="next">Next</a></li></ul></nav>'
     : '';
   const summaryHead = opts.summaryColumn ? '<th id="view-field-summary-table-column" class="views-field views-field-field-summary">Summary</th>' : '';
   return pageShell(
@@ -73,7 +83,9 @@ function listingPageHtml(title: string, rows: SampleRelease[], opts: { summaryCo
     `<h1>${esc(title)}</h1>
 <div class="view-content">
 <table class="usa-table views-table views-view-table cols-3">
-<thead><tr><th id="view-field-publish-date-table-column" class="views-field views-field-field-publish-date">Date</th><th id="view-field-respondents-table-column" class="views-field views-field-field-respondents">Respondents</th>${summaryHead}</tr></thead>
+<thead><tr><th id="view-field-publish-date-table-column" class="views-field views-field-field-publish-date">Date` +
+      `</th><th id="view-field-respondents-table-column" class="views-field views-field-field-respondents">` +
+      `Respondents</th>${summaryHead}</tr></thead>
 <tbody>
 ${body}
 </tbody>

@@ -3,7 +3,8 @@ import { defineTable } from '../table.ts';
 export const enforcementTable = defineTable({
   name: 'enforcement_actions',
   description:
-    "Enforcement actions: the SEC's administrative proceedings and litigation releases in one table, keyed by agency and release number, with penalties and disgorgement parsed from the text.",
+    "Enforcement actions: the SEC's administrative proceedings and litigation releases in one table, keyed " +
+    'by agency and release number, with penalties and disgorgement parsed from the text.',
   columns: {
     action_id: { type: 'VARCHAR', nullable: false, description: '`<agency>:<release_number>`, e.g. `SEC:34-100512`.' },
     agency: { type: 'VARCHAR', nullable: false, description: 'Publishing agency (`SEC`).' },

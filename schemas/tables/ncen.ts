@@ -7,7 +7,8 @@ import { defineTable } from '../table.ts';
 export const fundProviders = defineTable({
   name: 'fund_providers',
   description:
-    'Service providers of registered funds from Form N-CEN: advisers, sub-advisers, administrators, custodians, transfer agents, pricing services, underwriters, auditors, …',
+    'Service providers of registered funds from Form N-CEN: advisers, sub-advisers, administrators, ' +
+    'custodians, transfer agents, pricing services, underwriters, auditors, …',
   columns: {
     accession_number: { type: 'VARCHAR', nullable: false },
     provider_no: { type: 'INTEGER', nullable: false, description: 'Ordinal of the provider within the filing.' },
@@ -19,7 +20,9 @@ export const fundProviders = defineTable({
       type: 'VARCHAR',
       nullable: false,
       description:
-        'Lower case: adviser, sub-adviser, administrator, custodian, transfer agent, pricing service, shareholder servicing agent, securities lending agent, broker-dealer, broker, underwriter, auditor.',
+        'Lower case: adviser, sub-adviser, administrator, custodian, transfer agent, pricing service, ' +
+        'shareholder servicing agent, securities lending agent, broker-dealer, broker, underwriter, ' +
+        'auditor.',
     },
     provider_name: { type: 'VARCHAR', nullable: false },
     provider_cik: { type: 'VARCHAR', description: 'Only when the filing states one (N-CEN rarely does).' },

@@ -3,7 +3,8 @@ import { defineTable } from '../table.ts';
 export const beneficialOwnershipTable = defineTable({
   name: 'beneficial_ownership',
   description:
-    'Schedule 13D / 13G beneficial-ownership reports (structured XML since 2024-12-18; legacy SC 13D/G text best-effort): one row per reporting person per filing.',
+    'Schedule 13D / 13G beneficial-ownership reports (structured XML since 2024-12-18; legacy SC 13D/G ' +
+    'text best-effort): one row per reporting person per filing.',
   columns: {
     accession: { type: 'VARCHAR', nullable: false },
     row_seq: { type: 'INTEGER', nullable: false, description: 'Position of the reporting person on the cover pages.' },

@@ -3,7 +3,8 @@ import { defineTable } from '../table.ts';
 export const patentGrantsTable = defineTable({
   name: 'uspto_patent_grants',
   description:
-    'USPTO patent grants from the weekly full-text grant files (ipgYYMMDD.xml, us-patent-grant v4.x): bibliographic data, first assignee flattened for filtering, all assignees and inventors as JSON.',
+    'USPTO patent grants from the weekly full-text grant files (ipgYYMMDD.xml, us-patent-grant v4.x): ' +
+    'bibliographic data, first assignee flattened for filtering, all assignees and inventors as JSON.',
   columns: {
     patent_number: {
       type: 'VARCHAR',

@@ -181,7 +181,8 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
 
   it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
     const rows = await app.services.lake.query(
-      `SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)`,
+      'SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL ' +
+        'HAVING count(*) = 2 AND count(DISTINCT investment_discretion) = 2)',
       [],
     );
     expect(rows[0].n).toBeGreaterThan(0);

@@ -139,7 +139,8 @@ describe.skipIf(!hasFixtures)('GET /v1/advisers over the real IAPD firm-search f
     expect(fl.body.as_of).toBe('2026-07-21T00:00:00Z');
     expect(fl.body.data.map((d: any) => d.crd)).toEqual(['148826', '171898']);
     const q = await app.get('/v1/advisers?q=citadel&disciplinary=false');
-    expect(q.body.data.map((d: any) => d.business_name)).toEqual(['CITADEL INVESTMENT ADVISORY INC', 'CITADEL ADVISORS LLC']); // no AUM in search results: CRD order
+    // no AUM in search results: CRD order
+    expect(q.body.data.map((d: any) => d.business_name)).toEqual(['CITADEL INVESTMENT ADVISORY INC', 'CITADEL ADVISORS LLC']);
     const p = await app.get('/v1/advisers/148826');
     expect(p.body.data[0]).toMatchObject({
       crd: '148826',

@@ -102,7 +102,8 @@ describe('advisers: odd but real roster cases', () => {
   it('maps renamed headers: "CRD#", item code followed by a label, extra unknown columns', async () => {
     const c = await loadCsv(
       'ia060126.csv',
-      '"CRD#","Primary Business Name","Unknown New Column","5F(2)(c) Total Regulatory Assets","11 - Disciplinary"\r\n"123","ACME ADVISERS","x","1,000.49","Y"\r\n',
+      '"CRD#","Primary Business Name","Unknown New Column","5F(2)(c) Total Regulatory Assets","11 - ' +
+        'Disciplinary"\r\n"123","ACME ADVISERS","x","1,000.49","Y"\r\n',
     );
     expect(c.rows.advisers![0]).toMatchObject({
       crd: '123',
@@ -226,7 +227,9 @@ describe('advisers: IAPD firm compilation feed (ISO-8859-1 XML, gzipped)', () =>
       ),
       Buffer.from([0xdc]), // Ü in ISO-8859-1
       Buffer.from(
-        'LLER & SONS" LegalNm="MULLER AND SONS LLC"/>\n<Rgstn FirmType="Registered" St="APPROVED" Dt="2020-01-02"/>\n<Item11A Q11A1="N" Q11A2="Y"/>\n</Firm>\n<Firm>\n<Info BusNm="NO CRD"/>\n</Firm>\n</Firms></IAPDFirmSECReport>\n',
+        'LLER & SONS" LegalNm="MULLER AND SONS LLC"/>\n<Rgstn FirmType="Registered" St="APPROVED" ' +
+          'Dt="2020-01-02"/>\n<Item11A Q11A1="N" Q11A2="Y"/>\n</Firm>\n<Firm>\n<Info BusNm="NO ' +
+          'CRD"/>\n</Firm>\n</Firms></IAPDFirmSECReport>\n',
         'latin1',
       ),
     ]);

@@ -17,7 +17,8 @@ describe('iapd-individuals: feed parsing', () => {
         `LLER" firstNm="REN${String.fromCharCode(0xc9)}E" midNm="A" indvlPK="00123" actvAGReg="Y" link="https://adviserinfo.sec.gov/individual/summary/123"/>
 <OthrNms><OthrNm lastNm="SMITH" firstNm="RENEE"/></OthrNms>
 <CrntEmps><CrntEmp orgNm="ACME &amp; CO" orgPK="555" city="BOSTON" state="MA" cntry="United States">
-<CrntRgstns><CrntRgstn regAuth="MA" regCat="RA" st="APPROVED" stDt="2012-03-04"/><CrntRgstn regAuth="FINRA" regCat="RR" st="APPROVED" stDt="03/05/2010"/></CrntRgstns>
+<CrntRgstns><CrntRgstn regAuth="MA" regCat="RA" st="APPROVED" stDt="2012-03-04"/>` +
+          `<CrntRgstn regAuth="FINRA" regCat="RR" st="APPROVED" stDt="03/05/2010"/></CrntRgstns>
 </CrntEmp></CrntEmps>
 <Exms><Exm exmCd="S65" exmNm="Series 65" exmDt="2009-01-02"/></Exms>
 <PrevRgstns><PrevRgstn orgNm="OLD" orgPK="1" regBeginDt="2011-01-01"/></PrevRgstns>

@@ -34,7 +34,8 @@ async function ingestBench(root: string): Promise<BenchResult[]> {
   const rows = Number(n);
   const t = performance.now();
   await conn.run(
-    `COPY (SELECT * FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', escape='')) TO ${sqlString(join(root, 'baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', escape='')) ` +
+      `TO ${sqlString(join(root, 'baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
   );
   const baselineMs = performance.now() - t;
   conn.closeSync();
@@ -163,7 +164,9 @@ async function nportIngestBench(root: string): Promise<BenchResult[]> {
   const { conn, instance } = await openDuck();
   const t = performance.now();
   await conn.run(
-    `COPY (SELECT * FROM read_csv(${sqlString(member)}, delim='\t', header=true, quote='', escape='', all_varchar=true)) TO ${sqlString(join(root, 'nport-baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (SELECT * FROM read_csv(${sqlString(member)}, delim='\t', header=true, quote='', escape='', ` +
+      `all_varchar=true)) TO ${sqlString(join(root, 'nport-baseline.parquet'))} (FORMAT parquet, COMPRESSION ` +
+      'zstd)',
   );
   const baselineMs = performance.now() - t;
   conn.closeSync();
@@ -220,7 +223,9 @@ export async function generateLake(
     value_reported: 'CAST(1000 + (h % 100000000) AS DOUBLE)',
     value_unit_decision: `'dollars'`,
     // Per-filing text varies per filing as in the real table (a constant would compress to nothing and flatter the figures).
-    value_unit_reason: `'median VALUE/shares ' || (10 + m % 300) || '.' || lpad(CAST(m % 100 AS VARCHAR), 2, '0') || ' over ' || (20 + m % 900) || ' share rows: over $2000 a share if thousands, so dollars'`,
+    value_unit_reason:
+      `'median VALUE/shares ' || (10 + m % 300) || '.' || lpad(CAST(m % 100 AS VARCHAR), 2, '0') || ' over ' ` +
+      `|| (20 + m % 900) || ' share rows: over $2000 a share if thousands, so dollars'`,
     shares: 'CAST(h % 1000000 AS DOUBLE)',
     shares_type: `'SH'`,
     put_call: 'NULL',
@@ -246,7 +251,8 @@ export async function generateLake(
     // c: CUSIP block of row i; j: position inside the block → manager ascending inside the block, shifted per CUSIP.
     await conn.run(`COPY (
       SELECT ${cols.map((c) => `${expr[c]} AS "${c}"`).join(', ')}
-      FROM (SELECT i, h, c, least(CAST((i - c * ${perCusip}) * ${MANAGERS} // ${perCusip} + (c + ${k}) % ${spread} AS BIGINT), ${MANAGERS - 1}) AS m, ${pe} AS pe, '${q.slice(2, 4)}' AS q2, ${k} AS qk
+      FROM (SELECT i, h, c, least(CAST((i - c * ${perCusip}) * ${MANAGERS} // ${perCusip} + (c + ${k}) % ${spread} AS BIGINT), ${MANAGERS - 1}) AS m,
+              ${pe} AS pe, '${q.slice(2, 4)}' AS q2, ${k} AS qk
             FROM (SELECT i, hash(i * 8 + ${k}) AS h, least(i // ${perCusip}, ${CUSIPS - 1}) AS c FROM range(${per}) t(i)))
     ) TO ${sqlString(join(dir, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroupSize})`);
     // The manager-sorted copy the ingester writes beside it (serves ?manager= pages).

@@ -69,7 +69,8 @@ async function writeFsds(dir: string, subs: number, perSub: number): Promise<num
         printf('%.4f', (s * 1000 + j)::DOUBLE) AS value, '' AS footnote
       FROM range(${subs}) a(s), range(${perSub}) b(j)) TO ${sqlString(join(dir, 'num.txt'))} (HEADER, DELIMITER '\t', QUOTE '')`);
     await conn.run(`COPY (SELECT 'Tag' || i AS tag, 'us-gaap/2024' AS version, '0' AS custom, '0' AS abstract, 'monetary' AS datatype, 'D' AS iord,
-        'C' AS crdr, 'Tag ' || i AS tlabel, 'Generated.' AS doc FROM range(400) t(i)) TO ${sqlString(join(dir, 'tag.txt'))} (HEADER, DELIMITER '\t', QUOTE '')`);
+        'C' AS crdr, 'Tag ' || i AS tlabel, 'Generated.' AS doc
+      FROM range(400) t(i)) TO ${sqlString(join(dir, 'tag.txt'))} (HEADER, DELIMITER '\t', QUOTE '')`);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -161,7 +162,8 @@ export default async function (): Promise<BenchResult[]> {
       const cik = lake.ciks[j % lake.ciks.length];
       const concept = lake.concepts[j++ % lake.concepts.length];
       return app.services.lake.query(
-        'SELECT * FROM financial_facts WHERE cik_bucket = $1 AND cik = $2 AND concept IN ($3) ORDER BY concept, unit, period_end, period_days, filed, accession',
+        'SELECT * FROM financial_facts WHERE cik_bucket = $1 AND cik = $2 AND concept IN ($3) ORDER BY ' +
+          'concept, unit, period_end, period_days, filed, accession',
         [cik.slice(0, 5), cik, concept],
       );
     };

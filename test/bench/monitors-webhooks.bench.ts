@@ -86,7 +86,10 @@ async function scannerThroughput(): Promise<BenchResult> {
       const values = chunk.map((m) => {
         const o = params.length;
         params.push(m.id, m.account_id, m.target_type, m.target_value, JSON.stringify(m.signals), m.materiality);
-        return `($${o + 1}, $${o + 2}, 'bench', $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, 'active', NULL, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`;
+        return (
+          `($${o + 1}, $${o + 2}, 'bench', $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, 'active', NULL, ` +
+          `'2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`
+        );
       });
       await state.run(`INSERT INTO monitors VALUES ${values.join(', ')}`, params);
     }

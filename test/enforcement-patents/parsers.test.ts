@@ -122,8 +122,10 @@ describe.skipIf(!hasFixtures)('litigation-release RSS feed (real, served 2024-07
 describe('tolerant listing pages', () => {
   const base = 'https://www.sec.gov/litigation/litreleases.htm';
   it('legacy table layout: number links the release, printed dates, missing fields become null', () => {
-    const html = `<table><tr><th>Release No.</th><th>Date</th><th>Action</th></tr>
-      <tr><td><a href="/litigation/litreleases/2019/lr24400.htm">LR-24400</a></td><td>Mar. 1, 2019</td><td>SEC v. John Doe, et al.<br><a href="/litigation/complaints/2019/comp24400.pdf">SEC Complaint</a></td></tr>
+    const html =
+      `<table><tr><th>Release No.</th><th>Date</th><th>Action</th></tr>
+      <tr><td><a href="/litigation/litreleases/2019/lr24400.htm">LR-24400</a></td><td>Mar. 1, 2019</td><td>` +
+      `SEC v. John Doe, et al.<br><a href="/litigation/complaints/2019/comp24400.pdf">SEC Complaint</a></td></tr>
       <tr><td>LR-24399</td><td></td><td>Jane Roe</td></tr></table>`;
     const page = parseListingPage(html, base);
     expect(page.rows).toHaveLength(2);
@@ -137,9 +139,14 @@ describe('tolerant listing pages', () => {
     expect(page.rows[1]).toMatchObject({ date: null, releaseNumbers: ['LR-24399'], name: 'Jane Roe', detailUrl: null, documents: [] });
   });
   it('new-site layout: <time datetime>, names link, "Release No." and "See Also" in one cell, next page', () => {
-    const html = `<table><thead><tr><th class="views-field-field-publish-date">Date</th><th class="views-field-field-respondents">Respondents</th></tr></thead><tbody>
+    const html =
+      `<table><thead><tr><th class="views-field-field-publish-date">Date</th>` +
+      `<th class="views-field-field-respondents">Respondents</th></tr></thead><tbody>
       <tr><td class="views-field views-field-field-publish-date"><time datetime="2024-06-27T12:00:00Z">June 27, 2024</time></td>
-      <td class="views-field views-field-field-respondents"><div class="release-view__respondents"><a href="/enforcement-litigation/litigation-releases/lr-26038">BorrowMoney.com, Inc. and Aldo Piscitello</a></div><div>Release No. LR-26038</div><div>See Also: <a href="/files/litigation/complaints/2024/comp26038.pdf">SEC Complaint</a></div></td></tr>
+      <td class="views-field views-field-field-respondents"><div class="release-view__respondents">` +
+      `<a href="/enforcement-litigation/litigation-releases/lr-26038">BorrowMoney.com, Inc. and Aldo Piscitello` +
+      `</a></div><div>Release No. LR-26038</div><div>` +
+      `See Also: <a href="/files/litigation/complaints/2024/comp26038.pdf">SEC Complaint</a></div></td></tr>
       </tbody></table><nav><a class="usa-pagination__next-page" href="?page=1">Next</a></nav>`;
     const page = parseListingPage(html, 'https://www.sec.gov/enforcement-litigation/litigation-releases');
     expect(page.rows[0]).toMatchObject({
@@ -157,7 +164,10 @@ describe('tolerant listing pages', () => {
   });
   it('release page: body text without navigation, documents, case numbers', () => {
     const d = parseDetailPage(
-      `<html><body><nav>CIK Lookup LR-1111</nav><article><h1>Jane Roe</h1><div class="field--name-body"><p>Litigation Release No. LR-26001; June 3, 2024</p><p>Civil Action No. 1:24-cv-00999. The judgment orders a civil penalty of $75,000.</p><a href="/files/litigation/complaints/2024/comp26001.pdf">Complaint</a></div></article></body></html>`,
+      '<html><body><nav>CIK Lookup LR-1111</nav><article><h1>Jane Roe</h1><div ' +
+        'class="field--name-body"><p>Litigation Release No. LR-26001; June 3, 2024</p><p>Civil Action No. ' +
+        '1:24-cv-00999. The judgment orders a civil penalty of $75,000.</p><a ' +
+        'href="/files/litigation/complaints/2024/comp26001.pdf">Complaint</a></div></article></body></html>',
       'https://www.sec.gov/x',
     );
     expect(d.releaseNumbers).toEqual(['LR-26001']);

@@ -19,7 +19,8 @@ const results: boolean[] = [];
 afterAll(() => {
   if (results.length)
     console.log(
-      `[parser-quality] ${results.filter(Boolean).length}/${results.length} cases pass (${((100 * results.filter(Boolean).length) / results.length).toFixed(1)}%)`,
+      `[parser-quality] ${results.filter(Boolean).length}/${results.length} cases pass ` +
+        `(${((100 * results.filter(Boolean).length) / results.length).toFixed(1)}%)`,
     );
 });
 function check(fn: () => void): void {

@@ -156,7 +156,9 @@ describe.skipIf(!hasFixtures)('parseOwnershipXml on every real Form 3/4/5 fixtur
     const m = d.rows[0];
     expect(m.valueUsd).toBeNull();
     expect(m.priceFootnote).toBe(
-      'Each RSU represents the right to receive, at settlement, one share of common stock. This transaction represents the settlement of RSUs in shares of common stock on their scheduled vesting date.',
+      'Each RSU represents the right to receive, at settlement, one share of common stock. This ' +
+        'transaction represents the settlement of RSUs in shares of common stock on their scheduled vesting ' +
+        'date.',
     );
     expect(m.footnotes.map((f) => `${f.field}:${f.id}`)).toEqual([
       'transactionShares:F1',

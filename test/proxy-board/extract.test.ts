@@ -49,29 +49,33 @@ describe.skipIf(!hasFixtures)('layout 1: investment-company proxy (180 Degree Ca
     });
   });
 
-  it('"Name, Address and Age" cells: age read from the cell, address lines dropped; Interested/Independent section rows; "Member of the Board: June 2016" → director since 2016', () => {
-    expect(people(x)).toEqual([
-      ['Kevin M. Rendino', 'Chairman, Chief Executive Officer and Portfolio Manager', true, true, false, 53, 2016],
-      ['Daniel B. Wolfe', 'President, Chief Financial Officer and Chief Compliance Officer', true, true, false, 43, 2017],
-      ['Stacy R. Brandom', 'Independent Director', true, false, true, 62, 2014],
-      ['Richard P. Shanley', 'Independent Director', true, false, true, 73, 2007],
-      // Printed "Parker Weil" in the nominee table and "Parker A. Weil" elsewhere: one person, fuller name kept.
-      ['Parker A. Weil', 'Independent Director', true, false, true, 54, 2017],
-      ['Alicia M. Gift', 'Senior Controller, Secretary and Treasurer', false, true, null, null, null],
-      // "Robert E. Bigelow, III(4)": generational suffix after a comma and a footnote marker.
-      [
-        'Robert E. Bigelow, III',
-        'Vice President, Head of Fund Development and Chief Executive Officer of 180 Degree Capital BD, LLC',
-        false,
-        true,
-        null,
-        null,
-        null,
-      ],
-      // Retiring director named only in the compensation table's "Independent Directors" section.
-      ['Charles E. Ramsey', 'Director', true, false, true, null, null],
-    ]);
-  });
+  it(
+    '"Name, Address and Age" cells: age read from the cell, address lines dropped; Interested/Independent ' +
+      'section rows; "Member of the Board: June 2016" → director since 2016',
+    () => {
+      expect(people(x)).toEqual([
+        ['Kevin M. Rendino', 'Chairman, Chief Executive Officer and Portfolio Manager', true, true, false, 53, 2016],
+        ['Daniel B. Wolfe', 'President, Chief Financial Officer and Chief Compliance Officer', true, true, false, 43, 2017],
+        ['Stacy R. Brandom', 'Independent Director', true, false, true, 62, 2014],
+        ['Richard P. Shanley', 'Independent Director', true, false, true, 73, 2007],
+        // Printed "Parker Weil" in the nominee table and "Parker A. Weil" elsewhere: one person, fuller name kept.
+        ['Parker A. Weil', 'Independent Director', true, false, true, 54, 2017],
+        ['Alicia M. Gift', 'Senior Controller, Secretary and Treasurer', false, true, null, null, null],
+        // "Robert E. Bigelow, III(4)": generational suffix after a comma and a footnote marker.
+        [
+          'Robert E. Bigelow, III',
+          'Vice President, Head of Fund Development and Chief Executive Officer of 180 Degree Capital BD, LLC',
+          false,
+          true,
+          null,
+          null,
+          null,
+        ],
+        // Retiring director named only in the compensation table's "Independent Directors" section.
+        ['Charles E. Ramsey', 'Director', true, false, true, null, null],
+      ]);
+    },
+  );
 
   it('fund compensation table: "$" in its own cell, N/A fund-complex total for officers, fiscal year from "year ended" text', () => {
     expect(x.fiscalYear).toBe(2019);
@@ -183,35 +187,39 @@ describe.skipIf(!hasFixtures)('layout 2: operating-company proxy with inline XBR
     ]);
   });
 
-  it('bio cards in and out of tables: "Sue" / "H. Rataj" on two lines, "Michael M. Morrow Non-Executive" / "Chair of the Board", CEO card without "Independent"', () => {
-    expect(people(x)).toEqual([
-      ['Cynthia A. Arnold', null, true, false, true, 65, 2018],
-      ['Douglas G. Del Grosso', null, true, false, true, 62, 2020],
-      ['Juan Enriquez', null, true, false, true, 64, 2005],
-      ['William C. Kirby', null, true, false, true, 72, 2012],
-      ['Michael M. Morrow', 'Non-Executive Chair of the Board', true, false, true, 68, 2017],
-      ['Raffiq Nathoo', null, true, false, true, 57, 2022],
-      ['Sue H. Rataj', null, true, false, true, 67, 2011],
-      ['Michelle E. Williams', null, true, false, true, 62, 2023],
-      ['Frank A. Wilson', null, true, false, true, 65, 2018],
-      ['Matthias L. Wolfgruber', null, true, false, true, 70, 2014],
-      ['Christine Y. Yan', null, true, false, true, 58, 2019],
-      ['Sean D. Keohane', 'President and CEO', true, true, false, 56, 2016],
-      ['Erica McLaughlin', 'Executive Vice President, CFO, & Head of Corp Strategy', false, true, null, null, null],
-      ['Karen A. Kalita', 'Senior Vice President and General Counsel', false, true, null, null, null],
-      [
-        'Hobart C. Kalkstein',
-        'Executive Vice President & President, Reinforcement Materials Segment & Americas Region, & executive responsible for Digital',
-        false,
-        true,
-        null,
-        null,
-        null,
-      ],
-      ['Jeff Zhu', 'Executive Vice President and President, Performance Chemicals Segment & Asia Pacific Region', false, true, null, null, null],
-    ]);
-    expect(x.people.find((p) => p.printed === 'Sue H. Rataj')!.foundIn).toEqual(['bio_card', 'director_compensation#139']);
-  });
+  it(
+    'bio cards in and out of tables: "Sue" / "H. Rataj" on two lines, "Michael M. Morrow Non-Executive" / ' +
+      '"Chair of the Board", CEO card without "Independent"',
+    () => {
+      expect(people(x)).toEqual([
+        ['Cynthia A. Arnold', null, true, false, true, 65, 2018],
+        ['Douglas G. Del Grosso', null, true, false, true, 62, 2020],
+        ['Juan Enriquez', null, true, false, true, 64, 2005],
+        ['William C. Kirby', null, true, false, true, 72, 2012],
+        ['Michael M. Morrow', 'Non-Executive Chair of the Board', true, false, true, 68, 2017],
+        ['Raffiq Nathoo', null, true, false, true, 57, 2022],
+        ['Sue H. Rataj', null, true, false, true, 67, 2011],
+        ['Michelle E. Williams', null, true, false, true, 62, 2023],
+        ['Frank A. Wilson', null, true, false, true, 65, 2018],
+        ['Matthias L. Wolfgruber', null, true, false, true, 70, 2014],
+        ['Christine Y. Yan', null, true, false, true, 58, 2019],
+        ['Sean D. Keohane', 'President and CEO', true, true, false, 56, 2016],
+        ['Erica McLaughlin', 'Executive Vice President, CFO, & Head of Corp Strategy', false, true, null, null, null],
+        ['Karen A. Kalita', 'Senior Vice President and General Counsel', false, true, null, null, null],
+        [
+          'Hobart C. Kalkstein',
+          'Executive Vice President & President, Reinforcement Materials Segment & Americas Region, & executive responsible for Digital',
+          false,
+          true,
+          null,
+          null,
+          null,
+        ],
+        ['Jeff Zhu', 'Executive Vice President and President, Performance Chemicals Segment & Asia Pacific Region', false, true, null, null, null],
+      ]);
+      expect(x.people.find((p) => p.printed === 'Sue H. Rataj')!.foundIn).toEqual(['bio_card', 'director_compensation#139']);
+    },
+  );
 
   it('hand-counted ground truth: 12 directors + 4 other named executive officers; 15 SCT + 11 director rows; no other table of the 443 is taken', () => {
     const truth = [

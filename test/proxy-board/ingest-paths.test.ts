@@ -16,7 +16,8 @@ import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
 const hasZip = existsSync('/usr/bin/zip') || existsSync('/usr/local/bin/zip');
 
 /** A proxy whose second SCT row does not add up: the extractor must say so through its confidence. */
-const MISMATCH_PROXY = `<SEC-DOCUMENT>0000777777-24-000001.txt : 20240301
+const MISMATCH_PROXY =
+  `<SEC-DOCUMENT>0000777777-24-000001.txt : 20240301
 <SEC-HEADER>0000777777-24-000001.hdr.sgml : 20240301
 ACCESSION NUMBER:\t\t0000777777-24-000001
 CONFORMED SUBMISSION TYPE:\tDEF 14A
@@ -32,7 +33,8 @@ FILER:
 <FILENAME>p.htm
 <TEXT>
 <html><body><table>
-<tr><td>Name and Principal Position</td><td>Year</td><td>Salary ($)</td><td>Bonus ($)</td><td>Stock Awards ($)</td><td>All Other Compensation ($)</td><td>Total ($)</td></tr>
+<tr><td>Name and Principal Position</td><td>Year</td><td>Salary ($)</td><td>Bonus ($)</td><td>Stock Awards ($)` +
+  `</td><td>All Other Compensation ($)</td><td>Total ($)</td></tr>
 <tr><td>Ann Example<br>Chief Executive Officer</td><td>2023</td><td>500,000</td><td>&#8212;</td><td>1,000,000</td><td>10,000</td><td>1,510,000</td></tr>
 <tr><td>Bob Sample<br>Chief Financial Officer</td><td>2023</td><td>300,000</td><td>50,000</td><td>400,000</td><td>5,000</td><td>9,999,999</td></tr>
 </table></body></html>

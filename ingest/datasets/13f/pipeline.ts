@@ -303,7 +303,8 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
                   ELSE any_value(value_unit_decision) FILTER (WHERE amendment_effect <> 'notice') END AS unit
       FROM cur GROUP BY ALL),
     dates AS (SELECT cik, period, min(filing_date) AS first_date, max(filing_date) AS last_date FROM all13f_filing GROUP BY ALL),
-    agg AS (SELECT manager_cik AS cik, period, count(*)::INTEGER AS n, CAST(coalesce(sum(value_usd), 0) AS BIGINT) AS v FROM eff13f WHERE is_current GROUP BY ALL)
+    agg AS (SELECT manager_cik AS cik, period, count(*)::INTEGER AS n, CAST(coalesce(sum(value_usd), 0) AS BIGINT) AS v
+      FROM eff13f WHERE is_current GROUP BY ALL)
     SELECT l.cik, l.manager_name, l.street1, l.street2, l.city, l.state_or_country, l.zip_code, l.period, l.period_of_report,
            dt.first_date AS filing_date, dt.last_date AS last_filing_date, l.accession_number, acc.accessions, acc.amendment_count,
            l.report_type, coalesce(agg.n, 0) AS holdings_count, coalesce(agg.v, 0) AS total_value_usd, acc.unit AS value_unit_decision,

@@ -71,7 +71,8 @@ export default defineIngester({
   source: SOURCE.sec_form_adv,
   sourceUrls: [`https://www.sec.gov${ROSTER_PAGE_PATH}`, 'https://reports.adviserinfo.sec.gov/reports/CompilationReports/CompilationReports.manifest.json'],
   argsHelp:
-    '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster .csv | IA_FIRM_*_Feed_*.xml[.gz] | IAPD firm-search .json | folder>',
+    '--date YYYY-MM-DD|YYYY-MM (roster month; default newest on the SEC page) | --from <ia*.zip | roster ' +
+    '.csv | IA_FIRM_*_Feed_*.xml[.gz] | IAPD firm-search .json | folder>',
 
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, LOCAL_FILES);

@@ -223,12 +223,20 @@ export async function writeFirmFeedSample(path: string, opts: SampleOptions, gen
   const rng = new Rng(opts.seed + 2);
   let xml = `<?xml version="1.0" encoding="ISO-8859-1"?>\n<IAPDFirmSECReport GenOn="${generatedOn}">\n<Firms>\n`;
   for (const f of firms) {
-    xml += `<Firm>\n<Info SECRgnCD="NYRO" FirmCrdNb="${f.crd}" SECNb="${f.secNumber}" BusNm="${xmlAttr(f.business)}" LegalNm="${xmlAttr(f.legal)}" UmbrRgstn="N"/>\n`;
-    xml += `<MainAddr Strt1="${xmlAttr(f.street1)}"${f.street2 ? ` Strt2="${xmlAttr(f.street2)}"` : ''} City="${xmlAttr(f.city)}"${f.state ? ` State="${f.state}"` : ''} Cntry="${xmlAttr(f.country)}" PostlCd="${xmlAttr(f.postal)}" PhNb="${f.phone}"/>\n`;
+    xml +=
+      `<Firm>\n<Info SECRgnCD="NYRO" FirmCrdNb="${f.crd}" SECNb="${f.secNumber}" ` +
+      `BusNm="${xmlAttr(f.business)}" LegalNm="${xmlAttr(f.legal)}" UmbrRgstn="N"/>\n`;
+    xml +=
+      `<MainAddr Strt1="${xmlAttr(f.street1)}"${f.street2 ? ` Strt2="${xmlAttr(f.street2)}"` : ''} ` +
+      `City="${xmlAttr(f.city)}"${f.state ? ` State="${f.state}"` : ''} Cntry="${xmlAttr(f.country)}" ` +
+      `PostlCd="${xmlAttr(f.postal)}" PhNb="${f.phone}"/>\n`;
     xml += `<Rgstn FirmType="${f.exempt ? 'ERA' : 'Registered'}" St="${f.exempt ? 'ACTIVE' : 'APPROVED'}" Dt="2019-03-01"/>\n`;
     xml += `<NoticeFiled><States RgltrCd="${f.state || 'NY'}" St="FILED" Dt="2019-03-01"/></NoticeFiled>\n`;
     xml += `<Filing Dt="${f.filed}" FormVrsn="10"/>\n<FormInfo><Part1A>\n`;
-    xml += `<Item1 Q1I="${yn(f.website != null)}">${f.website ? `<WebAddrs><WebAddr>${f.website}</WebAddr><WebAddr>https://www.linkedin.com/company/${f.crd}</WebAddr></WebAddrs>` : ''}</Item1>\n`;
+    xml +=
+      `<Item1 Q1I="${yn(f.website != null)}">` +
+      (f.website ? `<WebAddrs><WebAddr>${f.website}</WebAddr><WebAddr>https://www.linkedin.com/company/${f.crd}</WebAddr></WebAddrs>` : '') +
+      '</Item1>\n';
     if (!f.exempt) {
       xml += `<Item5A TtlEmp="${f.employees}"/>\n<Item5D Q5DA1="${rng.int(0, 300)}" Q5DB1="${rng.int(0, 50)}" Q5DF1="0"/>\n`;
       xml += `<Item5F Q5F1="Y" Q5F2A="${f.discretionary}.00" Q5F2B="${f.aum! - f.discretionary!}.00" Q5F2C="${f.aum}.00" Q5F2D="12" Q5F2E="3" Q5F2F="15"/>\n`;

@@ -21,7 +21,8 @@ function sampleAdministrativeProceedings(seed: number, count: number, end = '202
     const fileNumber = r.next() < 0.7 ? `3-${21400 + i}` : undefined;
     const penalty = sampleAmount(r);
     const body = [
-      `The Securities and Exchange Commission instituted settled administrative and cease-and-desist proceedings against ${respondent} pursuant to the ${primary.act}.`,
+      'The Securities and Exchange Commission instituted settled administrative and cease-and-desist ' +
+        `proceedings against ${respondent} pursuant to the ${primary.act}.`,
       r.next() < 0.5
         ? `${respondent} agreed to pay disgorgement of ${sampleAmount(r).text} and a civil money penalty of ${penalty.text}.`
         : `The order requires ${respondent} to pay a ${penalty.text} civil penalty.`,

@@ -44,7 +44,8 @@ export default defineIngester({
   source: SOURCE.sec_edgar_archive,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/{cik}/{accession}.txt'],
   argsHelp:
-    '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched from the archive) | --from <full submission .txt/.nc files>',
+    '--period 2024Q3 | --date YYYY-MM-DD (10-K/10-Q filings of the filing index in that range, fetched ' +
+    'from the archive) | --from <full submission .txt/.nc files>',
   async inputs(ctx, args) {
     if (args.from) return localInputs(args.from, (n) => /\.(txt|nc)$/i.test(n));
     if (args.date) return indexedReports(ctx, args.date, args.date);

@@ -99,7 +99,8 @@ export default defineIngester({
   ],
   argsHelp:
     "--date YYYY-MM-DD (daily lane: that day's daily-index master.idx, merged into its quarter) | --period 2024Q3 (quarterly full-index master.idx) | " +
-    '--from PATH (.idx files of any layout and/or submissions JSON files / submissions.zip; with --date or --period only filings of that day/quarter are kept). ' +
+    '--from PATH (.idx files of any layout and/or submissions JSON files / submissions.zip; with --date or ' +
+    '--period only filings of that day/quarter are kept). ' +
     'No argument: the bulk submissions.zip, kept to the current and previous quarter.',
 
   async inputs(ctx, args) {

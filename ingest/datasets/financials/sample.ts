@@ -13,9 +13,10 @@ const CONCEPTS: { tag: string; label: string; unit: string; kind: 'duration' | '
 ];
 
 /**
- * Company facts JSON in the per-company API shape (= the member shape of companyfacts.zip; named `companyfacts_CIK##########.json` so it can share a folder with submissions files)
- * for the demo universe: four fiscal years of 10-Ks, each repeating the prior year (as real 10-Ks do), plus a
- * 10-K/A restating the latest revenue so "latest value for a period" has something to choose.
+ * Company facts JSON in the per-company API shape (= the member shape of companyfacts.zip; named
+ * `companyfacts_CIK##########.json` so it can share a folder with submissions files) for the demo universe: four
+ * fiscal years of 10-Ks, each repeating the prior year (as real 10-Ks do), plus a 10-K/A restating the latest
+ * revenue so "latest value for a period" has something to choose.
  */
 export async function writeFinancialsSample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });

@@ -36,32 +36,46 @@ export async function writeForm144Sample(dir: string, opts: SampleOptions): Prom
     const broker = pick(rnd, BROKERS);
     const units = Math.round(500 + rnd() * 80000);
     const price = 50 + rnd() * 250;
-    const xml = `<?xml version="1.0" encoding="UTF-8"?><ns2:edgarSubmission xmlns:com="http://www.sec.gov/edgar/common" xmlns:ns2="http://www.sec.gov/edgar/ownership">
+    const xml =
+      `<?xml version="1.0" encoding="UTF-8"?><ns2:edgarSubmission ` +
+      `xmlns:com="http://www.sec.gov/edgar/common" xmlns:ns2="http://www.sec.gov/edgar/ownership">
     <ns2:headerData>
         <ns2:submissionType>${rnd() < 0.1 ? '144/A' : '144'}</ns2:submissionType>
-        <ns2:filerInfo><ns2:filer><ns2:filerCredentials><ns2:cik>000${1900000 + i}</ns2:cik><ns2:ccc>XXXXXXXX</ns2:ccc></ns2:filerCredentials></ns2:filer><ns2:liveTestFlag>LIVE</ns2:liveTestFlag></ns2:filerInfo>
+        <ns2:filerInfo><ns2:filer><ns2:filerCredentials><ns2:cik>000${1900000 + i}</ns2:cik><ns2:ccc>XXXXXXXX` +
+      `</ns2:ccc></ns2:filerCredentials></ns2:filer><ns2:liveTestFlag>LIVE</ns2:liveTestFlag></ns2:filerInfo>
     </ns2:headerData>
     <ns2:formData>
         <ns2:issuerInfo>
             <ns2:issuerCik>${cik}</ns2:issuerCik>
             <ns2:issuerName>${esc(name)}</ns2:issuerName>
             <ns2:secFileNumber>${fileNo}</ns2:secFileNumber>
-            <ns2:issuerAddress><com:street1>1 Main Street</com:street1><com:city>Palo Alto</com:city><com:stateOrCountry>CA</com:stateOrCountry><com:zipCode>94301</com:zipCode></ns2:issuerAddress>
+            <ns2:issuerAddress><com:street1>1 Main Street</com:street1><com:city>Palo Alto</com:city>` +
+      `<com:stateOrCountry>CA</com:stateOrCountry><com:zipCode>94301</com:zipCode></ns2:issuerAddress>
             <ns2:nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold>${person}</ns2:nameOfPersonForWhoseAccountTheSecuritiesAreToBeSold>
-            <ns2:relationshipsToIssuer><ns2:relationshipToIssuer>${pick(rnd, ['Officer', 'Director', 'Officer'])}</ns2:relationshipToIssuer></ns2:relationshipsToIssuer>
+            <ns2:relationshipsToIssuer><ns2:relationshipToIssuer>${pick(rnd, ['Officer', 'Director', 'Officer'])}` +
+      `</ns2:relationshipToIssuer></ns2:relationshipsToIssuer>
         </ns2:issuerInfo>
         <ns2:securitiesInformation>
             <ns2:securitiesClassTitle>${pick(rnd, ['Common', 'Common Stock', 'Class A Common Stock'])}</ns2:securitiesClassTitle>
-            <ns2:brokerOrMarketmakerDetails><ns2:name>${esc(broker)}</ns2:name><ns2:address><com:street1>200 West Street</com:street1><com:city>New York</com:city><com:stateOrCountry>NY</com:stateOrCountry><com:zipCode>10282</com:zipCode></ns2:address></ns2:brokerOrMarketmakerDetails>
+            <ns2:brokerOrMarketmakerDetails><ns2:name>${esc(broker)}</ns2:name><ns2:address><com:street1>` +
+      `200 West Street</com:street1><com:city>New York</com:city><com:stateOrCountry>NY</com:stateOrCountry>` +
+      `<com:zipCode>10282</com:zipCode></ns2:address></ns2:brokerOrMarketmakerDetails>
             <ns2:noOfUnitsSold>${units}</ns2:noOfUnitsSold>
             <ns2:aggregateMarketValue>${(units * price).toFixed(2)}</ns2:aggregateMarketValue>
             <ns2:noOfUnitsOutstanding>${Math.round(1e9 + rnd() * 1e10)}</ns2:noOfUnitsOutstanding>
             <ns2:approxSaleDate>${mdy(filed)}</ns2:approxSaleDate>
             <ns2:securitiesExchangeName>NASDAQ</ns2:securitiesExchangeName>
         </ns2:securitiesInformation>
-        <ns2:securitiesToBeSold><ns2:securitiesClassTitle>Common</ns2:securitiesClassTitle><ns2:acquiredDate>${mdy(filed)}</ns2:acquiredDate><ns2:natureOfAcquisitionTransaction>Restricted Stock Units</ns2:natureOfAcquisitionTransaction><ns2:nameOfPersonfromWhomAcquired>The Issuer</ns2:nameOfPersonfromWhomAcquired><ns2:isGiftTransaction>N</ns2:isGiftTransaction><ns2:amountOfSecuritiesAcquired>${units}</ns2:amountOfSecuritiesAcquired><ns2:paymentDate>${mdy(filed)}</ns2:paymentDate><ns2:natureOfPayment>Compensation</ns2:natureOfPayment></ns2:securitiesToBeSold>
+        <ns2:securitiesToBeSold><ns2:securitiesClassTitle>Common</ns2:securitiesClassTitle><ns2:acquiredDate>` +
+      `${mdy(filed)}</ns2:acquiredDate><ns2:natureOfAcquisitionTransaction>Restricted Stock Units` +
+      `</ns2:natureOfAcquisitionTransaction><ns2:nameOfPersonfromWhomAcquired>The Issuer` +
+      `</ns2:nameOfPersonfromWhomAcquired><ns2:isGiftTransaction>N</ns2:isGiftTransaction>` +
+      `<ns2:amountOfSecuritiesAcquired>${units}</ns2:amountOfSecuritiesAcquired><ns2:paymentDate>${mdy(filed)}` +
+      `</ns2:paymentDate><ns2:natureOfPayment>Compensation</ns2:natureOfPayment></ns2:securitiesToBeSold>
         <ns2:nothingToReportFlagOnSecuritiesSoldInPast3Months>Y</ns2:nothingToReportFlagOnSecuritiesSoldInPast3Months>
-        <ns2:noticeSignature><ns2:noticeDate>${mdy(filed)}</ns2:noticeDate><ns2:planAdoptionDates><ns2:planAdoptionDate>11/15/2023</ns2:planAdoptionDate></ns2:planAdoptionDates><ns2:signature>${esc(broker)} on behalf of ${person}</ns2:signature></ns2:noticeSignature>
+        <ns2:noticeSignature><ns2:noticeDate>${mdy(filed)}</ns2:noticeDate><ns2:planAdoptionDates>` +
+      `<ns2:planAdoptionDate>11/15/2023</ns2:planAdoptionDate></ns2:planAdoptionDates><ns2:signature>` +
+      `${esc(broker)} on behalf of ${person}</ns2:signature></ns2:noticeSignature>
     </ns2:formData>
 </ns2:edgarSubmission>`;
     const txt = submissionTxt({

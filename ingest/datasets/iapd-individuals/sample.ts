@@ -49,20 +49,32 @@ export function sampleIndividuals(seed: number, scale: number): SamplePerson[] {
 }
 
 function personXml(p: SamplePerson, firmNames: Map<number, string>): string {
-  let x = `<Indvl>\n<Info lastNm="${esc(p.last)}" firstNm="${esc(p.first)}"${p.middle ? ` midNm="${p.middle}"` : ''} indvlPK="${p.crd}" actvAGReg="${p.iaActive ? 'Y' : 'N'}" link="https://adviserinfo.sec.gov/individual/summary/${p.crd}"/>\n`;
+  let x =
+    `<Indvl>\n<Info lastNm="${esc(p.last)}" ` +
+    `firstNm="${esc(p.first)}"${p.middle ? ` midNm="${p.middle}"` : ''} indvlPK="${p.crd}" ` +
+    `actvAGReg="${p.iaActive ? 'Y' : 'N'}" link="https://adviserinfo.sec.gov/individual/summary/${p.crd}"/>\n`;
   if (p.crd % 4 === 0) x += `<OthrNms><OthrNm lastNm="${esc(p.last)}-SMITH" firstNm="${esc(p.first)}"/></OthrNms>\n`;
   x += '<CrntEmps>\n';
   for (const crd of p.firms) {
-    x += `<CrntEmp orgNm="${esc(firmNames.get(crd) ?? '')}" orgPK="${crd}" city="NEW YORK" state="NY" cntry="United States">\n<CrntRgstns>\n<CrntRgstn regAuth="NY" regCat="RA" st="APPROVED" stDt="${p.start}"/>\n`;
+    x +=
+      `<CrntEmp orgNm="${esc(firmNames.get(crd) ?? '')}" orgPK="${crd}" city="NEW YORK" state="NY" ` +
+      'cntry="United States">\n<CrntRgstns>\n<CrntRgstn regAuth="NY" regCat="RA" st="APPROVED" ' +
+      `stDt="${p.start}"/>\n`;
     if (p.bd) x += `<CrntRgstn regAuth="FINRA" regCat="RR" st="APPROVED" stDt="${p.start}"/>\n`;
     x +=
       '</CrntRgstns>\n<BrnchOfLocs><BrnchOfLoc str1="1 MAIN ST" city="NEW YORK" state="NY" cntry="United States" postlCd="10001"/></BrnchOfLocs>\n</CrntEmp>\n';
   }
   x += '</CrntEmps>\n';
-  x += `<Exms><Exm exmCd="S65" exmNm="Uniform Investment Adviser Law Examination" exmDt="${p.start}"/>${p.bd ? `<Exm exmCd="S7" exmNm="General Securities Representative Examination" exmDt="${p.start}"/>` : ''}</Exms>\n`;
+  x +=
+    `<Exms><Exm exmCd="S65" exmNm="Uniform Investment Adviser Law Examination" exmDt="${p.start}"/>` +
+    (p.bd ? `<Exm exmCd="S7" exmNm="General Securities Representative Examination" exmDt="${p.start}"/>` : '') +
+    '</Exms>\n';
   if (p.crd % 5 === 0) x += '<Dsgntns><Dsgntn dsgntnNm="CERTIFIED FINANCIAL PLANNER"/></Dsgntns>\n';
   x += `<PrevRgstns><PrevRgstn orgNm="EARLIER FIRM LLC" orgPK="9999" regBeginDt="${p.start}" regEndDt="2019-12-31"/></PrevRgstns>\n`;
-  x += `<DRPs><DRP hasRegAction="${p.drp ? 'Y' : 'N'}" hasCriminal="N" hasBankrupt="N" hasCivilJudc="N" hasBond="N" hasJudgment="N" hasInvstgn="N" hasCustComp="${p.drp ? 'Y' : 'N'}" hasTermination="N"/></DRPs>\n`;
+  x +=
+    `<DRPs><DRP hasRegAction="${p.drp ? 'Y' : 'N'}" hasCriminal="N" hasBankrupt="N" hasCivilJudc="N" ` +
+    `hasBond="N" hasJudgment="N" hasInvstgn="N" hasCustComp="${p.drp ? 'Y' : 'N'}" ` +
+    'hasTermination="N"/></DRPs>\n';
   return `${x}</Indvl>\n`;
 }
 
@@ -73,7 +85,9 @@ export async function writeIndividualsSample(dir: string, opts: SampleOptions): 
   const half = Math.ceil(people.length / 2);
   const part = (ps: SamplePerson[]) =>
     Buffer.from(
-      `<?xml version="1.0" encoding="ISO-8859-1"?>\n<IAPDIndividualReport GenOn="${SAMPLE_FEED_DATE}">\n<Indvls>\n${ps.map((p) => personXml(p, firmNames)).join('')}</Indvls>\n</IAPDIndividualReport>\n`,
+      '<?xml version="1.0" encoding="ISO-8859-1"?>\n<IAPDIndividualReport ' +
+        `GenOn="${SAMPLE_FEED_DATE}">\n<Indvls>\n${ps.map((p) => personXml(p, firmNames)).join('')}</Indvls>` +
+        '\n</IAPDIndividualReport>\n',
       'latin1',
     );
   await mkdir(dir, { recursive: true });

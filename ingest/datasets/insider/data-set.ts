@@ -155,8 +155,11 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
       );
     }
   }
+  const refsSql = fnSelects.length
+    ? fnSelects.join(' UNION ALL ')
+    : 'SELECT NULL::VARCHAR accession, NULL::VARCHAR member, NULL::VARCHAR sk, NULL::VARCHAR field, NULL::VARCHAR ids WHERE false';
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds_fnrefs AS
-    WITH refs AS (${fnSelects.length ? fnSelects.join(' UNION ALL ') : 'SELECT NULL::VARCHAR accession, NULL::VARCHAR member, NULL::VARCHAR sk, NULL::VARCHAR field, NULL::VARCHAR ids WHERE false'}),
+    WITH refs AS (${refsSql}),
     one AS (SELECT accession, member, sk, field, trim(unnest(string_split(ids, ','))) AS id FROM refs)
     SELECT one.accession, one.member, one.sk,
       to_json(list(struct_pack(field := one.field, id := one.id, text := f.FOOTNOTE_TXT) ORDER BY one.field, one.id))::VARCHAR AS footnotes,
@@ -173,7 +176,8 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
         nullif(trim(RPTOWNER_TITLE), '') AS officer_title, nullif(trim(RPTOWNER_TXT), '') AS other_text
       FROM ds_reportingowner)
     SELECT accession,
-      to_json(list(struct_pack(cik := cik, name := name, relationships := rels, officer_title := officer_title, other_text := other_text) ORDER BY ord))::VARCHAR AS owners,
+      to_json(list(struct_pack(cik := cik, name := name, relationships := rels, officer_title := officer_title,
+        other_text := other_text) ORDER BY ord))::VARCHAR AS owners,
       first(cik ORDER BY ord) AS owner_cik, first(name ORDER BY ord) AS owner_name,
       string_agg(cik, ',' ORDER BY ord) AS owner_ciks, string_agg(name, ' | ' ORDER BY ord) AS owner_names,
       bool_or(list_contains(rels, 'Director')) AS is_director, bool_or(list_contains(rels, 'Officer')) AS is_officer,
@@ -219,7 +223,8 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
       ${derivative ? sqlNum(`${alias}.UNDLYNG_SEC_VALUE`) : 'NULL'} AS underlying_security_value,
       coalesce(n.footnotes, '[]') AS footnotes,
       'data_set' AS source_kind,
-      'https://www.sec.gov/Archives/edgar/data/' || CAST(CAST(f.issuer_cik AS BIGINT) AS VARCHAR) || '/' || replace(f.accession, '-', '') || '/' || f.accession || '-index.htm' AS source_url,
+      'https://www.sec.gov/Archives/edgar/data/' || CAST(CAST(f.issuer_cik AS BIGINT) AS VARCHAR) || '/' ||
+        replace(f.accession, '-', '') || '/' || f.accession || '-index.htm' AS source_url,
       ${ctx.parserVersion} AS parser_version,
       TRY_CAST(${alias}.${sk} AS BIGINT) AS sk_num, '${member}' AS member_name, n.price_footnote AS pf`;
   const join = (alias: string, member: string, sk: string) =>

@@ -26,7 +26,8 @@ export default defineIngester({
   source: SOURCE.sec_insider_transactions,
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/insider-transactions-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
   argsHelp:
-    '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder (SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
+    '--period 2024Q3 (quarterly data set zip) | --from <folder or file>: an extracted data-set folder ' +
+    '(SUBMISSION.tsv …), a *_form345.zip, or Form 3/4/5 filings (.xml, full-submission .txt, .nc)',
 
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'insider'),
 

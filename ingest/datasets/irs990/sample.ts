@@ -33,16 +33,21 @@ export async function writeIrs990Sample(dir: string, opts: SampleOptions): Promi
         <ExpenseAccountOtherAllwncAmt>0</ExpenseAccountOtherAllwncAmt>
       </OfficerDirectorTrusteeEmplGrp>`;
       }
-      return `      <Form990PartVIISectionAGrp>
+      return (
+        `      <Form990PartVIISectionAGrp>
         <PersonNm>${name}</PersonNm>
         <TitleTxt>${officer ? (k === 0 ? 'EXECUTIVE DIRECTOR' : 'BOARD CHAIR') : 'BOARD MEMBER'}</TitleTxt>
         <AverageHoursPerWeekRt>${hours.toFixed(2)}</AverageHoursPerWeekRt>
-${k > 0 ? '        <IndividualTrusteeOrDirectorInd>X</IndividualTrusteeOrDirectorInd>\n' : ''}${officer ? '        <OfficerInd>X</OfficerInd>\n' : ''}        <ReportableCompFromOrgAmt>${comp}</ReportableCompFromOrgAmt>
+${k > 0 ? '        <IndividualTrusteeOrDirectorInd>X</IndividualTrusteeOrDirectorInd>\n' : ''}` +
+        `${officer ? '        <OfficerInd>X</OfficerInd>\n' : ''}        <ReportableCompFromOrgAmt>${comp}` +
+        `</ReportableCompFromOrgAmt>
         <ReportableCompFromRltdOrgAmt>0</ReportableCompFromRltdOrgAmt>
         <OtherCompensationAmt>0</OtherCompensationAmt>
-      </Form990PartVIISectionAGrp>`;
+      </Form990PartVIISectionAGrp>`
+      );
     }).join('\n');
-    const xml = `\uFEFF<?xml version="1.0" encoding="utf-8"?>
+    const xml =
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?>
 <Return xmlns="http://www.irs.gov/efile" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" returnVersion="2014v5.0">
   <ReturnHeader binaryAttachmentCnt="0">
     <ReturnTs>2024-05-14T18:01:56-05:00</ReturnTs>
@@ -55,7 +60,8 @@ ${k > 0 ? '        <IndividualTrusteeOrDirectorInd>X</IndividualTrusteeOrDirecto
         <BusinessNameLine1Txt>${esc(ORGS[i % ORGS.length])}</BusinessNameLine1Txt>
       </BusinessName>
       <BusinessNameControlTxt>XXXX</BusinessNameControlTxt>
-      <USAddress><AddressLine1Txt>1 MAIN ST</AddressLine1Txt><CityNm>SPRINGFIELD</CityNm><StateAbbreviationCd>IL</StateAbbreviationCd><ZIPCd>62701</ZIPCd></USAddress>
+      <USAddress><AddressLine1Txt>1 MAIN ST</AddressLine1Txt><CityNm>SPRINGFIELD</CityNm><StateAbbreviationCd>IL` +
+      `</StateAbbreviationCd><ZIPCd>62701</ZIPCd></USAddress>
     </Filer>
     <TaxYr>2023</TaxYr>
   </ReturnHeader>

@@ -16,7 +16,8 @@ export default defineIngester({
   source: SOURCE.sec_litigation_releases,
   sourceUrls: ['https://www.sec.gov/enforcement-litigation/litigation-releases', 'https://www.sec.gov/enforcement-litigation/litigation-releases/rss'],
   argsHelp:
-    '--date YYYY-MM-DD (that month) | --period YYYYQn (that quarter) | default: this and last month; --from <folder of listing .html, release pages lr-N.html, feed .xml>',
+    '--date YYYY-MM-DD (that month) | --period YYYYQn (that quarter) | default: this and last month; ' +
+    '--from <folder of listing .html, release pages lr-N.html, feed .xml>',
   inputs: (ctx, args) => listingInputs(ctx, args, LITIGATION_SOURCE),
   async load(ctx, inputs) {
     const releases = await readReleases(ctx, inputs, (n) => familyOf(n) === 'LR');

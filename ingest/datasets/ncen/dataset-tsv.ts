@@ -108,10 +108,12 @@ export async function loadNcenDataset(ctx: LoadContext, members: Map<string, str
              ${dmySql('FILING_DATE')} AS filing_date
       FROM ncen_sub),
     reg AS (SELECT trim(ACCESSION_NUMBER) AS accession_number, any_value(${textSql('REGISTRANT_NAME')}) AS registrant_name FROM ncen_reg GROUP BY 1),
-    fund AS (SELECT trim(FUND_ID) AS fund_id, any_value(${textSql('SERIES_ID')}) AS series_id, any_value(${textSql('FUND_NAME')}) AS fund_name FROM ncen_fund GROUP BY 1)
+    fund AS (SELECT trim(FUND_ID) AS fund_id, any_value(${textSql('SERIES_ID')}) AS series_id,
+      any_value(${textSql('FUND_NAME')}) AS fund_name FROM ncen_fund GROUP BY 1)
     SELECT p.accession_number,
            CAST(row_number() OVER (PARTITION BY p.accession_number
-             ORDER BY p.table_no, f.series_id NULLS FIRST, p.provider_name, p.provider_lei NULLS FIRST, p.provider_file_number NULLS FIRST, p.provider_crd NULLS FIRST) AS INTEGER) AS provider_no,
+             ORDER BY p.table_no, f.series_id NULLS FIRST, p.provider_name, p.provider_lei NULLS FIRST,
+               p.provider_file_number NULLS FIRST, p.provider_crd NULLS FIRST) AS INTEGER) AS provider_no,
            s.filer_cik, r.registrant_name, f.series_id, f.fund_name, p.role, p.provider_name, NULL AS provider_cik, p.provider_lei,
            p.provider_file_number, p.provider_crd, p.state, p.country, p.is_affiliated, s.report_period_end,
            CAST(year(s.report_period_end) AS VARCHAR) AS report_year, s.filing_date, 'sec_ncen_dataset' AS source,

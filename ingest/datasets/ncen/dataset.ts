@@ -15,14 +15,16 @@ const PAGE = '/data-research/sec-markets-data/form-n-cen-data-sets';
 export default defineIngester({
   name: 'ncen',
   description:
-    'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
+    'Form N-CEN fund service providers (advisers, custodians, administrators, transfer agents, pricing ' +
+    'services, underwriters, auditors) from the quarterly N-CEN data sets and N-CEN XML filings.',
   tables: [fundProviders],
   dependsOn: [],
   parserVersion: 1,
   source: SOURCE.sec_form_ncen,
   sourceUrls: [`https://www.sec.gov${PAGE}`, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&type=N-CEN'],
   argsHelp:
-    '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs | N-CEN full-submission .txt/.nc or primary_doc .xml files>',
+    '--period 2025Q1 (data set of that filing quarter) | --from <{YYYY}q{Q}_ncen.zip | folder of its TSVs ' +
+    '| N-CEN full-submission .txt/.nc or primary_doc .xml files>',
   inputs: (ctx, args) => quarterlyDataSetInputs(ctx, args, PAGE, 'ncen', '2025Q1'),
   async load(ctx, inputs) {
     await forEachDataSet(inputs, NCEN_MEMBERS, (members, label) => loadNcenDataset(ctx, members, label));

@@ -19,7 +19,8 @@ function provider(tag: string, name: string, extra: Record<string, string>, affi
   const aff =
     affiliated === undefined
       ? ''
-      : `<${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>${affiliated ? 'Y' : 'N'}</${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>`;
+      : `<${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>${affiliated ? 'Y' : 'N'}` +
+        `</${affTag ?? `is${tag[0].toUpperCase()}${tag.slice(1)}Affiliated`}>`;
   return `<${tag}><${tag}Name>${esc(name)}</${tag}Name>${inner}<${tag}StateCountry ${tag}State="US-NY" ${tag}Country="US"/>${aff}</${tag}>`;
 }
 
@@ -36,12 +37,24 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
       const id = `S${String(20000 + i * 10 + s).padStart(9, '0')}`;
       return (
         `<managementInvestmentQuestion><mgmtInvFundName>${trust.split(' ')[0]} Fund ${s + 1}</mgmtInvFundName><mgmtInvSeriesId>${id}</mgmtInvSeriesId>` +
-        `<investmentAdvisers>${provider('investmentAdviser', adviser, { investmentAdviserFileNo: `801-${70000 + i}`, investmentAdviserCrdNo: String(150000 + i), investmentAdviserLei: `5493${String(i).padStart(16, '0')}` })}</investmentAdvisers>` +
+        '<investmentAdvisers>' +
+        provider('investmentAdviser', adviser, {
+          investmentAdviserFileNo: `801-${70000 + i}`,
+          investmentAdviserCrdNo: String(150000 + i),
+          investmentAdviserLei: `5493${String(i).padStart(16, '0')}`,
+        }) +
+        '</investmentAdvisers>' +
         (rng.chance(0.5)
-          ? `<subAdvisers>${provider('subAdviser', 'Northstar Asset Advisors LP', { subAdviserFileNo: '801-88123' }, false, 'isSubAdviserAffiliated')}</subAdvisers>`
+          ? '<subAdvisers>' +
+            provider('subAdviser', 'Northstar Asset Advisors LP', { subAdviserFileNo: '801-88123' }, false, 'isSubAdviserAffiliated') +
+            '</subAdvisers>'
           : '') +
-        `<transferAgents>${provider('transferAgent', 'Orchard Shareholder Services Inc', { transferAgentFileNo: '084-06001' }, rng.chance(0.3))}</transferAgents>` +
-        `<custodians>${provider('custodian', rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']), { custodianLei: '571474TGEMMWANRLN572' }, false)}</custodians>` +
+        '<transferAgents>' +
+        provider('transferAgent', 'Orchard Shareholder Services Inc', { transferAgentFileNo: '084-06001' }, rng.chance(0.3)) +
+        '</transferAgents>' +
+        '<custodians>' +
+        provider('custodian', rng.pick(['Meridian Trust Company', 'Tidewater Bank NA']), { custodianLei: '571474TGEMMWANRLN572' }, false) +
+        '</custodians>' +
         `<admins>${provider('admin', `${trust.split(' ')[0]} Fund Services LLC`, {}, true)}</admins>` +
         `<pricingServices>${provider('pricingService', 'Lumen Pricing Data Inc', {}, false)}</pricingServices>` +
         `</managementInvestmentQuestion>`
@@ -49,13 +62,32 @@ export async function writeNcenSample(dir: string, opts: SampleOptions): Promise
     }).join('');
     const xml =
       `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/ncen" xmlns:com="http://www.sec.gov/edgar/common">` +
-      `<headerData><submissionType>N-CEN</submissionType><filerInfo><filer><issuerCredentials><cik>${cik}</cik><ccc>XXXXXXXX</ccc></issuerCredentials></filer></filerInfo></headerData>` +
+      '<headerData><submissionType>N-CEN</submissionType><filerInfo><filer><issuerCredentials>' +
+      `<cik>${cik}</cik><ccc>XXXXXXXX</ccc></issuerCredentials></filer></filerInfo></headerData>` +
       `<formData><generalInfo><reportEndingPeriod>2024-12-31</reportEndingPeriod></generalInfo>` +
-      `<registrantInfo><registrantFullName>${esc(trust)}</registrantFullName><investmentCompFileNo>811-${30000 + i}</investmentCompFileNo><registrantCik>${cik}</registrantCik>` +
-      `<publicAccountants>${provider('publicAccountant', 'Willow & Pine LLP', { pcaobNumber: '238' }, false, 'isPublicAccountantAffiliated')}</publicAccountants>` +
-      `<principalUnderwriters>${provider('principalUnderwriter', `${trust.split(' ')[0]} Distributors LLC`, { principalUnderwriterFileNumber: '8-12345', principalUnderwriterCrdNumber: '7654' }, true, 'isPrincipalUnderwriterAffiliatedWithRegistrant')}</principalUnderwriters>` +
+      `<registrantInfo><registrantFullName>${esc(trust)}</registrantFullName>` +
+      `<investmentCompFileNo>811-${30000 + i}</investmentCompFileNo><registrantCik>${cik}</registrantCik>` +
+      '<publicAccountants>' +
+      provider('publicAccountant', 'Willow & Pine LLP', { pcaobNumber: '238' }, false, 'isPublicAccountantAffiliated') +
+      '</publicAccountants>' +
+      '<principalUnderwriters>' +
+      provider(
+        'principalUnderwriter',
+        `${trust.split(' ')[0]} Distributors LLC`,
+        { principalUnderwriterFileNumber: '8-12345', principalUnderwriterCrdNumber: '7654' },
+        true,
+        'isPrincipalUnderwriterAffiliatedWithRegistrant',
+      ) +
+      '</principalUnderwriters>' +
       `</registrantInfo><managementInvestmentQuestionSeriesInfo>${series}</managementInvestmentQuestionSeriesInfo></formData></edgarSubmission>`;
-    const txt = `<SEC-DOCUMENT>${acc}.txt : 20250310\n<SEC-HEADER>${acc}.hdr.sgml : 20250310\n<ACCEPTANCE-DATETIME>20250310120000\nACCESSION NUMBER:\t\t${acc}\nCONFORMED SUBMISSION TYPE:\tN-CEN\nPUBLIC DOCUMENT COUNT:\t\t1\nCONFORMED PERIOD OF REPORT:\t20241231\nFILED AS OF DATE:\t\t20250310\n\nFILER:\n\n\tCOMPANY DATA:\t\n\t\tCOMPANY CONFORMED NAME:\t\t\t${trust.toUpperCase()}\n\t\tCENTRAL INDEX KEY:\t\t\t${cik}\n</SEC-HEADER>\n<DOCUMENT>\n<TYPE>N-CEN\n<SEQUENCE>1\n<FILENAME>primary_doc.xml\n<TEXT>\n<XML>\n${xml}\n</XML>\n</TEXT>\n</DOCUMENT>\n</SEC-DOCUMENT>\n`;
+    const txt =
+      `<SEC-DOCUMENT>${acc}.txt : 20250310\n<SEC-HEADER>${acc}.hdr.sgml : 20250310\n` +
+      `<ACCEPTANCE-DATETIME>20250310120000\nACCESSION NUMBER:\t\t${acc}\n` +
+      'CONFORMED SUBMISSION TYPE:\tN-CEN\nPUBLIC DOCUMENT COUNT:\t\t1\n' +
+      'CONFORMED PERIOD OF REPORT:\t20241231\nFILED AS OF DATE:\t\t20250310\n\nFILER:\n\n' +
+      `\tCOMPANY DATA:\t\n\t\tCOMPANY CONFORMED NAME:\t\t\t${trust.toUpperCase()}\n` +
+      `\t\tCENTRAL INDEX KEY:\t\t\t${cik}\n</SEC-HEADER>\n<DOCUMENT>\n<TYPE>N-CEN\n<SEQUENCE>1\n` +
+      `<FILENAME>primary_doc.xml\n<TEXT>\n<XML>\n${xml}\n</XML>\n</TEXT>\n</DOCUMENT>\n</SEC-DOCUMENT>\n`;
     await writeFile(join(dir, `${acc}.txt`), txt);
   }
   await writeNcenDatasetSample(dir, opts);

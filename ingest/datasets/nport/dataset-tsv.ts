@@ -57,7 +57,8 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            c.filing_date, c.sub_type AS submission_type, c.is_current,
            ${textSql('h.ISSUER_NAME')} AS issuer_name, nullif(upper(${textSql('h.ISSUER_LEI')}), 'N/A') AS issuer_lei,
            ${textSql('h.ISSUER_TITLE')} AS security_title,
-           CASE WHEN upper(trim(h.ISSUER_CUSIP)) IN ('', 'N/A') OR regexp_full_match(trim(h.ISSUER_CUSIP), '0+') THEN NULL ELSE upper(trim(h.ISSUER_CUSIP)) END AS cusip,
+           CASE WHEN upper(trim(h.ISSUER_CUSIP)) IN ('', 'N/A') OR regexp_full_match(trim(h.ISSUER_CUSIP), '0+')
+             THEN NULL ELSE upper(trim(h.ISSUER_CUSIP)) END AS cusip,
            ids.isin, ids.ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units, ${textSql('h.CURRENCY_CODE')} AS currency,
            ${numSql('h.EXCHANGE_RATE')} AS exchange_rate, ${numSql('h.CURRENCY_VALUE')} AS value_usd, ${numSql('h.PERCENTAGE')} AS pct_of_net_assets,
            ${textSql('h.PAYOFF_PROFILE')} AS payoff_profile, ${textSql('h.ASSET_CAT')} AS asset_category, ${textSql('h.ISSUER_TYPE')} AS issuer_category,

@@ -21,26 +21,49 @@ const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${Stri
 const esc = (s: string) => s.replace(/&/g, '&amp;');
 
 function xml13D(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13D" xmlns:com="http://www.sec.gov/edgar/common">
-<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13D" xmlns:com="http://www.sec.gov/edgar/common">
+<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
+    `XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
 <formData><coverPageHeader><securitiesClassTitle>Common Stock</securitiesClassTitle><dateOfEvent>${mdy(event)}</dateOfEvent>
-<issuerInfo><issuerCIK>${issuer[0]}</issuerCIK><issuerCUSIP>${issuer[2]}</issuerCUSIP><issuerName>${esc(issuer[1])}</issuerName><address><com:street1>1 Main St</com:street1><com:city>Boston</com:city><com:stateOrCountry>MA</com:stateOrCountry><com:zipCode>02110</com:zipCode></address></issuerInfo></coverPageHeader>
-<reportingPersons><reportingPersonInfo><reportingPersonCIK>${holder[0]}</reportingPersonCIK><reportingPersonName>${esc(holder[1])}</reportingPersonName><fundType>WC</fundType><citizenshipOrOrganization>DE</citizenshipOrOrganization>
-<soleVotingPower>${shares}</soleVotingPower><sharedVotingPower>0</sharedVotingPower><soleDispositivePower>${shares}</soleDispositivePower><sharedDispositivePower>0</sharedDispositivePower>
-<aggregateAmountOwned>${shares}</aggregateAmountOwned><isAggregateExcludeShares>N</isAggregateExcludeShares><percentOfClass>${pct}</percentOfClass><typeOfReportingPerson>${holder[2]}</typeOfReportingPerson></reportingPersonInfo></reportingPersons>
-<signatureInfo><signaturePerson><signatureReportingPerson>${esc(holder[1])}</signatureReportingPerson><signatureDetails><signature>/s/ Authorized Signatory</signature><title>Managing Member</title><date>${mdy(event)}</date></signatureDetails></signaturePerson></signatureInfo></formData></edgarSubmission>`;
+<issuerInfo><issuerCIK>${issuer[0]}</issuerCIK><issuerCUSIP>${issuer[2]}</issuerCUSIP><issuerName>${esc(issuer[1])}` +
+    `</issuerName><address><com:street1>1 Main St</com:street1><com:city>Boston</com:city><com:stateOrCountry>MA` +
+    `</com:stateOrCountry><com:zipCode>02110</com:zipCode></address></issuerInfo></coverPageHeader>
+<reportingPersons><reportingPersonInfo><reportingPersonCIK>${holder[0]}</reportingPersonCIK><reportingPersonName>` +
+    `${esc(holder[1])}</reportingPersonName><fundType>WC</fundType><citizenshipOrOrganization>DE` +
+    `</citizenshipOrOrganization>
+<soleVotingPower>${shares}</soleVotingPower><sharedVotingPower>0</sharedVotingPower><soleDispositivePower>${shares}` +
+    `</soleDispositivePower><sharedDispositivePower>0</sharedDispositivePower>
+<aggregateAmountOwned>${shares}</aggregateAmountOwned><isAggregateExcludeShares>N</isAggregateExcludeShares>` +
+    `<percentOfClass>${pct}</percentOfClass><typeOfReportingPerson>${holder[2]}</typeOfReportingPerson>` +
+    `</reportingPersonInfo></reportingPersons>
+<signatureInfo><signaturePerson><signatureReportingPerson>${esc(holder[1])}</signatureReportingPerson>` +
+    `<signatureDetails><signature>/s/ Authorized Signatory</signature><title>Managing Member</title><date>` +
+    `${mdy(event)}</date></signatureDetails></signaturePerson></signatureInfo></formData></edgarSubmission>`
+  );
 }
 
 function xml13G(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13g" xmlns:com="http://www.sec.gov/edgar/common">
-<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
-<formData><coverPageHeader><securitiesClassTitle>Common Stock</securitiesClassTitle><eventDateRequiresFilingThisStatement>${mdy(event)}</eventDateRequiresFilingThisStatement>
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13g" xmlns:com="http://www.sec.gov/edgar/common">
+<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
+    `XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
+<formData><coverPageHeader><securitiesClassTitle>Common Stock</securitiesClassTitle>` +
+    `<eventDateRequiresFilingThisStatement>${mdy(event)}</eventDateRequiresFilingThisStatement>
 <issuerInfo><issuerCik>${issuer[0]}</issuerCik><issuerName>${esc(issuer[1])}</issuerName><issuerCusip>${issuer[2]}</issuerCusip></issuerInfo>
-<designateRulesPursuantThisScheduleFiled><designateRulePursuantThisScheduleFiled>Rule 13d-1(c)</designateRulePursuantThisScheduleFiled></designateRulesPursuantThisScheduleFiled></coverPageHeader>
+<designateRulesPursuantThisScheduleFiled><designateRulePursuantThisScheduleFiled>Rule 13d-1(c)` +
+    `</designateRulePursuantThisScheduleFiled></designateRulesPursuantThisScheduleFiled></coverPageHeader>
 <coverPageHeaderReportingPersonDetails><reportingPersonName>${esc(holder[1])}</reportingPersonName><citizenshipOrOrganization>DE</citizenshipOrOrganization>
-<reportingPersonBeneficiallyOwnedNumberOfShares><soleVotingPower>${shares}.00</soleVotingPower><sharedVotingPower>0.00</sharedVotingPower><soleDispositivePower>${shares}.00</soleDispositivePower><sharedDispositivePower>0.00</sharedDispositivePower></reportingPersonBeneficiallyOwnedNumberOfShares>
-<reportingPersonBeneficiallyOwnedAggregateNumberOfShares>${shares}.00</reportingPersonBeneficiallyOwnedAggregateNumberOfShares><classPercent>${pct}</classPercent><typeOfReportingPerson>${holder[2]}</typeOfReportingPerson></coverPageHeaderReportingPersonDetails>
-<signatureInformation><reportingPersonName>${esc(holder[1])}</reportingPersonName><signatureDetails><signature>/s/ Authorized Signatory</signature><title>CCO</title><date>${mdy(event)}</date></signatureDetails></signatureInformation></formData></edgarSubmission>`;
+<reportingPersonBeneficiallyOwnedNumberOfShares><soleVotingPower>${shares}.00</soleVotingPower><sharedVotingPower>` +
+    `0.00</sharedVotingPower><soleDispositivePower>${shares}.00</soleDispositivePower><sharedDispositivePower>0.00` +
+    `</sharedDispositivePower></reportingPersonBeneficiallyOwnedNumberOfShares>
+<reportingPersonBeneficiallyOwnedAggregateNumberOfShares>${shares}.00` +
+    `</reportingPersonBeneficiallyOwnedAggregateNumberOfShares><classPercent>${pct}</classPercent>` +
+    `<typeOfReportingPerson>${holder[2]}</typeOfReportingPerson></coverPageHeaderReportingPersonDetails>
+<signatureInformation><reportingPersonName>${esc(holder[1])}</reportingPersonName><signatureDetails><signature>` +
+    `/s/ Authorized Signatory</signature><title>CCO</title><date>${mdy(event)}</date></signatureDetails>` +
+    `</signatureInformation></formData></edgarSubmission>`
+  );
 }
 
 export async function writeSchedule13Sample(dir: string, opts: SampleOptions): Promise<void> {

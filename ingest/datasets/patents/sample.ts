@@ -64,28 +64,49 @@ export function grantDocument(r: Rng, i: number, grantDate: Date): string {
   const org = r.next() < 0.85 ? r.pick(ORGS) : null;
   const inventors = Array.from({ length: r.int(1, 3) }, (_, k) => {
     const [city, state, country] = org ? [org[1], org[2], org[3]] : ['Boise', 'ID', 'US'];
-    return `<inventor sequence="${pad(k + 1, 3)}" designation="us-only">\n<addressbook>\n<last-name>${r.pick(LAST)}</last-name>\n<first-name>${r.pick(FIRST)}</first-name>\n${address(city, state, country)}\n</addressbook>\n</inventor>`;
+    return (
+      `<inventor sequence="${pad(k + 1, 3)}" designation="us-only">\n<addressbook>\n` +
+      `<last-name>${r.pick(LAST)}</last-name>\n<first-name>${r.pick(FIRST)}</first-name>` +
+      `\n${address(city, state, country)}\n</addressbook>\n</inventor>`
+    );
   }).join('\n');
   const cpc = r.pick(CPC);
   const cpcXml = design
     ? ''
-    : `<classifications-cpc>\n<main-cpc>\n<classification-cpc>\n<cpc-version-indicator><date>20130101</date></cpc-version-indicator>\n<section>${cpc[0]}</section>\n<class>${cpc[1]}</class>\n<subclass>${cpc[2]}</subclass>\n<main-group>${cpc[3]}</main-group>\n<subgroup>${cpc[4]}</subgroup>\n<symbol-position>F</symbol-position>\n<classification-value>I</classification-value>\n</classification-cpc>\n</main-cpc>\n</classifications-cpc>\n`;
+    : '<classifications-cpc>\n<main-cpc>\n<classification-cpc>\n<cpc-version-indicator><date>20130101</date>' +
+      `</cpc-version-indicator>\n<section>${cpc[0]}</section>\n<class>${cpc[1]}</class>\n` +
+      `<subclass>${cpc[2]}</subclass>\n<main-group>${cpc[3]}</main-group>\n<subgroup>${cpc[4]}</subgroup>\n` +
+      '<symbol-position>F</symbol-position>\n<classification-value>I</classification-value>\n' +
+      '</classification-cpc>\n</main-cpc>\n</classifications-cpc>\n';
   const citations = Array.from(
     { length: r.int(1, 6) },
     (_, k) =>
-      `<us-citation>\n<patcit num="${pad(k + 1, 5)}">\n<document-id>\n<country>US</country>\n<doc-number>${r.int(5000000, 11000000)}</doc-number>\n<kind>B2</kind>\n<name>${r.pick(LAST)}</name>\n<date>${r.int(1995, 2020)}0${r.int(1, 9)}00</date>\n</document-id>\n</patcit>\n<category>cited by examiner</category>\n</us-citation>`,
+      `<us-citation>\n<patcit num="${pad(k + 1, 5)}">\n<document-id>\n<country>US</country>\n` +
+      `<doc-number>${r.int(5000000, 11000000)}</doc-number>\n<kind>B2</kind>\n<name>${r.pick(LAST)}</name>` +
+      `\n<date>${r.int(1995, 2020)}0${r.int(1, 9)}00</date>\n</document-id>\n</patcit>\n<category>cited by ` +
+      'examiner</category>\n</us-citation>',
   ).join('\n');
   const assignee = org
-    ? `<assignees>\n<assignee>\n<addressbook>\n<orgname>${esc(org[0])}</orgname>\n<role>${org[3] === 'US' ? '02' : '03'}</role>\n${address(org[1], org[2], org[3])}\n</addressbook>\n</assignee>\n</assignees>\n`
+    ? `<assignees>\n<assignee>\n<addressbook>\n<orgname>${esc(org[0])}</orgname>\n` +
+      `<role>${org[3] === 'US' ? '02' : '03'}</role>\n${address(org[1], org[2], org[3])}\n</addressbook>\n` +
+      '</assignee>\n</assignees>\n'
     : '';
   const claimXml = Array.from(
     { length: claims },
     (_, k) =>
-      `<claim id="CLM-${pad(k + 1, 5)}" num="${pad(k + 1, 5)}">\n<claim-text>${k + 1}. The ${topic} of claim 1, further comprising a controller configured to adjust an operating parameter in response to a measured value.</claim-text>\n</claim>`,
+      `<claim id="CLM-${pad(k + 1, 5)}" num="${pad(k + 1, 5)}">\n<claim-text>${k + 1}. The ${topic} of ` +
+      'claim 1, further comprising a controller configured to adjust an operating parameter in response to ' +
+      'a measured value.</claim-text>\n</claim>',
   ).join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
+  const abstractXml = design
+    ? ''
+    : `<abstract id="abstract">\n<p id="p-0001" num="0000">A ${topic} includes a housing, a sensor and a controller; ` +
+      'the controller adjusts an operating parameter in response to the sensor&#x2019;s measured value.</p>\n</abstract>\n';
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE us-patent-grant SYSTEM "us-patent-grant-v47-2022-02-17.dtd" [ ]>
-<us-patent-grant lang="EN" dtd-version="v4.7 2022-02-17" file="US${number}-${dateStr}.XML" status="PRODUCTION" id="us-patent-grant" country="US" date-produced="${dateStr}" date-publ="${dateStr}">
+<us-patent-grant lang="EN" dtd-version="v4.7 2022-02-17" file="US${number}-${dateStr}.XML" status="PRODUCTION" ` +
+    `id="us-patent-grant" country="US" date-produced="${dateStr}" date-publ="${dateStr}">
 <us-bibliographic-data-grant>
 <publication-reference>
 <document-id>
@@ -126,16 +147,18 @@ ${assignee}<examiners>
 </primary-examiner>
 </examiners>
 </us-bibliographic-data-grant>
-${design ? '' : `<abstract id="abstract">\n<p id="p-0001" num="0000">A ${topic} includes a housing, a sensor and a controller; the controller adjusts an operating parameter in response to the sensor&#x2019;s measured value.</p>\n</abstract>\n`}<description id="description">
+${abstractXml}<description id="description">
 <heading id="h-0001" level="1">BACKGROUND</heading>
-<p id="p-0002" num="0001">The present disclosure relates to a ${topic}. ${'Conventional designs suffer from limited efficiency and durability. '.repeat(r.int(5, 30))}</p>
+<p id="p-0002" num="0001">The present disclosure relates to a ${topic}. ` +
+    `${'Conventional designs suffer from limited efficiency and durability. '.repeat(r.int(5, 30))}</p>
 </description>
 <us-claim-statement>What is claimed is:</us-claim-statement>
 <claims id="claims">
 ${claimXml}
 </claims>
 </us-patent-grant>
-`;
+`
+  );
 }
 
 /** The Tuesday on or before a date. */

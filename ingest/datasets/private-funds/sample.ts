@@ -95,7 +95,11 @@ const yn = (b: boolean) => (b ? 'Y' : 'N');
 
 function submitted(day: number, rng: Rng): string {
   const h = rng.int(1, 12);
-  return `06/${String(day).padStart(2, '0')}/2026 ${String(h).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')} ${rng.chance(0.5) ? 'AM' : 'PM'}`;
+  return (
+    `06/${String(day).padStart(2, '0')}/2026 ${String(h).padStart(2, '0')}:` +
+    `${String(rng.int(0, 59)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')} ` +
+    `${rng.chance(0.5) ? 'AM' : 'PM'}`
+  );
 }
 
 function baseRow(f: SampleFirm, filingId: number, when: string): Record<string, string | number | null> {

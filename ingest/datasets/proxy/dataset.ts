@@ -39,7 +39,8 @@ export default defineIngester({
   source: SOURCE.sec_proxy,
   sourceUrls: ['https://www.sec.gov/Archives/edgar/data/', 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&type=DEF+14A'],
   argsHelp:
-    '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from <cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
+    '--from <file|folder> of DEF 14A documents (full submission .txt or primary .htm), or --from ' +
+    '<cik/accession>[,...] to fetch full submissions from SEC_BASE_URL archives',
   async inputs(ctx: IngestContext, args: ProxyArgs) {
     // The CLI has no --accession yet: an accession list given to --from (and not an existing path) is fetched.
     const accessions = args.accession ?? (args.from && !existsSync(args.from) && ACCESSION_LIST.test(args.from) ? args.from : undefined);

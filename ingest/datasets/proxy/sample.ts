@@ -43,7 +43,9 @@ export async function writeProxySample(dir: string, opts: SampleOptions): Promis
       const dirRows = directors
         .map(
           (d, i) =>
-            `${i === 0 ? '<tr><td colspan="4">Management Director</td></tr>' : i === 1 ? '<tr><td colspan="4">Independent Directors</td></tr>' : ''}<tr><td>${d.name}${i === 1 ? '<sup>(1)</sup>' : ''}</td><td>${d.age}</td><td>${i === 0 ? 'Chairman, President and Chief Executive Officer' : 'Independent Director'}</td><td>${d.since}</td></tr>`,
+            `${i === 0 ? '<tr><td colspan="4">Management Director</td></tr>' : i === 1 ? '<tr><td colspan="4">Independent Directors</td></tr>' : ''}` +
+            `<tr><td>${d.name}${i === 1 ? '<sup>(1)</sup>' : ''}</td><td>${d.age}</td><td>` +
+            `${i === 0 ? 'Chairman, President and Chief Executive Officer' : 'Independent Director'}</td><td>${d.since}</td></tr>`,
         )
         .join('\n');
       const sctRows = execs
@@ -66,7 +68,8 @@ export async function writeProxySample(dir: string, opts: SampleOptions): Promis
             .join('\n');
         })
         .join('\n');
-      const html = `<html><body>
+      const html =
+        `<html><body>
 <p>PROPOSAL 1 &#8212; ELECTION OF DIRECTORS</p>
 <p>The following table sets forth our directors and nominees.</p>
 <table>
@@ -75,7 +78,11 @@ ${dirRows}
 </table>
 <p>SUMMARY COMPENSATION TABLE</p>
 <table>
-<tr><td>Name and Principal Position</td><td>Year</td><td colspan="2">Salary ($)</td><td colspan="2">Bonus ($)</td><td colspan="2">Stock Awards ($)<sup>(1)</sup></td><td colspan="2">Option Awards ($)</td><td colspan="2">Non-Equity Incentive Plan Compensation ($)</td><td colspan="2">Change in Pension Value and Nonqualified Deferred Compensation Earnings ($)</td><td colspan="2">All Other Compensation ($)</td><td colspan="2">Total ($)</td></tr>
+<tr><td>Name and Principal Position</td><td>Year</td><td colspan="2">Salary ($)</td><td colspan="2">Bonus ($)</td>` +
+        `<td colspan="2">Stock Awards ($)<sup>(1)</sup></td><td colspan="2">Option Awards ($)</td><td colspan="2">` +
+        `Non-Equity Incentive Plan Compensation ($)</td><td colspan="2">Change in Pension Value and Nonqualified ` +
+        `Deferred Compensation Earnings ($)</td><td colspan="2">All Other Compensation ($)</td><td colspan="2">` +
+        `Total ($)</td></tr>
 ${sctRows}
 </table>
 </body></html>`;

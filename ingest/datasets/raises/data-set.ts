@@ -121,7 +121,8 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
         first(lpad(trim(CIK), 10, '0') ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS cik,
         first(${nz('ENTITYNAME')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS name,
         first(${nz('STATEORCOUNTRY')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS state,
-        first(${nz('STATEORCOUNTRYDESCRIPTION')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS state_description,
+        first(${nz('STATEORCOUNTRYDESCRIPTION')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC,
+          ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS state_description,
         first(${nz('CITY')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS city,
         first(${nz('JURISDICTIONOFINC')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS jurisdiction_of_inc,
         first(${nz('ENTITYTYPE')} ORDER BY upper(trim(IS_PRIMARYISSUER_FLAG)) = 'YES' DESC, ${seqKey('ISSUER_SEQ_KEY')}, ds_row) AS entity_type,
@@ -154,7 +155,8 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
       ${nz('o.INDUSTRYGROUPTYPE')} AS industry_group, ${nz('o.INVESTMENTFUNDTYPE')} AS investment_fund_type,
       coalesce(trim(o.INDUSTRYGROUPTYPE) = 'Pooled Investment Fund', false) AS is_pooled_fund,
       ${sqlBool('o.IS40ACT')} AS is_40_act, ${nz('o.REVENUERANGE')} AS revenue_range, ${nz('o.AGGREGATENETASSETVALUERANGE')} AS nav_range,
-      to_json(list_filter(list_transform(string_split(coalesce(o.FEDERALEXEMPTIONS_ITEMS_LIST, ''), ','), x -> trim(x)), x -> x <> ''))::VARCHAR AS federal_exemptions,
+      to_json(list_filter(list_transform(string_split(coalesce(o.FEDERALEXEMPTIONS_ITEMS_LIST, ''), ','), x -> trim(x)),
+        x -> x <> ''))::VARCHAR AS federal_exemptions,
       TRY_CAST(trim(o.SALE_DATE) AS DATE) AS date_of_first_sale, ${sqlBool('o.YETTOOCCUR')} AS first_sale_yet_to_occur,
       ${sqlBool('o.MORETHANONEYEAR')} AS more_than_one_year,
       to_json(list_filter([
@@ -163,7 +165,8 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
         CASE WHEN ${sqlBool('o.ISSECURITYTOBEACQUIREDTYPE')} THEN 'Security to be acquired' END,
         CASE WHEN ${sqlBool('o.ISPOOLEDINVESTMENTFUNDTYPE')} THEN 'Pooled investment fund interests' END,
         CASE WHEN ${sqlBool('o.ISTENANTINCOMMONTYPE')} THEN 'Tenant-in-common' END,
-        CASE WHEN ${sqlBool('o.ISMINERALPROPERTYTYPE')} THEN 'Mineral property' END, CASE WHEN ${sqlBool('o.ISOTHERTYPE')} THEN 'Other' END], x -> x IS NOT NULL))::VARCHAR AS security_types,
+        CASE WHEN ${sqlBool('o.ISMINERALPROPERTYTYPE')} THEN 'Mineral property' END,
+        CASE WHEN ${sqlBool('o.ISOTHERTYPE')} THEN 'Other' END], x -> x IS NOT NULL))::VARCHAR AS security_types,
       ${usd('o.MINIMUMINVESTMENTACCEPTED')} AS minimum_investment,
       ${usd('o.TOTALOFFERINGAMOUNT')} AS total_offering_amount, ${indefinite('o.TOTALOFFERINGAMOUNT')} AS total_offering_indefinite,
       ${usd('o.TOTALAMOUNTSOLD')} AS total_amount_sold,
@@ -176,7 +179,8 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
       coalesce(iss.issuers, '[]') AS issuers, coalesce(rel.related_persons, '[]') AS related_persons,
       coalesce(rec.recipients, '[]') AS recipients, coalesce(sig.signatures, '[]') AS signatures,
       'data_set' AS source_kind,
-      'https://www.sec.gov/Archives/edgar/data/' || CAST(CAST(iss.cik AS BIGINT) AS VARCHAR) || '/' || replace(s.ACCESSIONNUMBER, '-', '') || '/' || s.ACCESSIONNUMBER || '-index.htm' AS source_url,
+      'https://www.sec.gov/Archives/edgar/data/' || CAST(CAST(iss.cik AS BIGINT) AS VARCHAR) || '/' ||
+        replace(s.ACCESSIONNUMBER, '-', '') || '/' || s.ACCESSIONNUMBER || '-index.htm' AS source_url,
       ${ctx.parserVersion} AS parser_version
     FROM fd_formdsubmission s
     LEFT JOIN fd_offering o ON o.ACCESSIONNUMBER = s.ACCESSIONNUMBER

@@ -25,7 +25,9 @@ export default defineIngester({
   source: SOURCE.sec_form_d,
   sourceUrls: ['https://www.sec.gov/data-research/sec-markets-data/form-d-data-sets', 'https://www.sec.gov/Archives/edgar/data/'],
   argsHelp:
-    '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, .nc)',
+    '--period 2024Q1 (quarterly Form D data set zip) | --from <folder or file>: an extracted data-set ' +
+    'folder (FORMDSUBMISSION.tsv …), a *_d.zip, or Form D filings (primary_doc.xml, full-submission .txt, ' +
+    '.nc)',
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),
 
   async load(ctx, inputs) {

@@ -26,8 +26,11 @@ function sampleTradingSuspensions(seed: number, count: number, end = '2024-07-01
       path: `/enforcement-litigation/trading-suspensions/34-${n}`,
       seeAlso: [{ title: 'Order of Suspension of Trading', href: `/files/litigation/suspensions/${date.slice(0, 4)}/34-${n}.pdf` }],
       body: [
-        `The Securities and Exchange Commission announced the temporary suspension of trading in the securities of ${issuers[0]} (ticker: ${ticker}) commencing at 9:30 a.m. EDT on ${date} and terminating at 11:59 p.m. EDT ten trading days later.`,
-        "The Commission temporarily suspended trading because of questions regarding the accuracy and adequacy of publicly disseminated information concerning the company's business operations.",
+        'The Securities and Exchange Commission announced the temporary suspension of trading in the ' +
+          `securities of ${issuers[0]} (ticker: ${ticker}) commencing at 9:30 a.m. EDT on ${date} and ` +
+          'terminating at 11:59 p.m. EDT ten trading days later.',
+        'The Commission temporarily suspended trading because of questions regarding the accuracy and ' +
+          "adequacy of publicly disseminated information concerning the company's business operations.",
       ],
     };
   });

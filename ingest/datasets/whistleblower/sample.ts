@@ -13,7 +13,8 @@ export function sampleWhistleblowerOrders(seed: number, count: number, end = '20
     const summary = denial
       ? "The Commission denied the award application because the claimant's information did not lead to the success of the covered action."
       : r.next() < 0.2
-        ? 'The Commission ordered an award of ten percent of the monetary sanctions collected in the covered action to a whistleblower who provided original information.'
+        ? 'The Commission ordered an award of ten percent of the monetary sanctions collected in the covered ' +
+          'action to a whistleblower who provided original information.'
         : `The Commission awarded approximately ${amount.text} to a whistleblower whose information and assistance led to a successful enforcement action.`;
     return {
       date,

@@ -52,7 +52,9 @@ export const filingsHandler: DiffHandler = {
         `CASE WHEN b.is_amendment THEN 'sec.filing.amended' ELSE 'sec.filing.new' END`,
         `CASE WHEN b.form IN (${MEDIUM_FORMS.map((f) => `'${f}'`).join(', ')}) THEN 'medium' ELSE 'low' END`,
         `b.en_name || ' filed ' || b.form || ' on ' || CAST(b.filed_date AS VARCHAR)`,
-        `json_object('form', b.form, 'base_form', b.base_form, 'filed_date', CAST(b.filed_date AS VARCHAR), 'report_date', CAST(b.report_date AS VARCHAR), 'items', b.items, 'primary_document', b.primary_document, 'size', b.size, 'is_xbrl', b.is_xbrl)::VARCHAR`,
+        `json_object('form', b.form, 'base_form', b.base_form, 'filed_date', CAST(b.filed_date AS ` +
+          `VARCHAR), 'report_date', CAST(b.report_date AS VARCHAR), 'items', b.items, 'primary_document', ` +
+          `b.primary_document, 'size', b.size, 'is_xbrl', b.is_xbrl)::VARCHAR`,
         indexLine,
         `'filing index'`,
       ) +
@@ -61,13 +63,15 @@ export const filingsHandler: DiffHandler = {
       .map(([item, type]) => `('${item}', '${type}', '${FIXED_IMPORTANCE[type as keyof typeof FIXED_IMPORTANCE]}', '${ITEM_TITLES[item].replace(/'/g, "''")}')`)
       .join(', ');
     const eightKSql =
-      `WITH b0 AS (${base}), b AS (SELECT b0.*, trim(i.item) AS item FROM b0, unnest(string_split(coalesce(b0.items, ''), ',')) AS i(item) WHERE b0.base_form = '8-K'), ` +
+      `WITH b0 AS (${base}), b AS (SELECT b0.*, trim(i.item) AS item FROM b0, ` +
+      `unnest(string_split(coalesce(b0.items, ''), ',')) AS i(item) WHERE b0.base_form = '8-K'), ` +
       `m(item, etype, imp, title) AS (VALUES ${mapping}) ` +
       common(
         'm.etype',
         'm.imp',
         `b.en_name || ' reported Item ' || m.item || ' (' || m.title || ') on Form ' || b.form`,
-        `json_object('form', b.form, 'item', m.item, 'item_title', m.title, 'items', string_split(b.items, ','), 'filed_date', CAST(b.filed_date AS VARCHAR), 'is_amendment', b.is_amendment)::VARCHAR`,
+        `json_object('form', b.form, 'item', m.item, 'item_title', m.title, 'items', string_split(b.items, ` +
+          `','), 'filed_date', CAST(b.filed_date AS VARCHAR), 'is_amendment', b.is_amendment)::VARCHAR`,
         `'Item ' || m.item || ' ' || m.title`,
         `'Item ' || m.item`,
       ) +

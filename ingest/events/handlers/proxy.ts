@@ -32,7 +32,8 @@ export const proxyHandler: DiffHandler = {
     const years = [...new Set(changed.flatMap((c) => c.partitions))].map(Number).filter(Number.isFinite);
     if (!years.length) return {};
     const proxies = (await ctx.lake.query(
-      `SELECT cik, filing_id AS filing, proxy_fiscal_year AS year, any_value(CAST(filed_date AS VARCHAR)) AS filed, any_value(source_url) AS url, any_value(issuer) AS issuer
+      `SELECT cik, filing_id AS filing, proxy_fiscal_year AS year, any_value(CAST(filed_date AS VARCHAR)) AS filed,
+        any_value(source_url) AS url, any_value(issuer) AS issuer
          FROM proxy_officers GROUP BY ALL
        UNION
        SELECT filer_cik, filing_id, proxy_fiscal_year, any_value(CAST(filed_date AS VARCHAR)), any_value(source_url), any_value(issuer_name)
@@ -110,7 +111,8 @@ async function compChange(query: Query, cik: string, prev: Proxy, cur: Proxy, no
   // whatever order the hash table yields them.
   // Each proxy's own most recent fiscal year of the summary compensation table, per executive.
   const rows = await query(
-    `SELECT filing_id, name_key, any_value(executive_name) AS name, arg_max(total_usd, fiscal_year) AS total, max(fiscal_year) AS fy, min(confidence) AS confidence
+    `SELECT filing_id, name_key, any_value(executive_name) AS name, arg_max(total_usd, fiscal_year) AS total,
+      max(fiscal_year) AS fy, min(confidence) AS confidence
        FROM proxy_compensation WHERE filer_cik = $1 AND filing_id IN ($2, $3) AND table_kind = 'summary_compensation' AND confidence >= $4
       GROUP BY filing_id, name_key ORDER BY filing_id, name_key`,
     [cik, prev.filing, cur.filing, MIN_CONFIDENCE],

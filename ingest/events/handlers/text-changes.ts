@@ -56,7 +56,9 @@ export const textChangesHandler: DiffHandler = {
         entity_ticker: null,
         entity_name: (cur.company as string) ?? null,
         accession: String(cur.accession),
-        summary: `${cur.company ?? cur.cik} changed its ${label} in ${cur.form} (${d.added.length} paragraph(s) added, ${d.removed.length} removed; similarity ${d.similarity.toFixed(2)})`,
+        summary:
+          `${cur.company ?? cur.cik} changed its ${label} in ${cur.form} (${d.added.length} paragraph(s) ` +
+          `added, ${d.removed.length} removed; similarity ${d.similarity.toFixed(2)})`,
         details: {
           form: cur.form,
           item: cur.item,

@@ -44,12 +44,14 @@ function diffSql(): string {
     `CASE WHEN p.cusip IS NULL THEN 'sec.13f.holding_added' WHEN c.cusip IS NULL THEN 'sec.13f.holding_removed' ` +
     `WHEN c.shares > p.shares THEN 'sec.13f.position_increased' ELSE 'sec.13f.position_decreased' END`;
   const byVal = byValueSql('sec.13f', dval);
-  const importance = `CASE WHEN ${byVal} = 'low' AND abs(coalesce(${pct}, 1)) >= ${THIRTEEN_F_PCT_MEDIUM} AND abs(${dval}) >= 1000000 THEN 'medium' ELSE ${byVal} END`;
+  const importance =
+    `CASE WHEN ${byVal} = 'low' AND abs(coalesce(${pct}, 1)) >= ${THIRTEEN_F_PCT_MEDIUM} AND abs(${dval}) >= ` + `1000000 THEN 'medium' ELSE ${byVal} END`;
   return (
     `WITH p AS (${agg('$2')}), c AS (${agg('$3')}), ` +
     // Only managers that filed in both periods: a manager absent from one quarter is a missing filing, not a sell-off.
     `mgr AS (SELECT manager_cik FROM p INTERSECT SELECT manager_cik FROM c), ` +
-    `d AS (SELECT coalesce(c.manager_cik, p.manager_cik) AS manager_cik, coalesce(c.cusip, p.cusip) AS cusip, ${etype} AS etype, ${importance} AS importance, ` +
+    'd AS (SELECT coalesce(c.manager_cik, p.manager_cik) AS manager_cik, coalesce(c.cusip, p.cusip) AS ' +
+    `cusip, ${etype} AS etype, ${importance} AS importance, ` +
     `coalesce(c.manager_name, p.manager_name) AS manager_name, coalesce(c.issuer_name, p.issuer_name) AS issuer_name, ` +
     `coalesce(c.issuer_cik, p.issuer_cik) AS issuer_cik, coalesce(c.issuer_ticker, p.issuer_ticker) AS issuer_ticker, ` +
     `p.shares AS prev_shares, c.shares AS cur_shares, p.value_usd AS prev_value, c.value_usd AS cur_value, ${dval} AS value_change, ${pct} AS pct, ` +
@@ -60,14 +62,18 @@ function diffSql(): string {
     `manager_name || CASE etype WHEN 'sec.13f.holding_added' THEN ' opened a position in ' WHEN 'sec.13f.holding_removed' THEN ' closed its position in ' ` +
     `WHEN 'sec.13f.position_increased' THEN ' increased its position in ' ELSE ' decreased its position in ' END || coalesce(issuer_name, cusip) || ` +
     `' (' || $3 || ' vs ' || $2 || ')' AS summary, ` +
-    `json_object('form', '13F-HR', 'cusip', cusip, 'issuer_name', issuer_name, 'issuer_cik', issuer_cik, 'issuer_ticker', issuer_ticker, 'period', $3, 'previous_period', $2, ` +
-    `'shares_before', prev_shares, 'shares_after', cur_shares, 'value_before_usd', prev_value, 'value_after_usd', cur_value, 'value_change_usd', value_change, ` +
+    `json_object('form', '13F-HR', 'cusip', cusip, 'issuer_name', issuer_name, 'issuer_cik', issuer_cik, ` +
+    `'issuer_ticker', issuer_ticker, 'period', $3, 'previous_period', $2, ` +
+    `'shares_before', prev_shares, 'shares_after', cur_shares, 'value_before_usd', prev_value, ` +
+    `'value_after_usd', cur_value, 'value_change_usd', value_change, ` +
     `'change_pct', round(pct * 100, 2))::VARCHAR AS details, ` +
     evidenceSql({
       sourceType: 'sec_13f_information_table',
       url: 'url',
       retrievedAt: '$1',
-      excerpt: `coalesce(issuer_name, '') || ' ' || cusip || ': ' || coalesce(CAST(prev_shares AS VARCHAR), '0') || ' → ' || coalesce(CAST(cur_shares AS VARCHAR), '0') || ' shares'`,
+      excerpt:
+        `coalesce(issuer_name, '') || ' ' || cusip || ': ' || coalesce(CAST(prev_shares AS VARCHAR), '0') || ` +
+        `' → ' || coalesce(CAST(cur_shares AS VARCHAR), '0') || ' shares'`,
       section: `'information table ' || $3`,
     }) +
     ` AS evidence, etype || '|' || manager_cik || '|' || cusip || '|' || $3 AS dedup_key, CAST(period_end AS VARCHAR) AS occurred_at FROM d`

@@ -115,16 +115,20 @@ export function normalizePersonName(printed: string): NormalizedName | null {
   return { clean: clean.replace(/^(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)/i, ''), first, middle, last, suffix, key: `${first} ${last}` };
 }
 
+const NOT_A_PERSON_NAME = new RegExp(
+  [
+    String.raw`\d|[:;!?]|\b(and|of|the|for|to|in|with|by|our|inc|llc|corp|company|committee`,
+    '|board|total|directors?|officers?|group|plan|fund|chair|chairman|chairwoman',
+    String.raw`|executive|president|vice|lead|independent|senior|chief|nominee|trustee)\b`,
+  ].join(''),
+  'i',
+);
+
 /** Whether a string looks like a person's name (2–6 words, capitalized, no digits or sentence punctuation). */
 export function looksLikePersonName(s: string): boolean {
   const t = s.replace(FOOTNOTE_TAIL, '').trim();
   if (t.length < 4 || t.length > 60) return false;
-  if (
-    /\d|[:;!?]|\b(and|of|the|for|to|in|with|by|our|inc|llc|corp|company|committee|board|total|directors?|officers?|group|plan|fund|chair|chairman|chairwoman|executive|president|vice|lead|independent|senior|chief|nominee|trustee)\b/i.test(
-      t,
-    )
-  )
-    return false;
+  if (NOT_A_PERSON_NAME.test(t)) return false;
   const words = t.replace(/,\s*(jr|sr|ii|iii|iv)\.?$/i, '').split(/\s+/);
   if (words.length < 2 || words.length > 6) return false;
   return words.every((w) => /^[A-Z][A-Za-z'’.-]*\.?$|^[A-Z]\.?$|^(de|del|van|von|da|di|la|le)$/.test(w));

@@ -76,9 +76,10 @@ export async function* parseBdList(bytes: AsyncIterable<Buffer | Uint8Array>, on
 }
 
 const US = new Set(
-  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS MP'.split(
-    ' ',
-  ),
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ ' +
+    'NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS MP'
+  ).split(' '),
 );
 /** EDGAR location codes used for foreign offices (the common ones; others stay unresolved). */
 const EDGAR_COUNTRIES: Record<string, string> = {

@@ -6,8 +6,14 @@ import { cleanText } from '../common/normalize.ts';
  * not mark entity vs individual, and a company name containing " and " is split (a known limit).
  */
 
-const SUFFIX =
-  /^(?:inc|incorporated|llc|l\.l\.c|ltd|limited|lp|l\.p|llp|l\.l\.p|pllc|corp|corporation|co|company|plc|p\.c|n\.a|s\.a|ag|gmbh|b\.v|n\.v|jr|sr|ii|iii|iv|v|cpa|esq|md|phd|cfa)\.?$/i;
+const SUFFIX = new RegExp(
+  [
+    String.raw`^(?:inc|incorporated|llc|l\.l\.c|ltd|limited|lp|l\.p|llp|l\.l\.p|pllc|corp`,
+    String.raw`|corporation|co|company|plc|p\.c|n\.a|s\.a|ag|gmbh|b\.v|n\.v|jr|sr|ii|iii`,
+    String.raw`|iv|v|cpa|esq|md|phd|cfa)\.?$`,
+  ].join(''),
+  'i',
+);
 const ET_AL = /,?\s*\bet\.? al\.?$/i;
 const CAPTION = /^(?:(?:SEC|Securities and Exchange Commission)\s+v\.?\s+|In the Matter of\s+)/i;
 

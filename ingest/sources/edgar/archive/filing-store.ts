@@ -298,8 +298,14 @@ export function createFilingStore(opts: FilingStoreOptions) {
 
 export type FilingStore = ReturnType<typeof createFilingStore>;
 
-const SKIP_PRIMARY =
-  /^(R\d+\.htm|FilingSummary\.xml|MetaLinks\.json|Financial_Report\.xlsx|report\.css|Show\.js|.*-index(-headers)?\.html?|.*\.(xsd|jpg|jpeg|gif|png|zip|pdf|css|js|json|xlsx))$/i;
+const SKIP_PRIMARY = new RegExp(
+  [
+    String.raw`^(R\d+\.htm|FilingSummary\.xml|MetaLinks\.json|Financial_Report\.xlsx|report\.css`,
+    String.raw`|Show\.js|.*-index(-headers)?\.html?|.*\.(xsd|jpg|jpeg|gif|png|zip|pdf|css`,
+    '|js|json|xlsx))$',
+  ].join(''),
+  'i',
+);
 
 /** The main document: sequence 1, else the one whose type is the form, else the largest HTML/text file. */
 export function primaryDocument(m: FilingManifest): FilingDocument | null {

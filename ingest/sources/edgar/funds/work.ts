@@ -82,7 +82,10 @@ export function filingIndexUrl(cik: string, accession: string): string {
 }
 
 export function filingIndexUrlSql(cikCol: string, accCol: string): string {
-  return `'https://www.sec.gov/Archives/edgar/data/' || CAST(TRY_CAST(${cikCol} AS BIGINT) AS VARCHAR) || '/' || replace(${accCol}, '-', '') || '/' || ${accCol} || '-index.htm'`;
+  return (
+    `'https://www.sec.gov/Archives/edgar/data/' || CAST(TRY_CAST(${cikCol} AS BIGINT) AS VARCHAR) || '/' || ` +
+    `replace(${accCol}, '-', '') || '/' || ${accCol} || '-index.htm'`
+  );
 }
 
 /** Calendar quarter label (`2024Q4`) of a DATE expression (SQL twin of core `quarterOf`). */

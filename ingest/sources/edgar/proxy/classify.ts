@@ -41,8 +41,15 @@ const RULES: [ColumnRole, RegExp][] = [
 ];
 
 /** Tables that name people but are not director/officer or compensation tables. */
-const NOT_OURS =
-  /beneficial|percent(age)? of|number of shares|shares owned|dollar range|grant date|exercis|vest|plan name|credited service|contributions in last|balance at|threshold|target|unearned|pay ratio|actually paid|exchange|trading symbol|title of each class|\bdate\b|signature/i;
+const NOT_OURS = new RegExp(
+  [
+    'beneficial|percent(age)? of|number of shares|shares owned|dollar range|grant date',
+    '|exercis|vest|plan name|credited service|contributions in last|balance at',
+    '|threshold|target|unearned|pay ratio|actually paid|exchange|trading symbol',
+    String.raw`|title of each class|\bdate\b|signature`,
+  ].join(''),
+  'i',
+);
 
 function columnRole(label: string): ColumnRole | null {
   const l = label
