@@ -145,6 +145,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
 }
 
 export async function runLookup(ep: LookupEndpoint, services: Services, req: Request, gate: Gate): Promise<EnvelopeInput> {
+  validated({}, req.query as Record<string, unknown>, 'query');
   const values = validated(ep.pathParams, req.params as Record<string, unknown>, 'path');
   await gate();
   const b = sqlBuilder();

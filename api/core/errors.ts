@@ -40,4 +40,6 @@ export const entityUnresolved = (message: string, suggestion?: string) =>
   new ApiError('entity_unresolved', message, suggestion ? { extra: { suggestion } } : {});
 /** 400 with the invalid_param code: the API contract's status for bad monitor and webhook bodies. */
 export const badRequest = (message: string, param?: string) => new ApiError('invalid_param', message, param ? { extra: { param } } : {});
-export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') => new ApiError('unauthorized', message);
+/** 401 names the scheme the client must use (RFC 9110 requires `WWW-Authenticate` on a 401). */
+export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') =>
+  new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="filings-lake"' } });

@@ -298,6 +298,14 @@ export function parseParams<P extends ParamDefs>(
       detail.push(entry);
     }
   }
+  // A misspelt filter (`stat=NY`) would otherwise be ignored and the caller served, and charged for, unfiltered data:
+  // every query parameter the endpoint does not declare is refused, as the strictest public APIs do.
+  if (where === 'query') {
+    for (const name of Object.keys(raw)) {
+      if (Object.hasOwn(defs, name)) continue;
+      detail.push({ loc: ['query', name], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: raw[name] });
+    }
+  }
   return detail.length ? { ok: false, detail } : { ok: true, values: values as ParamValues<P> };
 }
 

@@ -23,6 +23,9 @@ describe('authentication', () => {
     const r = await app.get('/v1/toy-firms', 'not-a-key');
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('unauthorized');
+    // The scheme to use, on every 401 (RFC 9110).
+    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="filings-lake"');
+    expect((await app.get('/v1/toy-firms', null)).headers.get('www-authenticate')).toMatch(/^Bearer /);
     expect((await app.get('/v1/toy-firms', 'sk_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(401);
     const { revokeKey } = await import('../../api/core/keys.ts');
     const k = await app.newKey('starter');
