@@ -23,9 +23,23 @@ export function checkRoutes(routes: readonly Endpoint[]): void {
   const seen = new Set<string>();
   for (const ep of routes) {
     checkEndpoint(ep);
+    checkPathTemplate(ep);
     const key = `${methodOf(ep)} ${ep.path}`;
     if (seen.has(key)) throw new Error(`two endpoints define ${key}`);
     seen.add(key);
+  }
+}
+
+/**
+ * A path is an OpenAPI template (`/v1/advisers/{crd}`) whose names are exactly the declared path parameters: an
+ * Express-style `:crd` would be published as a literal segment, and "Try it out" would send it as is.
+ */
+function checkPathTemplate(ep: Endpoint): void {
+  if (ep.path.includes(':')) throw new Error(`${ep.path}: write path parameters as {name}, not :name`);
+  const declared = Object.keys(ep.kind === 'lookup' ? ep.pathParams : ep.kind === 'custom' ? (ep.pathParams ?? {}) : {}).sort();
+  const templated = [...ep.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  if (declared.join() !== templated.join()) {
+    throw new Error(`${ep.path}: path parameters declared (${declared.join(', ') || 'none'}) differ from the template's (${templated.join(', ') || 'none'})`);
   }
 }
 

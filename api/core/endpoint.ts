@@ -141,6 +141,8 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
   /** 'envelope' (default) wraps in the standard envelope; 'raw' sends the handler's object as is. */
   shape?: 'envelope' | 'raw';
   successStatus?: number;
+  /** Statuses the handler answers by itself besides success (healthz: 503), with what they mean: for the OpenAPI document. */
+  otherStatuses?: Record<number, string>;
   handler(ctx: RouteContext<Q, PP, B>): Promise<EnvelopeInput<R> | Record<string, unknown>>;
 }
 

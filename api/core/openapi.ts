@@ -63,6 +63,18 @@ function costOf(ep: Endpoint): string {
   return c.min === c.max ? `${c.min}` : `${c.min}–${c.max} (by result size)`;
 }
 
+/**
+ * A stable operation name from the method and the path, so client generators name their functions the same on every
+ * build: `GET /v1/advisers/{crd}` → `getAdvisersByCrd`, `POST /v1/webhooks/endpoints` → `postWebhooksEndpoints`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((s) => s && s !== 'v1')
+    .flatMap((s) => (s.startsWith('{') ? ['by', ...s.slice(1, -1).split(/[_-]/)] : s.split(/[_-]/)));
+  return method + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
 export function buildOpenApi(endpoints: Endpoint[], info: { version: string; serverUrl?: string }) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -70,6 +82,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     scheme: 'bearer',
     description: 'API key: `Authorization: Bearer sk_live_…`',
   });
+  const operationIds = new Set<string>();
   for (const ep of endpoints) {
     const isPublic = ep.kind === 'custom' && ep.auth === false;
     const monitoring = ep.source === 'svc_monitoring';
@@ -92,12 +105,19 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     if (ep.kind === 'lookup' || Object.keys(path).length) {
       responses['404'] = { description: codesOf(404), content: { 'application/json': { schema: ErrorBody } } };
     }
+    for (const [status, description] of Object.entries(ep.kind === 'custom' ? (ep.otherStatuses ?? {}) : {})) {
+      responses[status] = { description, content: { 'application/json': { schema: raw ? ep.record : ErrorBody } } };
+    }
     if (ep.kind === 'custom' && ep.body) {
       responses['400'] = { description: `Invalid body (${codesOf(400)})`, content: { 'application/json': { schema: ErrorBody } } };
     }
+    const operationId = operationIdOf(method, ep.path);
+    if (operationIds.has(operationId)) throw new Error(`two operations would be named ${operationId}`);
+    operationIds.add(operationId);
     registry.registerPath({
       method,
       path: ep.path,
+      operationId,
       summary: ep.summary,
       description: `${ep.description ?? ''}${isPublic ? '' : `\n\nCost: ${costOf(ep)} credit(s).`}`.trim(),
       tags: [ep.tag],

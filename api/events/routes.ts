@@ -74,7 +74,7 @@ const one = defineLookup({
   tag: 'Events',
   source: SOURCE.svc_events,
   table: eventsTable,
-  pathParams: { event_id: p.str({ required: true, pattern: /^[0-9a-fA-F-]{36}$/, patternText: 'UUID' }) },
+  pathParams: { event_id: p.str({ required: true, pattern: /^[0-9a-fA-F-]{36}$/, patternText: '^[0-9a-fA-F-]{36}$' }) },
   filters: { event_id: f.eqNormalized('id', (v) => v.toLowerCase()) },
   record: EventRecord,
   toRecord: toEventRecord,

@@ -5,7 +5,7 @@ import { accessionPath, cikParam, COST, envelope, loadManifest, SOURCE, TAG } fr
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/filings/:accession/documents',
+  path: '/v1/filings/{accession}/documents',
   summary: 'Document manifest of a filing',
   description:
     'Every file of the filing with sequence, type, description, file name, size and direct URL, from the ' +

@@ -7,7 +7,7 @@ import { accessionPath, cikParam, COST, envelope, formOf, loadDerived, loadManif
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/filings/:accession/events',
+  path: '/v1/filings/{accession}/events',
   summary: 'Items reported in an 8-K',
   description:
     'Each item the 8-K reports, with its canonical title and a short excerpt, from the item headings of ' +

@@ -8,7 +8,7 @@ import { accessionPath, cikParam, COST, envelope, formOf, loadDerived, loadManif
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/filings/:accession/extract',
+  path: '/v1/filings/{accession}/extract',
   summary: 'Text of one item of a 10-K, 10-Q or 8-K',
   description:
     'From the item heading to the next item heading, skipping the table of contents and page ' +

@@ -35,7 +35,7 @@ const OWNERSHIP_FORMS = /^[345](\/A)?$/;
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/filings/:accession/insiders',
+  path: '/v1/filings/{accession}/insiders',
   summary: 'Insider transactions of a Form 3/4/5 filing',
   description:
     'Issuer, reporting owners with their relationship, and every Table I/II transaction and holding ' +

@@ -7,7 +7,7 @@ import { accessionPath, cikParam, COST, envelope, loadDerived, loadManifest, SOU
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/filings/:accession/subsidiaries',
+  path: '/v1/filings/{accession}/subsidiaries',
   summary: 'Subsidiaries from Exhibit 21',
   description:
     "Rows of subsidiary name, jurisdiction and ownership percent (where given) from the filing's Exhibit " +

@@ -12,6 +12,7 @@ export default defineRoute({
   auth: false,
   shape: 'raw',
   record: healthRecord,
+  otherStatuses: { 503: 'The lake or the state store is unreachable: the same body, with `status: "degraded"`.' },
   async handler({ services, res }) {
     const [lakeOk, stateOk] = await Promise.all([services.lake.ping(), services.state.ping()]);
     const catalog = lakeOk ? await services.lake.catalog() : [];

@@ -1,0 +1,75 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkRoutes } from '../../api/core/app.ts';
+import { defineRoute, type Endpoint } from '../../api/core/endpoint.ts';
+import { buildOpenApi, operationIdOf } from '../../api/core/openapi.ts';
+import { p } from '../../api/core/params.ts';
+import { ROUTES } from '../../api/routes.ts';
+
+/**
+ * The published document is what client generators and "Try it out" read: it must be valid OpenAPI 3.1, with
+ * templated paths whose names are the declared path parameters, and a stable, unique name for every operation.
+ */
+describe('the OpenAPI document', () => {
+  const doc = buildOpenApi([...ROUTES], { version: '0.1.0' }) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { operationId?: string; parameters?: { name: string; in: string; schema?: { pattern?: string } }[]; responses: Record<string, unknown> }>
+    >;
+  };
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+
+  it('validates against the OpenAPI 3.1 schema (a maintained validator), with no error', async () => {
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('every path is templated with {name}, each name a declared path parameter and each path parameter in the template', () => {
+    expect(operations.length).toBe(ROUTES.length);
+    for (const { path, op } of operations) {
+      expect(path, path).not.toContain(':');
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = (op.parameters ?? [])
+        .filter((x) => x.in === 'path')
+        .map((x) => x.name)
+        .sort();
+      expect(declared, path).toEqual(templated);
+    }
+  });
+
+  it('every operation has a unique, stable operationId', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/v1/advisers/{crd}'].get.operationId).toBe('getAdvisersByCrd');
+    expect(operationIdOf('post', '/v1/webhooks/endpoints/{endpoint_id}/rotate-secret')).toBe('postWebhooksEndpointsByEndpointIdRotateSecret');
+  });
+
+  it('patterns are regular expressions, not words; /healthz documents its 503', () => {
+    for (const { path, op } of operations) {
+      for (const prm of op.parameters ?? []) if (prm.schema?.pattern) expect(() => new RegExp(prm.schema!.pattern!), `${path} ${prm.name}`).not.toThrow();
+    }
+    const eventId = doc.paths['/v1/events/{event_id}'].get.parameters!.find((x) => x.name === 'event_id')!;
+    expect(new RegExp(eventId.schema!.pattern!).test('0b3f6a34-6f0e-4a7e-9a43-3c1f1f0f9c2e')).toBe(true);
+    expect(Object.keys(doc.paths['/healthz'].get.responses)).toContain('503');
+  });
+
+  it('the app refuses an Express-style path, or a template that disagrees with the declared parameters', () => {
+    const route = (path: string, pathParams: Record<string, ReturnType<typeof p.str>>): Endpoint =>
+      defineRoute({
+        method: 'get',
+        path,
+        summary: 's',
+        tag: 'T',
+        source: 'svc',
+        pathParams,
+        record: z.object({}),
+        handler: async () => ({ data: [], source: 'svc' }),
+      });
+    expect(() => checkRoutes([route('/v1/x/:id', { id: p.str({ required: true }) })])).toThrow(/write path parameters as \{name\}/);
+    expect(() => checkRoutes([route('/v1/x/{id}', { key: p.str({ required: true }) })])).toThrow(/differ from the template/);
+    expect(() => checkRoutes([route('/v1/x/{id}', { id: p.str({ required: true }) })])).not.toThrow();
+  });
+});
