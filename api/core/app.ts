@@ -94,7 +94,7 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
     const caller: RequestHandler[] = isPublic
       ? []
       : [authenticate(auth), rateLimit(limiter), meterCredits(services.meter, costRange(ep, DEFAULT_COST), metering)];
-    app[methodOf(ep)](expressPath(ep.path), ...caller, handleEndpoint(ep, services), reportCredits(), sendEnvelope(ep), refundCredits());
+    app[methodOf(ep)](expressPath(ep.path), ...caller, handleEndpoint(ep, services), reportCredits(), sendEnvelope(ep), refundCredits(services.meter));
   }
 
   app.use(noRoute);

@@ -116,13 +116,18 @@ export function sendEnvelope(ep: Endpoint): RequestHandler {
   };
 }
 
-/** A failed call costs nothing: its credits go back (and the headers say so) before the error is answered. */
-export function refundCredits() {
+/**
+ * A failed call costs nothing: its credits go back before the error is answered, and every refusal of a known key
+ * (422, 402, 429, 404…) says so in the headers with the real balance, so a client never has to guess what it has left.
+ */
+export function refundCredits(meter: Meter) {
   return async (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const refund = await callOf(res).charge?.refund();
-    if (refund) {
+    const call = callOf(res);
+    const refund = await call.charge?.refund();
+    const balance = refund ? refund.balance : call.account ? await meter.balance(call.account).catch(() => null) : null;
+    if (call.account) {
       res.setHeader('X-Credits-Charged', '0');
-      if (refund.balance) res.setHeader('X-Credits-Remaining', String(refund.balance.remaining));
+      if (balance) res.setHeader('X-Credits-Remaining', String(balance.remaining));
     }
     next(err);
   };

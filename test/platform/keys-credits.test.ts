@@ -97,6 +97,9 @@ describe('credits', () => {
     expect(a.body.data[0]).toMatchObject({ plan: 'starter', credits_included: 7500, credits_used: 5, credits_remaining: 7495, overage_credits: 0 });
     const bad = await app.get('/v1/toy-firms?aum_min=-1', k);
     expect(bad.status).toBe(422);
+    // A refused call says what it cost (nothing) and what the key has left.
+    expect(bad.headers.get('x-credits-charged')).toBe('0');
+    expect(bad.headers.get('x-credits-remaining')).toBe('7495');
     const after = await app.get('/v1/account', k);
     expect(after.body.data[0].credits_used).toBe(5);
   });
@@ -109,6 +112,10 @@ describe('credits', () => {
     expect(ok).toBe(20);
     expect(refused.length).toBe(180);
     expect(refused[0].body.error.code).toBe('insufficient_credits');
+    // The 402 tells the balance, and that the refusal cost nothing.
+    expect(refused[0].headers.get('x-credits-charged')).toBe('0');
+    expect(refused.every((r) => r.headers.get('x-credits-remaining') !== null)).toBe(true);
+    expect((await app.get('/v1/toy-firms?limit=1', k)).headers.get('x-credits-remaining')).toBe('0');
     const a = await app.get('/v1/account', k);
     expect(a.body.data[0]).toMatchObject({ plan: 'free', credits_used: 100, credits_remaining: 0, billing_period: 'lifetime' });
   });
@@ -152,6 +159,8 @@ describe('metering off and rate limits', () => {
     expect(results.filter((r) => r.status === 200).length).toBe(5);
     expect(limited[0].body.error.code).toBe('rate_limited');
     expect(Number(limited[0].headers.get('retry-after'))).toBe(1);
+    expect(limited[0].headers.get('x-credits-charged')).toBe('0');
+    expect(limited[0].headers.get('x-credits-remaining')).toBe('unlimited');
     const other = await app.newKey('pro');
     expect((await app.get('/v1/toy-firms?limit=1', other)).status).toBe(200);
     expect((await app.get('/v1/toy-firms?limit=1', k)).status).toBe(429);
