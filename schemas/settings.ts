@@ -10,6 +10,8 @@ const bool = z.enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no']).trans
 const SettingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
+  /** The address clients reach the API at, for the OpenAPI `servers` entry; default http://HOST:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('data'),
   SEC_BASE_URL: z.string().url().default('https://www.sec.gov'),
   SEC_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),

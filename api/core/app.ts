@@ -43,6 +43,13 @@ function checkPathTemplate(ep: Endpoint): void {
   }
 }
 
+/** Where clients reach this server: PUBLIC_URL, else the listen address (a wildcard host read as localhost). */
+function publicUrl(settings: Services['settings']): string {
+  if (settings.PUBLIC_URL) return settings.PUBLIC_URL.replace(/\/$/, '');
+  const host = settings.HOST === '0.0.0.0' || settings.HOST === '::' ? 'localhost' : settings.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${settings.PORT}`;
+}
+
 function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
@@ -79,7 +86,7 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
   const auth = createAuthenticator(services.state, clock);
   const limiter = createRateLimiter(services.settings.RATE_LIMIT_RPS, clock);
   const metering = services.settings.METERING === 'on';
-  const openapi = buildOpenApi(endpoints, { version: API_VERSION });
+  const openapi = buildOpenApi(endpoints, { version: API_VERSION, serverUrl: publicUrl(services.settings) });
 
   app.use(requestContext(services.log));
   app.use(express.json({ limit: '256kb' }));

@@ -48,14 +48,18 @@ function envelope(record: z.ZodType, monitoring: boolean, label: string) {
     : z.object({ ...base, as_of: z.string().nullable().describe('ISO 8601 freshness of the data'), query_echo: z.record(z.string(), z.unknown()) });
 }
 
+/**
+ * Parameters as OpenAPI lists them. An optional parameter's example moves into its description: the docs page
+ * pre-fills every parameter that has an example, so "Execute" would send all the optional filters at once and
+ * match nothing.
+ */
 function parameters(defs: ParamDefs, where: 'query' | 'path') {
-  return Object.entries(defs).map(([name, d]) => ({
-    name,
-    in: where,
-    required: where === 'path' ? true : d.required,
-    description: d.description || undefined,
-    schema: d.openapi,
-  }));
+  return Object.entries(defs).map(([name, d]) => {
+    const required = where === 'path' ? true : d.required;
+    const { example, ...schema } = d.openapi as { example?: unknown };
+    const hint = !required && example !== undefined ? `Example: \`${String(example)}\`.` : '';
+    return { name, in: where, required, description: [d.description, hint].filter(Boolean).join(' ') || undefined, schema: required ? d.openapi : schema };
+  });
 }
 
 function costOf(ep: Endpoint): string {

@@ -6,6 +6,8 @@ import { defineRoute, type Endpoint } from '../../api/core/endpoint.ts';
 import { buildOpenApi, operationIdOf } from '../../api/core/openapi.ts';
 import { p } from '../../api/core/params.ts';
 import { ROUTES } from '../../api/routes.ts';
+import serviceRoutes from '../../api/service/routes.ts';
+import { createTestApp } from '../support/harness.ts';
 
 /**
  * The published document is what client generators and "Try it out" read: it must be valid OpenAPI 3.1, with
@@ -15,7 +17,14 @@ describe('the OpenAPI document', () => {
   const doc = buildOpenApi([...ROUTES], { version: '0.1.0' }) as unknown as {
     paths: Record<
       string,
-      Record<string, { operationId?: string; parameters?: { name: string; in: string; schema?: { pattern?: string } }[]; responses: Record<string, unknown> }>
+      Record<
+        string,
+        {
+          operationId?: string;
+          parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { pattern?: string; example?: unknown } }[];
+          responses: Record<string, unknown>;
+        }
+      >
     >;
   };
   const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
@@ -54,6 +63,31 @@ describe('the OpenAPI document', () => {
     const eventId = doc.paths['/v1/events/{event_id}'].get.parameters!.find((x) => x.name === 'event_id')!;
     expect(new RegExp(eventId.schema!.pattern!).test('0b3f6a34-6f0e-4a7e-9a43-3c1f1f0f9c2e')).toBe(true);
     expect(Object.keys(doc.paths['/healthz'].get.responses)).toContain('503');
+  });
+
+  it('optional parameters carry no example (the docs page would pre-fill and send them), only a description', () => {
+    for (const { path, op } of operations) {
+      for (const prm of op.parameters ?? []) {
+        if (!prm.required) expect(prm.schema?.example, `${path} ${prm.name}`).toBeUndefined();
+      }
+    }
+    const state = doc.paths['/v1/advisers'].get.parameters!.find((x) => x.name === 'state')!;
+    expect(state.description).toMatch(/Example: `NY`/);
+  });
+
+  it('servers comes from the settings: PUBLIC_URL, else the listen address', async () => {
+    const app = await createTestApp({ routes: serviceRoutes, env: { PUBLIC_URL: 'https://filings.example.test/' } });
+    try {
+      expect((await app.get('/openapi.json', null)).body.servers).toEqual([{ url: 'https://filings.example.test' }]);
+    } finally {
+      await app.close();
+    }
+    const local = await createTestApp({ routes: serviceRoutes, env: { HOST: '0.0.0.0', PORT: '9090' } });
+    try {
+      expect((await local.get('/openapi.json', null)).body.servers).toEqual([{ url: 'http://localhost:9090' }]);
+    } finally {
+      await local.close();
+    }
   });
 
   it('the app refuses an Express-style path, or a template that disagrees with the declared parameters', () => {
