@@ -1,4 +1,11 @@
-import { FilingNotFoundError, formFromCover, primaryDocument, type FilingDocument, type FilingManifest } from '../../ingest/sources/edgar/index.ts';
+import {
+  acceptanceToIso,
+  FilingNotFoundError,
+  formFromCover,
+  primaryDocument,
+  type FilingDocument,
+  type FilingManifest,
+} from '../../ingest/sources/edgar/index.ts';
 import { notFound, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import type { Services } from '../core/services.ts';
@@ -51,7 +58,9 @@ export function wrongForm(accession: string, message: string): ValidationError {
 }
 
 export function envelope<R>(m: FilingManifest, data: R[], echo: Record<string, unknown>) {
-  return { data, as_of: m.accepted ?? m.filed_date ?? null, source: SOURCE, query_echo: { accession: m.accession, ...echo } };
+  // The filing's acceptance time (US Eastern on EDGAR) in UTC; its filing date when only that is known.
+  const asOf = acceptanceToIso(m.accepted) ?? acceptanceToIso(m.filed_date);
+  return { data, as_of: asOf, source: SOURCE, query_echo: { accession: m.accession, ...echo } };
 }
 
 /** The form of the filing; from the primary document's cover page when only the directory listing was found. */

@@ -20,6 +20,8 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
     const r = await app.get('/v1/filings/0000072333-23-000015/documents');
     expect(r.status).toBe(200);
     expect(r.body.query_echo).toMatchObject({ accession: '0000072333-23-000015', form: '8-K', manifest_source: 'index' });
+    // as_of is the acceptance time in ISO 8601 UTC (the index page prints it in US Eastern time).
+    expect(r.body.as_of).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     const byName = Object.fromEntries(r.body.data.map((d: any) => [d.file_name, d]));
     expect(byName['jwn-20230301.htm']).toEqual({
       sequence: 1,
@@ -125,6 +127,8 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
     expect(rec.issuer).toEqual({ cik: '0000320193', name: 'Apple Inc.', ticker: 'AAPL' });
     expect(rec.owners[0]).toMatchObject({ cik: '0001462356', name: 'Adams Katherine L.', relationships: ['Officer'] });
     expect(rec.transactions.filter((t: any) => t.trans_code === 'S')).toHaveLength(7);
+    // The submission header's ACCEPTANCE-DATETIME 20220506183057 is US Eastern (daylight) time.
+    expect(r.body.as_of).toBe('2022-05-06T22:30:57Z');
   });
 
   it('insiders: .nc dissemination Form 4 (2seventy bio)', async () => {
