@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
 import type { CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
-import { ApiError, ValidationError } from './errors.ts';
+import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
 import { duckType, orderSql, sqlBuilder } from './sql.ts';
@@ -184,6 +184,13 @@ export async function runCustom(ep: CustomEndpoint, services: Services, req: Req
         type: i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined ? 'missing' : i.code,
         input: (i as { input?: unknown }).input,
       }));
+      // A 400 has one shape everywhere, the error body naming the member (the handlers' own 400s use it too); a 422
+      // keeps the contract's `detail` list.
+      if (ep.bodyErrorStatus === 400) {
+        const first = detail[0];
+        const param = first.loc.slice(1).join('.');
+        throw badRequest(`Invalid body member ${param || '(body)'}: ${first.msg}`, param || undefined);
+      }
       throw new ValidationError(detail, ep.bodyErrorStatus ?? 422);
     }
     body = r.data;
