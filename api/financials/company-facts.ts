@@ -2,29 +2,32 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { cikBucket } from '../../ingest/sources/edgar/index.ts';
 import { CompanyFactsRecord, type ConceptFacts } from '../../schemas/records/company-facts.ts';
 import { defineRoute, type SqlBuilder } from '../core/endpoint.ts';
+import { encodeCursor, decodeCursor, filterHash } from '../core/cursor.ts';
 import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import { num, str } from '../core/records.ts';
 import { resolveEntity, suggestEntity, unresolvedMessage } from '../entities/resolve.ts';
 import { conceptParam, listParams, rangeChecks, sharedFilters, SOURCE } from './routes.ts';
 
-/** The page cursor: the last concept served (plain base64url JSON, as this endpoint has always issued it). */
-function encodeAfter(concept: string): string {
-  return Buffer.from(JSON.stringify({ after: concept })).toString('base64url');
+const PATH = '/v1/financials/{cik}';
+
+/**
+ * The page cursor: the last concept served, signed and bound to this endpoint and the company and filters, through
+ * the same cursor module as every list (a hand-edited or foreign cursor is a 422 on `cursor`).
+ */
+function encodeAfter(secret: string, filters: Record<string, unknown>, concept: string): string {
+  return encodeCursor(secret, { e: PATH, f: filterHash(filters), k: [concept] });
 }
-function decodeAfter(cursor: string): string {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof v.after === 'string') return v.after;
-  } catch {
-    /* fall through */
-  }
-  throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: not issued by this endpoint', type: 'value_error', input: cursor }]);
+function decodeAfter(secret: string, filters: Record<string, unknown>, cursor: string): string {
+  const p = decodeCursor(secret, cursor);
+  if (p && p.e === PATH && p.f === filterHash(filters) && typeof p.k[0] === 'string') return p.k[0];
+  const msg = p ? 'Invalid cursor: issued for another endpoint or other filters' : 'Invalid cursor: not issued by this endpoint';
+  throw new ValidationError([{ loc: ['query', 'cursor'], msg, type: 'value_error', input: cursor }]);
 }
 
 export default defineRoute({
   method: 'get',
-  path: '/v1/financials/{cik}',
+  path: PATH,
   summary: 'Reported XBRL values of one company, per concept',
   description:
     'Path `cik`: a CIK (with or without zeros), a ticker or a company name. Each concept with its label ' +
@@ -80,7 +83,9 @@ export default defineRoute({
       if (cond) where.push(cond);
     }
     const limit = Number(query.limit ?? 25);
-    if (typeof query.cursor === 'string') where.push(`concept > ${b.param(decodeAfter(query.cursor))}`);
+    // The cursor is bound to the resolved company and the filters, not to how the company was named.
+    const bound = { ...(query as Record<string, unknown>), cik: hit.cik };
+    if (typeof query.cursor === 'string') where.push(`concept > ${b.param(decodeAfter(services.cursorSecret, bound, query.cursor))}`);
     const columns =
       'concept, taxonomy, label, unit, period_start, period_end, value, fiscal_year, fiscal_period, form, accession, filed, frame, is_latest, entity_name';
     const order = 'ORDER BY concept, unit, period_end, period_days, filed, accession';
@@ -149,7 +154,7 @@ export default defineRoute({
     const last = concepts[concepts.length - 1];
     return {
       data: [record],
-      page: { limit, next_cursor: hasMore && last ? encodeAfter(last) : null, has_more: hasMore },
+      page: { limit, next_cursor: hasMore && last ? encodeAfter(services.cursorSecret, bound, last) : null, has_more: hasMore },
       source: SOURCE,
       query_echo: { ...query, cik: hit.cik, identifier: id, match_confidence: entity?.confidence ?? hit.confidence },
       warnings: concepts.length ? [] : [{ code: 'empty_result', message: `No XBRL facts for CIK ${hit.cik} match the query.` }],

@@ -163,6 +163,17 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
     const b = second.body.data[0].concepts.map((c: { concept: string }) => c.concept);
     expect(b[0] > a[4]).toBe(true);
     expect((await app.get('/v1/financials/320193?cursor=garbage')).status).toBe(422);
+    // Signed like every list's cursor: an edited one, or one reused with other filters, is a 422 on `cursor`.
+    const cursor: string = first.body.page.next_cursor;
+    const edited = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
+    const tampered = await app.get(`/v1/financials/0000320193?limit=5&cursor=${edited}`);
+    expect(tampered.status).toBe(422);
+    expect(tampered.body.detail[0].loc).toEqual(['query', 'cursor']);
+    const foreign = await app.get(`/v1/financials/0000320193?limit=5&form=10-Q&cursor=${cursor}`);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.detail[0].msg).toMatch(/another endpoint or other filters/);
+    // The company may be named another way: the cursor is bound to the resolved CIK.
+    expect((await app.get(`/v1/financials/320193?limit=5&cursor=${cursor}`)).status).toBe(200);
   });
 
   it('list: filters cik/concept/unit/form/fiscal_year/period range/latest and 422s', async () => {
