@@ -1,6 +1,6 @@
 import { monitorRecord } from '../../schemas/records/monitors.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { MONITORING_COST, MONITORING_SOURCE, single } from '../webhooks/envelope.ts';
+import { DELETE_COST, MONITORING_SOURCE, single } from '../webhooks/envelope.ts';
 import { deleteMonitor } from './monitor-service.ts';
 import { monitorIdParam, MONITORS_TAG } from './route-params.ts';
 
@@ -13,7 +13,7 @@ export default defineRoute({
   source: MONITORING_SOURCE,
   pathParams: monitorIdParam,
   record: monitorRecord,
-  cost: MONITORING_COST,
+  cost: DELETE_COST,
   async handler({ account, path, services }) {
     return single(await deleteMonitor(services.state, account!.accountId, path.monitor_id!, services.now()));
   },

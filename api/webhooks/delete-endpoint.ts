@@ -1,7 +1,7 @@
 import { endpointRecord } from '../../schemas/records/webhooks.ts';
 import { defineRoute } from '../core/endpoint.ts';
 import { deleteEndpoint } from './endpoint-service.ts';
-import { MONITORING_COST, MONITORING_SOURCE, single } from './envelope.ts';
+import { DELETE_COST, MONITORING_SOURCE, single } from './envelope.ts';
 import { endpointIdParam, WEBHOOKS_TAG } from './route-params.ts';
 
 export default defineRoute({
@@ -13,7 +13,7 @@ export default defineRoute({
   source: MONITORING_SOURCE,
   pathParams: endpointIdParam,
   record: endpointRecord,
-  cost: MONITORING_COST,
+  cost: DELETE_COST,
   async handler({ account, path, services }) {
     return single(await deleteEndpoint(services.state, account!.accountId, path.endpoint_id!, services.now()));
   },
