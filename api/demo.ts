@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createKey } from './core/keys.ts';
 import { openStateStore } from './core/state.ts';
 import { ROUTES } from './routes.ts';
-import { dependencyOrder, loadIngesters, runIngest } from '../ingest/pipeline/index.ts';
+import { ingestSamples } from '../ingest/pipeline/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
 import { readCatalog } from '../ingest/lake/index.ts';
 
@@ -13,28 +12,22 @@ import { readCatalog } from '../ingest/lake/index.ts';
  * No network: samples are read with --from.
  */
 const settings = loadSettings();
-const samplesDir = join(settings.dataDir, 'samples');
-rmSync(samplesDir, { recursive: true, force: true });
-
 // Each dataset after the ones it reads (13F resolves issuers against the entity directory, and so on).
-const ordered = dependencyOrder(await loadIngesters());
-let failures = 0;
-for (const d of ordered) {
-  if (!d.sample) continue;
-  const dir = join(samplesDir, d.name);
-  try {
-    await d.sample(dir, { seed: 42, scale: 1 });
-    const s = await runIngest(d, { from: dir }, settings, { quiet: true });
+const outcomes = await ingestSamples(settings, {
+  onOutcome(o) {
+    if ('error' in o) {
+      console.error(`${o.dataset.name}: demo ingest failed: ${o.error.message}`);
+      return;
+    }
+    const s = o.summary;
     console.log(
-      `${d.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ` +
+      `${o.dataset.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ` +
         `${s.tables.map((t) => t.table).join(', ')}` +
         `${s.events.appended ? `  (+${s.events.appended} events)` : ''}`,
     );
-  } catch (err) {
-    failures++;
-    console.error(`${d.name}: demo ingest failed: ${(err as Error).message}`);
-  }
-}
+  },
+});
+const failures = outcomes.filter((o) => 'error' in o).length;
 
 const state = await openStateStore(join(settings.dataDir, 'state.duckdb'));
 const { key } = await createKey(state, { plan: 'pro', name: 'demo' });

@@ -118,13 +118,14 @@ export function sendEnvelope(ep: Endpoint): RequestHandler {
 
 /**
  * A failed call costs nothing: its credits go back before the error is answered, and every refusal of a known key
- * (422, 402, 429, 404…) says so in the headers with the real balance, so a client never has to guess what it has left.
+ * says so (`X-Credits-Charged: 0`). A call that reached the meter (422, 402, 404…) also reports the real balance; a
+ * 429 is answered before the meter and reads none, so a flood of them never queues reads on the state store.
  */
 export function refundCredits(meter: Meter) {
   return async (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const call = callOf(res);
     const refund = await call.charge?.refund();
-    const balance = refund ? refund.balance : call.account ? await meter.balance(call.account).catch(() => null) : null;
+    const balance = refund ? refund.balance : call.charge && call.account ? await meter.balance(call.account).catch(() => null) : null;
     if (call.account) {
       res.setHeader('X-Credits-Charged', '0');
       if (balance) res.setHeader('X-Credits-Remaining', String(balance.remaining));

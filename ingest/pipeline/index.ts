@@ -2,3 +2,4 @@
 export { discoverModules } from './discover.ts';
 export { dependencyOrder, loadIngesters } from './registry.ts';
 export { runIngest } from './runner.ts';
+export { ingestSamples } from './samples.ts';

@@ -66,16 +66,7 @@ interface PriorFiling {
   superseded_by: string | null;
 }
 
-function orderKey(f: {
-  accession_number: string;
-  cik: string;
-  period_of_report: string;
-  submission_type: string;
-  amendment_type: string | null;
-  is_amendment: boolean | null;
-  accepted_at: string | null;
-  filing_date: string | null;
-}): FilingOrderKey {
+function orderKey(f: Omit<PriorFiling, 'is_current' | 'superseded_by'>): FilingOrderKey {
   return {
     accession: f.accession_number,
     cik: f.cik,
