@@ -1,10 +1,11 @@
 // The import rules of the layered tree (issue #15), checked by `make deps` (`npx depcruise`).
 // Layers, bottom up: schemas/ → ingest/lake → ingest/sources, ingest/samples → ingest/events → ingest/pipeline
 // → ingest/datasets/<name> → the CLIs ingest/*.ts; api/ sees ingest only through the layers' index.ts files.
+// client/ (the typed API client, `filings-lake/client`) stands apart: it imports only itself and openapi-fetch.
 // Every rule matches type-only imports too: a type pulled from the wrong layer couples the layers all the same.
 
 /** Our own source folders; a rule's `to` is limited to these so node: built-ins and packages never match. */
-const OURS = '^(schemas|ingest|api|test)/|^[^/]+\\.ts$';
+const OURS = '^(schemas|ingest|api|client|test)/|^[^/]+\\.ts$';
 
 /** Forbids `from` importing any of our modules outside `allowed` (regex of paths it may import). */
 function onlyImports(name, from, allowed, comment) {
@@ -90,6 +91,15 @@ module.exports = {
       "api/ imports ingest only through a layer's index.ts (ingest/lake, ingest/pipeline, ingest/events, ingest/sources/<publisher>). " +
         'Export what you need from that index.ts, or move the piece into schemas/.',
     ),
+    {
+      name: 'client-imports-only-client-and-openapi-fetch',
+      severity: 'error',
+      comment:
+        'client/ is shipped to API users (filings-lake/client): it may import its own files (the generated types among them) ' +
+        'and openapi-fetch only; no server code, no Node built-ins. A type it needs comes from client/generated (npm run client:generate).',
+      from: { path: '^client/' },
+      to: { pathNot: '^client/|(^|/)node_modules/openapi-fetch/' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

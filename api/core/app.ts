@@ -69,7 +69,7 @@ export interface AppHandle {
   openapi: ReturnType<typeof buildOpenApi>;
 }
 
-const API_VERSION = '0.1.0';
+export const API_VERSION = '0.1.0';
 
 /**
  * The Express app over a set of services, mounting exactly `routes` (the server: every endpoint, api/routes.ts;
