@@ -32,7 +32,8 @@ describe('the typed client against the live API', () => {
 
   it('items() follows next_cursor through every page of a filtered list: as many records as SQL counts in the lake', async () => {
     const [{ n }] = await app.services.lake.query(
-      'SELECT count(*)::INTEGER AS n FROM advisers WHERE has_private_funds = $1 AND regulatory_aum_total >= $2 AND snapshot_date = (SELECT max(snapshot_date) FROM advisers)',
+      'SELECT count(*)::INTEGER AS n FROM advisers ' +
+        'WHERE has_private_funds = $1 AND regulatory_aum_total >= $2 AND snapshot_date = (SELECT max(snapshot_date) FROM advisers)',
       [true, 100_000_000],
     );
     const query = { has_private_funds: true, aum_min: 100_000_000, limit: 7 };
