@@ -51,6 +51,7 @@ export default defineRoute({
   validate: rangeChecks,
   record: CompanyFactsRecord,
   cost: 5,
+  errors: ['entity_unresolved'],
   async handler({ path, query, services }) {
     const id = String(path.cik);
     const unresolved = async () => {
