@@ -53,7 +53,7 @@ const MEANING: Record<number, string> = {
   504: "The regulator's service did not answer in time",
 };
 
-export function successStatusOf(ep: Endpoint): number {
+function successStatusOf(ep: Endpoint): number {
   return ep.kind === 'custom' ? (ep.successStatus ?? 200) : 200;
 }
 
