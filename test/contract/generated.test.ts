@@ -18,6 +18,8 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
  *   derived from the parameter's schema (wrong type, out of enum, pattern mismatch, below minimum, above maximum:
  *   `limit` 0 and 101 among them);
  * - 422 on `cursor` for a tampered cursor and for a cursor issued by another endpoint (every paging variant);
+ * - 404 for a path value of the right shape that names nothing (digits → 9, letters → f);
+ * - 502 from the live reads while the stand-in is down;
  * - 400 for an invalid JSON body (operations with a request body);
  * - and EVERY answer's status declared by the operation and its body valid, under ajv (JSON Schema 2020-12, the
  *   dialect of OpenAPI 3.1), against the schema the document declares for that status and content type.
@@ -62,6 +64,8 @@ const CALLS: Record<string, { path?: Record<string, string>; query?: Record<stri
   getFilingsByAccessionSubsidiaries: { path: { accession: FILINGS.tenK.accession }, query: { cik: FILINGS.tenK.cik } },
   getFullText: { query: { q: '"climate change"' } },
 };
+/** A CIK no earlier call sent (as `cik` or `ciks`), so a live read cannot be served from the raw cache while the upstream is down. */
+const OUTAGE_CIK = '9999999';
 /** Valid bodies (filled in with ids created in beforeAll). */
 const BODIES: Record<string, () => unknown> = {
   postMonitors: () => ({ name: 'contract', target_type: 'ticker', target_value: 'AAPL', webhook_endpoint_id: ids.endpoint_id }),
@@ -152,6 +156,11 @@ async function pathValue(opId: string, path: string, prm: Parameter): Promise<st
   throw new Error(`${path}: no value for {${prm.name}}: add one to PATH_VALUES in test/contract/generated.test.ts`);
 }
 
+/** Values of the same shape naming nothing: every digit replaced by `digit`, every letter by `f` (hex ids stay hex). */
+function reshaped(values: Record<string, string>, digit: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\d/g, digit).replace(/[a-z]/gi, 'f')]));
+}
+
 function query(values: Record<string, string>): string {
   const q = new URLSearchParams(values).toString();
   return q ? `?${q}` : '';
@@ -237,6 +246,31 @@ describe('the contract, generated from /openapi.json', () => {
           const a = await call(method, badUrl, { body });
           check(badUrl, a);
           if (!names422(a, prm.in, prm.name)) problems.push(`${badUrl} → ${a.status}, expected 422 naming ${prm.in} ${prm.name}: ${JSON.stringify(a.body)}`);
+        }
+      }
+
+      // A value of the right shape that names nothing: 404.
+      const pathParams = params.filter((x) => x.in === 'path');
+      if (op.responses['404'] && pathParams.length) {
+        const absent = reshaped(pathValues, '9');
+        const absentUrl = `${fill(path, absent)}${query(good)}`;
+        const a = await call(method, absentUrl, { body });
+        check(absentUrl, a);
+        if (a.status !== 404) problems.push(`${method.toUpperCase()} ${absentUrl} → ${a.status}, expected 404`);
+      }
+
+      // The regulator's service down: 502.
+      if (op.responses['502'] && up) {
+        up.mode = 'down';
+        try {
+          const cikParam = params.find((x) => x.name === 'cik' || x.name === 'ciks')?.name;
+          // Values no earlier call read (the raw cache would answer them): another path value, another CIK.
+          const downUrl = `${fill(path, reshaped(pathValues, '8'))}${query({ ...good, ...(cikParam ? { [cikParam]: OUTAGE_CIK } : {}) })}`;
+          const a = await call(method, downUrl, { body });
+          check(downUrl, a);
+          if (a.status !== 502) problems.push(`${method.toUpperCase()} ${downUrl} with the upstream down → ${a.status}, expected 502`);
+        } finally {
+          up.mode = 'ok';
         }
       }
 
