@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
-import { decodeCursor, encodeCursor, filterHash } from './cursor.ts';
+import { keysetCursor } from './cursor.ts';
 import type { CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
 import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
@@ -62,10 +62,6 @@ async function asOfFor(services: Services, table: TableSpec, scopePartition: str
   return info.refreshedAt;
 }
 
-function cursorIssue(msg: string, input: string): ValidationError {
-  return new ValidationError([{ loc: ['query', 'cursor'], msg, type: 'value_error', input }]);
-}
-
 function validated<P extends ParamDefs>(defs: P, raw: Record<string, unknown>, where: 'query' | 'path') {
   const r = parseParams(defs, raw, where);
   if (!r.ok) throw new ValidationError(r.detail);
@@ -114,30 +110,30 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
   const limit = values.limit as number;
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b);
-  const scope = await scopeClause(services, ep.table, ep.scope, b);
-  if (scope.sql) where.push(scope.sql);
+  const partition = await scopeClause(services, ep.table, ep.scope, b);
+  if (partition.sql) where.push(partition.sql);
   const echo: Record<string, unknown> = { ...values };
   delete echo.cursor;
-  const fhash = filterHash(echo);
-  let cursorKey: unknown[] | null = null;
-  if (typeof values.cursor === 'string') {
-    const c = decodeCursor(cursorSecret, values.cursor);
-    if (!c) throw cursorIssue('Invalid cursor: not issued by this service or altered', values.cursor);
-    if (c.e !== ep.path || c.f !== fhash || c.k.length !== ep.orderBy.length) {
-      throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', values.cursor);
-    }
-    cursorKey = c.k;
-  }
+  // Bound to the endpoint and the filters (hence to the variant table the filters chose).
+  const scope = { endpoint: ep.path, filters: echo };
+  const cursorKey = typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length) : null;
   await gate();
   const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params: b.params }, limit + 1, cursorKey);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const next = hasMore && last ? encodeCursor(cursorSecret, { e: ep.path, f: fhash, k: ep.orderBy.map((o) => last[o.column]) }) : null;
+  const next =
+    hasMore && last
+      ? keysetCursor.issue(
+          cursorSecret,
+          scope,
+          ep.orderBy.map((o) => last[o.column]),
+        )
+      : null;
   return {
     data: page.map((r) => ep.toRecord(r)),
     page: { limit, next_cursor: next, has_more: hasMore },
-    as_of: await asOfFor(services, ep.table, scope.partition),
+    as_of: await asOfFor(services, ep.table, partition.partition),
     source: ep.source,
     query_echo: echo,
     warnings: page.length ? [] : [{ code: 'empty_result', message: 'No records match the query.' }],

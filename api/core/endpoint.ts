@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import type { ErrorCode } from '../../schemas/errors.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { ParamDefs, ParamValues, ValidationDetail } from './params.ts';
 
@@ -141,8 +142,17 @@ export interface CustomEndpoint<Q extends ParamDefs = ParamDefs, PP extends Para
   /** 'envelope' (default) wraps in the standard envelope; 'raw' sends the handler's object as is. */
   shape?: 'envelope' | 'raw';
   successStatus?: number;
-  /** Statuses the handler answers by itself besides success (healthz: 503), with what they mean: for the OpenAPI document. */
+  /**
+   * Statuses besides success whose body is the route's own record (healthz: 503 with the same body, degraded), with
+   * what they mean: for the OpenAPI document.
+   */
   otherStatuses?: Record<number, string>;
+  /**
+   * Error codes the handler answers besides those its definition implies (api/core/statuses.ts derives 401/402/429
+   * from auth and cost, 404 from path parameters, 400 from a body, 422 always): `conflict`, the live fetches'
+   * `upstream_*`.
+   */
+  errors?: readonly ErrorCode[];
   handler(ctx: RouteContext<Q, PP, B>): Promise<EnvelopeInput<R> | Record<string, unknown>>;
 }
 

@@ -43,3 +43,5 @@ export const badRequest = (message: string, param?: string) => new ApiError('inv
 /** 401 names the scheme the client must use (RFC 9110 requires `WWW-Authenticate` on a 401). */
 export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') =>
   new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="filings-lake"' } });
+/** What a route that reads the regulator's service live may answer besides its own errors (`errors` of its definition). */
+export const LIVE_FETCH_ERRORS = ['upstream_unavailable', 'upstream_timeout'] as const satisfies readonly ErrorCode[];

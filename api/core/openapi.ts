@@ -1,51 +1,37 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
+import { statusesOf } from './statuses.ts';
 import { DEFAULT_COST } from '../../schemas/plans.ts';
-import { ERROR_STATUS, ErrorCodeSchema, type ErrorCode } from '../../schemas/errors.ts';
-import { isSourceLabel, SOURCES } from '../../schemas/sources.ts';
+import * as records from '../../schemas/records/index.ts';
+import { isSourceLabel, SOURCE, SOURCES } from '../../schemas/sources.ts';
 
-/** OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. */
+/**
+ * OpenAPI 3.1, generated from the same definitions (zod records, param helpers) that validate requests. Every record
+ * schema of schemas/records is a named component (its export name in PascalCase: `monitorRecord` → `MonitorRecord`),
+ * as are the envelope, the page, the error body and the 422 body (schemas/records/envelope.ts); operations refer to
+ * them with `$ref`. The statuses of each operation come from its definition (api/core/statuses.ts).
+ */
 
-const Page = z.object({
-  limit: z.number().int().min(1).max(100),
-  next_cursor: z.string().nullable(),
-  has_more: z.boolean(),
-});
-const Warning = z.object({ code: z.string(), message: z.string() });
-const ErrorBody = z.object({
-  error: z.object({
-    code: ErrorCodeSchema,
-    message: z.string(),
-    suggestion: z.string().optional().describe('entity_unresolved: the closest known entity (ticker or CIK).'),
-    param: z.string().optional().describe('invalid_param: the body member at fault.'),
-  }),
-});
+// `registry.register` names a schema through the `.openapi()` method this adds (idempotent). Schemas built before
+// this line lack the method, hence the `clone()` of each record below.
+extendZodWithOpenApi(z);
 
-/** `not_found` or `entity_unresolved`: the codes an error answer with this status carries. */
-function codesOf(status: number): string {
-  const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
-  return codes.map((c) => `\`${c}\``).join(' or ');
-}
-const ValidationBody = z.object({
-  detail: z.array(
-    z.object({
-      loc: z.array(z.union([z.string(), z.number()])),
-      msg: z.string(),
-      type: z.string(),
-      input: z.unknown().optional(),
-      ctx: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
-});
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-function envelope(record: z.ZodType, monitoring: boolean, label: string) {
-  const source = isSourceLabel(label) ? z.literal(label).describe(SOURCES[label]) : z.string();
-  const base = { data: z.array(record), page: Page.optional(), source, warnings: z.array(Warning).optional() };
-  return monitoring
-    ? z.object(base)
-    : z.object({ ...base, as_of: z.string().nullable().describe('ISO 8601 freshness of the data'), query_echo: z.record(z.string(), z.unknown()) });
+/** Each record schema registered under its name; the map leads from a route's schema to its registered copy. */
+function registerRecords(registry: OpenAPIRegistry): Map<z.ZodType, z.ZodType> {
+  const named = new Map<z.ZodType, z.ZodType>();
+  const names = new Set<string>();
+  for (const [exportName, value] of Object.entries(records)) {
+    if (!(value instanceof z.ZodType) || named.has(value)) continue;
+    const name = pascal(exportName);
+    if (names.has(name)) throw new Error(`two record schemas would be named ${name}`);
+    names.add(name);
+    named.set(value, registry.register(name, value.clone()));
+  }
+  return named;
 }
 
 /**
@@ -60,6 +46,13 @@ function parameters(defs: ParamDefs, where: 'query' | 'path') {
     const hint = !required && example !== undefined ? `Example: \`${String(example)}\`.` : '';
     return { name, in: where, required, description: [d.description, hint].filter(Boolean).join(' ') || undefined, schema: required ? d.openapi : schema };
   });
+}
+
+/** The envelope component with this operation's records in `data` and its source label. */
+function envelopeOf(ep: Endpoint, record: z.ZodType, shared: (s: z.ZodType) => z.ZodType): z.ZodType {
+  const source = isSourceLabel(ep.source) ? z.literal(ep.source).describe(SOURCES[ep.source]) : z.string();
+  const base = shared(ep.source === SOURCE.svc_monitoring ? records.MonitoringEnvelope : records.Envelope) as typeof records.Envelope;
+  return base.extend({ data: z.array(record), source });
 }
 
 function costOf(ep: Endpoint): string {
@@ -86,35 +79,28 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
     scheme: 'bearer',
     description: 'API key: `Authorization: Bearer sk_live_…`',
   });
+  const named = registerRecords(registry);
+  const shared = (schema: z.ZodType) => {
+    const n = named.get(schema);
+    if (!n) throw new Error('a shared response shape is not exported from schemas/records');
+    return n;
+  };
+  const bodies = { error: shared(records.ErrorBody), validation: shared(records.ValidationErrorBody) };
   const operationIds = new Set<string>();
   for (const ep of endpoints) {
     const isPublic = ep.kind === 'custom' && ep.auth === false;
-    const monitoring = ep.source === 'svc_monitoring';
     const method = ep.kind === 'custom' ? ep.method : 'get';
     const query: ParamDefs = ep.kind === 'list' ? { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) } : ep.kind === 'custom' ? (ep.params ?? {}) : {};
     const path: ParamDefs = ep.kind === 'lookup' ? ep.pathParams : ep.kind === 'custom' ? (ep.pathParams ?? {}) : {};
-    const raw = ep.kind === 'custom' && ep.shape === 'raw';
-    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [String(ep.kind === 'custom' ? (ep.successStatus ?? 200) : 200)]: {
-        description: 'Success',
-        content: { 'application/json': { schema: raw ? ep.record : envelope(ep.record, monitoring, ep.source) } },
-      },
-      '422': { description: 'Validation error (parameter named in `loc`)', content: { 'application/json': { schema: ValidationBody } } },
-    };
-    if (!isPublic) {
-      responses['401'] = { description: `Missing or invalid API key (${codesOf(401)})`, content: { 'application/json': { schema: ErrorBody } } };
-      responses['402'] = { description: `Credits exhausted, free plan (${codesOf(402)})`, content: { 'application/json': { schema: ErrorBody } } };
-      responses['429'] = { description: `Rate limited; see Retry-After (${codesOf(429)})`, content: { 'application/json': { schema: ErrorBody } } };
-    }
-    if (ep.kind === 'lookup' || Object.keys(path).length) {
-      responses['404'] = { description: codesOf(404), content: { 'application/json': { schema: ErrorBody } } };
-    }
-    for (const [status, description] of Object.entries(ep.kind === 'custom' ? (ep.otherStatuses ?? {}) : {})) {
-      responses[status] = { description, content: { 'application/json': { schema: raw ? ep.record : ErrorBody } } };
-    }
-    if (ep.kind === 'custom' && ep.body) {
-      responses['400'] = { description: `Invalid body (${codesOf(400)})`, content: { 'application/json': { schema: ErrorBody } } };
-    }
+    // A record not exported from schemas/records (a test's ad-hoc route) is written inline.
+    const record = named.get(ep.record) ?? ep.record;
+    const success = ep.kind === 'custom' && ep.shape === 'raw' ? record : envelopeOf(ep, record, shared);
+    const responses = Object.fromEntries(
+      [...statusesOf(ep)].map(([status, s]) => [
+        String(status),
+        { description: s.description, content: { 'application/json': { schema: s.body === 'record' ? success : bodies[s.body] } } },
+      ]),
+    );
     const operationId = operationIdOf(method, ep.path);
     if (operationIds.has(operationId)) throw new Error(`two operations would be named ${operationId}`);
     operationIds.add(operationId);

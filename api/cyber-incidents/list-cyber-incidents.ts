@@ -2,9 +2,10 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { excerptOf, extractItem, primaryDocument } from '../../ingest/sources/edgar/index.ts';
 import { cyberIncidentRecord } from '../../schemas/records/full-text.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { LIVE_FETCH_ERRORS } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam } from '../full-text/live-params.ts';
-import { readOffsetCursor, writeOffsetCursor } from '../full-text/offset-cursor.ts';
+import { offsetCursor } from '../core/cursor.ts';
 import { allIncidents, CYBER_ITEM, MAX_PAGES } from './incidents.ts';
 import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
@@ -30,8 +31,9 @@ export default defineRoute({
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
   record: cyberIncidentRecord,
   cost: { min: 5, max: 20 },
+  errors: LIVE_FETCH_ERRORS,
   async handler({ query, services, setCost }) {
-    const offset = readOffsetCursor(services, PATH, query);
+    const offset = query.cursor ? offsetCursor.read(services.cursorSecret, { endpoint: PATH, filters: query }, query.cursor) : 0;
     const ciks = query.ciks?.map((c) => padCik(c)!) ?? [];
     const all = await allIncidents(services, { dateFrom: query.date_from, dateTo: query.date_to, ciks });
     const page = all.incidents.slice(offset, offset + query.limit!);
@@ -65,7 +67,11 @@ export default defineRoute({
     if (!data.length) warnings.push({ code: 'empty_result', message: 'No records match the query.' });
     return {
       data,
-      page: { limit: query.limit!, next_cursor: hasMore ? writeOffsetCursor(services, PATH, query, next) : null, has_more: hasMore },
+      page: {
+        limit: query.limit!,
+        next_cursor: hasMore ? offsetCursor.issue(services.cursorSecret, { endpoint: PATH, filters: query }, next) : null,
+        has_more: hasMore,
+      },
       as_of: new Date(all.at).toISOString(),
       source: SOURCE,
       query_echo: { date_from: query.date_from ?? null, date_to: query.date_to ?? null, ciks: ciks.length ? ciks : null, limit: query.limit },

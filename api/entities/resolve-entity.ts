@@ -23,6 +23,7 @@ export default defineRoute({
   params: { date: p.date({ description: 'Resolve as of this day (YYYY-MM-DD): which company held the ticker then.' }) },
   record: ResolvedEntityRecord,
   cost: 2,
+  errors: ['entity_unresolved'],
   async handler({ path, query, services }) {
     const id = String(path.identifier);
     const hit = await resolveEntity(services, id, { date: query.date });

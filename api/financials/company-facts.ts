@@ -2,7 +2,7 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { cikBucket } from '../../ingest/sources/edgar/index.ts';
 import { CompanyFactsRecord, type ConceptFacts } from '../../schemas/records/company-facts.ts';
 import { defineRoute, type SqlBuilder } from '../core/endpoint.ts';
-import { encodeCursor, decodeCursor, filterHash } from '../core/cursor.ts';
+import { keysetCursor } from '../core/cursor.ts';
 import { entityUnresolved, ValidationError } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import { num, str } from '../core/records.ts';
@@ -16,13 +16,12 @@ const PATH = '/v1/financials/{cik}';
  * the same cursor module as every list (a hand-edited or foreign cursor is a 422 on `cursor`).
  */
 function encodeAfter(secret: string, filters: Record<string, unknown>, concept: string): string {
-  return encodeCursor(secret, { e: PATH, f: filterHash(filters), k: [concept] });
+  return keysetCursor.issue(secret, { endpoint: PATH, filters }, [concept]);
 }
 function decodeAfter(secret: string, filters: Record<string, unknown>, cursor: string): string {
-  const p = decodeCursor(secret, cursor);
-  if (p && p.e === PATH && p.f === filterHash(filters) && typeof p.k[0] === 'string') return p.k[0];
-  const msg = p ? 'Invalid cursor: issued for another endpoint or other filters' : 'Invalid cursor: not issued by this endpoint';
-  throw new ValidationError([{ loc: ['query', 'cursor'], msg, type: 'value_error', input: cursor }]);
+  const [concept] = keysetCursor.read(secret, { endpoint: PATH, filters }, cursor, 1);
+  if (typeof concept === 'string') return concept;
+  throw new ValidationError([{ loc: ['query', 'cursor'], msg: 'Invalid cursor: not issued by this endpoint', type: 'value_error', input: cursor }]);
 }
 
 export default defineRoute({
@@ -52,6 +51,7 @@ export default defineRoute({
   validate: rangeChecks,
   record: CompanyFactsRecord,
   cost: 5,
+  errors: ['entity_unresolved'],
   async handler({ path, query, services }) {
     const id = String(path.cik);
     const unresolved = async () => {

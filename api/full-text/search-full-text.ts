@@ -2,10 +2,10 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { EFTS_WINDOW, toFullTextHit, walkEfts, type EftsHit } from '../../ingest/sources/edgar/index.ts';
 import { fullTextRecord } from '../../schemas/records/full-text.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { ValidationError } from '../core/errors.ts';
+import { ValidationError, LIVE_FETCH_ERRORS } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam, LIVE_FETCH } from './live-params.ts';
-import { readOffsetCursor, writeOffsetCursor } from './offset-cursor.ts';
+import { offsetCursor } from '../core/cursor.ts';
 import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
 /** `/v1/full-text`: the regulator's full-text search proxied live, paged by a signed upstream offset. */
@@ -40,11 +40,12 @@ export default defineRoute({
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
   record: fullTextRecord,
   cost: { min: 3, max: 5 },
+  errors: LIVE_FETCH_ERRORS,
   async handler({ query, services, setCost }) {
     if (!query.q!.replace(/"/g, '').trim()) {
       throw new ValidationError([{ loc: ['query', 'q'], msg: 'Field required', type: 'missing', input: query.q }]);
     }
-    const offset = readOffsetCursor(services, PATH, query);
+    const offset = query.cursor ? offsetCursor.read(services.cursorSecret, { endpoint: PATH, filters: query }, query.cursor) : 0;
     const ciks = query.ciks?.map((c) => padCik(c)!) ?? [];
     const keep = ciks.length ? (h: EftsHit) => (h._source.ciks ?? []).some((c) => ciks.includes(padCik(c)!)) : undefined;
     const walk = await walkEfts(
@@ -69,7 +70,11 @@ export default defineRoute({
     if (!data.length) warnings.push({ code: 'empty_result', message: 'No records match the query.' });
     return {
       data,
-      page: { limit: query.limit!, next_cursor: hasMore ? writeOffsetCursor(services, PATH, query, walk.next) : null, has_more: hasMore },
+      page: {
+        limit: query.limit!,
+        next_cursor: hasMore ? offsetCursor.issue(services.cursorSecret, { endpoint: PATH, filters: query }, walk.next) : null,
+        has_more: hasMore,
+      },
       as_of: services.now().toISOString(),
       source: SOURCE,
       query_echo: {

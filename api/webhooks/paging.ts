@@ -1,34 +1,14 @@
-import { decodeCursor, encodeCursor, filterHash } from '../core/cursor.ts';
-import { ValidationError } from '../core/errors.ts';
+import { createdCursor, type CreatedAtId } from '../core/cursor.ts';
 import type { Services } from '../core/services.ts';
 import type { StateTx } from '../core/state.ts';
 import { MONITORING_SOURCE } from './envelope.ts';
 
 /** Position after the last row of a page, for lists ordered by (created_at DESC, id DESC). */
-export interface Keyset {
-  created_at: string;
-  id: string;
-}
+export type Keyset = CreatedAtId;
 
-function secretFor(services: Services): string {
-  return services.cursorSecret;
-}
-
-function cursorIssue(msg: string, input: string): ValidationError {
-  return new ValidationError([{ loc: ['query', 'cursor'], msg, type: 'value_error', input }]);
-}
-
-/**
- * The same opaque, HMAC-signed cursors as the dataset lists (api/core/cursor.ts): bound to the endpoint and
- * the filters, so an edited or foreign cursor is a 422, never a wrong page.
- */
+/** The position a page's `cursor` names (the shared cursor module's created-at/id variant: a foreign one is a 422). */
 export function readCursor(services: Services, path: string, filters: Record<string, unknown>, cursor: string | undefined): Keyset | null {
-  if (cursor === undefined) return null;
-  const c = decodeCursor(secretFor(services), cursor);
-  if (!c) throw cursorIssue('Invalid cursor: not issued by this service or altered', cursor);
-  if (c.e !== path || c.f !== filterHash(filters) || c.k.length !== 2)
-    throw cursorIssue('Invalid cursor: issued for another endpoint or other filters', cursor);
-  return { created_at: String(c.k[0]), id: String(c.k[1]) };
+  return cursor === undefined ? null : createdCursor.read(services.cursorSecret, { endpoint: path, filters }, cursor);
 }
 
 export function pageOf<R extends { created_at: string; id: string }>(
@@ -39,7 +19,7 @@ export function pageOf<R extends { created_at: string; id: string }>(
   r: { records: R[]; hasMore: boolean },
 ) {
   const last = r.records[r.records.length - 1];
-  const next = r.hasMore && last ? encodeCursor(secretFor(services), { e: path, f: filterHash(filters), k: [last.created_at, last.id] }) : null;
+  const next = r.hasMore && last ? createdCursor.issue(services.cursorSecret, { endpoint: path, filters }, last) : null;
   return { data: r.records, page: { limit, next_cursor: next, has_more: r.hasMore }, source: MONITORING_SOURCE };
 }
 

@@ -17,6 +17,7 @@ export default defineRoute({
   pathParams: { delivery_id: p.str({ required: true, description: 'Delivery id.' }) },
   record: deliveryRecord,
   cost: MONITORING_COST,
+  errors: ['conflict'],
   successStatus: 202,
   async handler({ account, path, services }) {
     const d = await retryDelivery(services.state, account!.accountId, path.delivery_id!, services.now());

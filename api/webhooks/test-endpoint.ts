@@ -15,6 +15,7 @@ export default defineRoute({
   pathParams: endpointIdParam,
   record: deliveryRecord,
   cost: MONITORING_COST,
+  errors: ['conflict'],
   successStatus: 202,
   async handler({ account, path, services }) {
     const id = await queueTestDelivery(services.state, account!.accountId, path.endpoint_id!, services.now());

@@ -59,12 +59,13 @@ describe('error codes', () => {
     });
     const doc = buildOpenApi([ep], { version: '0.1.0' }) as unknown as {
       paths: Record<string, { get: { responses: Record<string, { description: string; content: Record<string, { schema: any }> }> } }>;
+      components: { schemas: Record<string, any> };
     };
     const responses = doc.paths['/v1/t/{id}'].get.responses;
     for (const status of ['401', '402', '404', '429']) {
-      const code = responses[status].content['application/json'].schema.properties.error.properties.code;
-      expect(code.enum, status).toEqual([...ERROR_CODES]);
+      expect(responses[status].content['application/json'].schema, status).toEqual({ $ref: '#/components/schemas/ErrorBody' });
     }
-    expect(responses['404'].description).toBe('`not_found` or `entity_unresolved`');
+    expect(doc.components.schemas.ErrorBody.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
+    expect(responses['404'].description).toBe('Not found (`not_found`)');
   });
 });

@@ -6,6 +6,7 @@ import { defineRoute, type Endpoint } from '../../api/core/endpoint.ts';
 import { buildOpenApi, operationIdOf } from '../../api/core/openapi.ts';
 import { p } from '../../api/core/params.ts';
 import { ROUTES } from '../../api/routes.ts';
+import * as records from '../../schemas/records/index.ts';
 import serviceRoutes from '../../api/service/routes.ts';
 import { createTestApp } from '../support/harness.ts';
 
@@ -105,5 +106,41 @@ describe('the OpenAPI document', () => {
     expect(() => checkRoutes([route('/v1/x/:id', { id: p.str({ required: true }) })])).toThrow(/write path parameters as \{name\}/);
     expect(() => checkRoutes([route('/v1/x/{id}', { key: p.str({ required: true }) })])).toThrow(/differ from the template/);
     expect(() => checkRoutes([route('/v1/x/{id}', { id: p.str({ required: true }) })])).not.toThrow();
+  });
+
+  it('names every record schema and the shared shapes as components, and operations refer to them', () => {
+    const components = (doc as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    const zodExports = Object.entries(records).filter(([, v]) => v instanceof z.ZodType);
+    for (const [name] of zodExports) expect(components, name).toHaveProperty(name.charAt(0).toUpperCase() + name.slice(1));
+    for (const shared of ['Envelope', 'MonitoringEnvelope', 'Page', 'Warning', 'ErrorBody', 'ValidationErrorBody']) expect(components).toHaveProperty(shared);
+    // Every route's records are named: their success body refers to a component.
+    for (const { path, op } of operations)
+      expect(JSON.stringify(op.responses[Object.keys(op.responses)[0]]), path).toMatch(/"\$ref":"#\/components\/schemas\/\w+Record|"items":\{"\$ref"/);
+    const ok = JSON.stringify(doc.paths['/v1/advisers'].get.responses['200']);
+    expect(ok).toContain('#/components/schemas/Envelope');
+    expect(ok).toContain('#/components/schemas/AdviserListRecord');
+    expect(JSON.stringify(doc.paths['/v1/monitors'].get.responses['200'])).toContain('#/components/schemas/MonitoringEnvelope');
+    expect(JSON.stringify(doc.paths['/v1/advisers'].get.responses['422'])).toContain('#/components/schemas/ValidationErrorBody');
+    expect(JSON.stringify(doc.paths['/v1/advisers'].get.responses['401'])).toContain('#/components/schemas/ErrorBody');
+    expect(JSON.stringify(doc.paths['/healthz'].get.responses['503'])).toContain('#/components/schemas/HealthRecord');
+  });
+
+  it('each operation declares exactly the statuses its definition implies', () => {
+    const statuses = (path: string, method = 'get') => Object.keys(doc.paths[path][method].responses).map(Number);
+    // Public: no key, no credits, no rate limit.
+    expect(statuses('/v1/sources')).toEqual([200, 422]);
+    expect(statuses('/healthz')).toEqual([200, 422, 503]);
+    // A list; a list resolving a name (404 entity_unresolved); a lookup.
+    expect(statuses('/v1/advisers')).toEqual([200, 401, 402, 422, 429]);
+    expect(statuses('/v1/holdings')).toEqual([200, 401, 402, 404, 422, 429]);
+    expect(statuses('/v1/advisers/{crd}')).toEqual([200, 401, 402, 404, 422, 429]);
+    // Free calls cannot exhaust credits.
+    expect(statuses('/v1/account')).toEqual([200, 401, 422, 429]);
+    expect(statuses('/v1/monitors/{monitor_id}', 'delete')).toEqual([200, 401, 404, 422, 429]);
+    // Bodies (400), conflicts (409), live reads (502, 504).
+    expect(statuses('/v1/monitors', 'post')).toEqual([201, 400, 401, 402, 422, 429]);
+    expect(statuses('/v1/webhooks/deliveries/{delivery_id}/retry', 'post')).toEqual([202, 400, 401, 402, 404, 409, 422, 429]);
+    expect(statuses('/v1/full-text')).toEqual([200, 401, 402, 422, 429, 502, 504]);
+    expect(statuses('/v1/filings/{accession}/documents')).toEqual([200, 401, 402, 404, 422, 429, 502, 504]);
   });
 });
