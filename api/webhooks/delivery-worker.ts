@@ -126,11 +126,7 @@ export class DeliveryWorker {
       perEndpoint: this.perEndpoint,
       busy: this.perEndpointInFlight,
     });
-    const claimed = await claimDue(
-      this.o.state,
-      { ...picked, ids: picked.ids.filter((id) => !this.inFlight.has(id)) },
-      now,
-    );
+    const claimed = await claimDue(this.o.state, { ...picked, ids: picked.ids.filter((id) => !this.inFlight.has(id)) }, now);
     for (const { delivery: d, attemptId } of claimed) {
       this.inFlight.add(d.id);
       this.perEndpointInFlight.set(d.endpoint_id, (this.perEndpointInFlight.get(d.endpoint_id) ?? 0) + 1);
