@@ -113,7 +113,8 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
       responses[status] = { description, content: { 'application/json': { schema: raw ? ep.record : ErrorBody } } };
     }
     if (ep.kind === 'custom' && ep.body) {
-      responses['400'] = { description: `Invalid body (${codesOf(400)})`, content: { 'application/json': { schema: ErrorBody } } };
+      responses['400'] = { description: `Invalid body or malformed JSON (${codesOf(400)})`, content: { 'application/json': { schema: ErrorBody } } };
+      responses['415'] = { description: `Body not sent as application/json (${codesOf(415)})`, content: { 'application/json': { schema: ErrorBody } } };
     }
     const operationId = operationIdOf(method, ep.path);
     if (operationIds.has(operationId)) throw new Error(`two operations would be named ${operationId}`);
