@@ -71,10 +71,8 @@ export function requireJsonBody(): RequestHandler {
   return (req, _res, next) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is(['application/json', 'application/*+json'])) {
-      throw new ApiError(
-        'unsupported_media_type',
-        `The request body must be JSON (Content-Type: application/json); got ${req.headers['content-type'] ? `'${req.headers['content-type']}'` : 'no Content-Type'}.`,
-      );
+      const got = req.headers['content-type'] ? `'${req.headers['content-type']}'` : 'no Content-Type';
+      throw new ApiError('unsupported_media_type', `The request body must be JSON (Content-Type: application/json); got ${got}.`);
     }
     next();
   };

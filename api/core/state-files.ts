@@ -5,8 +5,8 @@ import { dirname } from 'node:path';
  * The state store holds webhook secrets and API key hashes, so its files are the owner's alone: 0600 for the
  * DuckDB file and its write-ahead log, 0700 for the directory when we create it.
  */
-export const STATE_FILE_MODE = 0o600;
-export const STATE_DIR_MODE = 0o700;
+const STATE_FILE_MODE = 0o600;
+const STATE_DIR_MODE = 0o700;
 const PRIVATE_UMASK = 0o077;
 
 /** Creates the state file's directory (owner-only) if missing; an existing directory keeps its mode. */

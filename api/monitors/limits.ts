@@ -4,7 +4,7 @@ import type { TargetType } from '../../schemas/records/monitors.ts';
  * The documented limits of a monitor's target (docs/monitors-webhooks.md). A value outside them cannot name
  * anything the feed carries, so it is refused (400) instead of stored as a monitor that can never fire.
  */
-export const TARGET_SYNTAX: Record<Exclude<TargetType, 'event_type'>, { pattern: RegExp; describe: string }> = {
+const TARGET_SYNTAX: Record<Exclude<TargetType, 'event_type'>, { pattern: RegExp; describe: string }> = {
   // BRK.B, BF-B, GOOGL: exchange tickers with a class suffix.
   ticker: { pattern: /^[A-Z0-9][A-Z0-9.-]{0,9}$/, describe: '1-10 letters, digits, "." or "-"' },
   cik: { pattern: /^(?!0+$)\d{1,10}$/, describe: '1-10 digits, not all zeros' },

@@ -11,7 +11,8 @@ export default defineRoute({
   path: '/v1/webhooks/endpoints',
   summary: 'Register a webhook endpoint',
   description:
-    '`url` must be https, with no credentials, and its host must not be (or resolve to) an internal address (400 otherwise). The response carries the signing `secret`, shown only this once.',
+    '`url` must be https, with no credentials, and its host must not be (or resolve to) an internal address ' +
+    '(400 otherwise). The response carries the signing `secret`, shown only this once.',
   tag: WEBHOOKS_TAG,
   source: MONITORING_SOURCE,
   body: createEndpointBody,

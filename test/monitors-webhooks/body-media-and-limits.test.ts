@@ -14,7 +14,7 @@ async function raw(method: string, path: string, body: string, contentType?: str
   const headers: Record<string, string> = { Authorization: `Bearer ${app.key}` };
   if (contentType) headers['Content-Type'] = contentType;
   const res = await fetch(`${app.baseUrl}${path}`, { method, headers, body });
-  return { status: res.status, body: await res.json(), charged: res.headers.get('x-credits-charged') };
+  return { status: res.status, body: (await res.json()) as any, charged: res.headers.get('x-credits-charged') };
 }
 
 const monitor = { name: 'Apple watch', target_type: 'ticker', target_value: 'AAPL' };
