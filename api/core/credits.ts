@@ -121,7 +121,8 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
    */
   function tryDebit(account: Account, period: string, max: number, min: number): Promise<{ debited: number; balance: Balance } | { short: number }> {
     const plan = PLANS[account.plan];
-    return state.transaction(async (tx) => {
+    let added = 0;
+    const debited = state.transaction(async (tx) => {
       const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
       const used = rows.length ? Number(rows[0].used) : 0;
       let credits = max;
@@ -141,7 +142,13 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
       }
       // Counted as held inside the store's queue, before any other statement can look.
       holds.add(account.accountId, credits);
+      added = credits;
       return { debited: credits, balance: balanceOf(account, period, used + credits, opts.metering) };
+    });
+    // A failed commit debited nothing: its hold must not make later calls wait for credits nobody holds.
+    return debited.catch((err) => {
+      if (added) holds.release(account.accountId, added);
+      throw err;
     });
   }
 

@@ -52,6 +52,7 @@ export interface Picked {
 export async function pickDue(db: StateDb, p: DuePick): Promise<Picked> {
   const picked: Picked = { ids: [], targets: new Map() };
   if (p.limit <= 0) return picked;
+  // min_by's count must be a constant in the SQL text: it is the worker's own integer option, never user input.
   const endpoints = await rowsOf<DueEndpoint>(
     db,
     `SELECT d.endpoint_id, min(d.next_attempt_at) AS oldest,
