@@ -20,6 +20,9 @@ export const ERROR_CODES = [
   // A valid request the resource's current state forbids (redelivering a pending delivery, a test delivery to a
   // disabled webhook endpoint): no parameter is wrong, so not `invalid_param`, and retrying it unchanged cannot succeed.
   'conflict',
+  // A request body that is not JSON (Content-Type other than application/json) on an endpoint that takes a JSON
+  // body: refused rather than ignored, so a PATCH sent as a form cannot answer 200 having changed nothing.
+  'unsupported_media_type',
   // The regulator's service failed or did not answer in time (live fetches): the caller may retry later.
   'upstream_unavailable',
   'upstream_timeout',
@@ -42,6 +45,7 @@ export const ERROR_STATUS = {
   insufficient_credits: 402,
   unauthorized: 401,
   conflict: 409,
+  unsupported_media_type: 415,
   upstream_unavailable: 502,
   upstream_timeout: 504,
   internal_error: 500,

@@ -6,7 +6,17 @@ import { checkEndpoint } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { errorHandler, noRoute } from './error-handler.ts';
-import { authenticate, handleEndpoint, meterCredits, rateLimit, refundCredits, reportCredits, requestContext, sendEnvelope } from './middleware.ts';
+import {
+  authenticate,
+  handleEndpoint,
+  meterCredits,
+  rateLimit,
+  refundCredits,
+  reportCredits,
+  requestContext,
+  requireJsonBody,
+  sendEnvelope,
+} from './middleware.ts';
 import { buildOpenApi } from './openapi.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import type { Services } from './services.ts';
@@ -101,7 +111,8 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
     const caller: RequestHandler[] = isPublic
       ? []
       : [authenticate(auth), rateLimit(limiter), meterCredits(services.meter, costRange(ep, DEFAULT_COST), metering)];
-    app[methodOf(ep)](expressPath(ep.path), ...caller, handleEndpoint(ep, services), reportCredits(), sendEnvelope(ep), refundCredits(services.meter));
+    const body: RequestHandler[] = ep.kind === 'custom' && ep.body ? [requireJsonBody()] : [];
+    app[methodOf(ep)](expressPath(ep.path), ...caller, ...body, handleEndpoint(ep, services), reportCredits(), sendEnvelope(ep), refundCredits(services.meter));
   }
 
   app.use(noRoute);

@@ -33,15 +33,123 @@ function balanceOf(account: Account, period: string, used: number, metering: boo
   };
 }
 
+/** How long a call that does not fit waits for the credits other calls in progress hold before its 402. */
+const WAIT_FOR_HELD_MS = 10_000;
+
+/**
+ * Credits reserved by calls still in progress, per account, and a wake-up for the calls waiting on them. A call
+ * reserves the top of its cost range and usually gives part back when it settles, so a refusal while others hold
+ * reservations would be premature (measured before: a free key's last 26 credits went unused while 402s said
+ * "4 remain"). One process owns the state store, so this in-memory count is the whole truth.
+ */
+class Holds {
+  private readonly held = new Map<string, number>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+  private readonly releases = new Map<string, number>();
+
+  of(accountId: string): number {
+    return this.held.get(accountId) ?? 0;
+  }
+
+  /** Counts releases, so a waiter can tell whether one happened since it last looked. */
+  generation(accountId: string): number {
+    return this.releases.get(accountId) ?? 0;
+  }
+
+  add(accountId: string, credits: number): void {
+    this.held.set(accountId, this.of(accountId) + credits);
+  }
+
+  release(accountId: string, credits: number): void {
+    const left = this.of(accountId) - credits;
+    if (left > 0) this.held.set(accountId, left);
+    else this.held.delete(accountId);
+    this.releases.set(accountId, this.generation(accountId) + 1);
+    this.wakeOne(accountId);
+  }
+
+  /**
+   * Wakes the longest-waiting call. Only one: a woken call that gets its credits wakes the next (a baton), one
+   * that does not waits again, so a release costs a few tries instead of one per waiting call.
+   */
+  wakeOne(accountId: string): void {
+    const list = this.waiters.get(accountId);
+    const wake = list?.shift();
+    if (list && !list.length) this.waiters.delete(accountId);
+    wake?.();
+  }
+
+  /** Resolves when woken (a release, or the call before it passing the baton), or after `ms`. */
+  nextRelease(accountId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const list = this.waiters.get(accountId) ?? [];
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        // Timed out: leave the line, so a later wake-up is not spent on a call no longer waiting.
+        const i = list.indexOf(wake);
+        if (i >= 0) list.splice(i, 1);
+        resolve();
+      }, ms);
+      list.push(wake);
+      this.waiters.set(accountId, list);
+    });
+  }
+}
+
 /**
  * The meter. A debit is one conditional UPDATE inside the state store's single queue, so 200 concurrent
  * requests cannot overdraw: the free plan is refused at its allowance (402), paid plans run into recorded
  * overage. A call reserves the top of its cost range first; the handler's final cost and failures are refunded.
+ * A free-plan call that does not fit while other calls of the account hold reservations waits for them to settle
+ * before it is refused, so credits are used to the last one and the 402's "remain" figure is the settled balance.
  */
 export function createMeter(state: StateStore, opts: { metering: boolean; now: () => Date }) {
+  const holds = new Holds();
+
   async function usedIn(accountId: string, period: string): Promise<number> {
     const rows = await state.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [accountId, period]);
     return rows.length ? Number(rows[0].used) : 0;
+  }
+
+  /**
+   * One try: debits `max` credits, or, on a free plan with no other call of the account holding credits, what
+   * remains when that still covers `min` (the key's last credits). Returns the amount debited and the balance,
+   * or the settled use when nothing can be debited yet.
+   */
+  function tryDebit(account: Account, period: string, max: number, min: number): Promise<{ debited: number; balance: Balance } | { short: number }> {
+    const plan = PLANS[account.plan];
+    let added = 0;
+    const debited = state.transaction(async (tx) => {
+      const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
+      const used = rows.length ? Number(rows[0].used) : 0;
+      let credits = max;
+      if (opts.metering && plan.one_time && used + max > plan.included_credits) {
+        const remain = plan.included_credits - used;
+        if (holds.of(account.accountId) > 0 || remain < min) return { short: used };
+        credits = remain;
+      }
+      if (rows.length) {
+        await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [
+          account.accountId,
+          period,
+          credits,
+        ]);
+      } else {
+        await tx.run('INSERT INTO credit_usage VALUES ($1, $2, $3, 1)', [account.accountId, period, credits]);
+      }
+      // Counted as held inside the store's queue, before any other statement can look.
+      holds.add(account.accountId, credits);
+      added = credits;
+      return { debited: credits, balance: balanceOf(account, period, used + credits, opts.metering) };
+    });
+    // A failed commit debited nothing: its hold must not make later calls wait for credits nobody holds.
+    return debited.catch((err) => {
+      if (added) holds.release(account.accountId, added);
+      throw err;
+    });
   }
 
   return {
@@ -50,37 +158,51 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
       return balanceOf(account, period, await usedIn(account.accountId, period), opts.metering);
     },
 
-    /** Reserves `credits`; throws 402 insufficient_credits when a plan without overage cannot cover them. */
-    async debit(account: Account, credits: number): Promise<Balance> {
+    /**
+     * Reserves `credits` (held until release), or on a free plan its last credits when they cover `min`; throws
+     * 402 insufficient_credits when a plan without overage cannot, once the calls in progress have settled.
+     */
+    async debit(account: Account, credits: number, min = credits): Promise<{ debited: number; balance: Balance }> {
       const period = billingPeriod(account, opts.now());
       const plan = PLANS[account.plan];
-      return state.transaction(async (tx) => {
-        const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
-        const used = rows.length ? Number(rows[0].used) : 0;
-        if (opts.metering && plan.one_time && used + credits > plan.included_credits) {
+      const deadline = Date.now() + WAIT_FOR_HELD_MS;
+      let woken = false;
+      for (;;) {
+        const seen = holds.generation(account.accountId);
+        const r = await tryDebit(account, period, credits, min);
+        if ('balance' in r) {
+          if (woken) holds.wakeOne(account.accountId);
+          return r;
+        }
+        // Credits came back since the try: look again before refusing.
+        if (holds.generation(account.accountId) !== seen) continue;
+        const held = holds.of(account.accountId);
+        const wait = deadline - Date.now();
+        if (held === 0 || wait <= 0) {
+          if (woken) holds.wakeOne(account.accountId);
+          const remain = Math.max(0, plan.included_credits - r.short);
           throw new ApiError(
             'insufficient_credits',
-            `This call costs ${credits} credit(s) and ${Math.max(0, plan.included_credits - used)} of the ` +
-              `free plan's ${plan.included_credits} remain; upgrade to a paid plan to continue.`,
+            `This call costs up to ${credits} credit(s) and ${remain} of the free plan's ${plan.included_credits} remain` +
+              `${held ? ` (${held} more are held by calls still in progress)` : ''}; upgrade to a paid plan to continue.`,
           );
         }
-        if (rows.length) {
-          await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [
-            account.accountId,
-            period,
-            credits,
-          ]);
-        } else {
-          await tx.run('INSERT INTO credit_usage VALUES ($1, $2, $3, 1)', [account.accountId, period, credits]);
-        }
-        return balanceOf(account, period, used + credits, opts.metering);
-      });
+        await holds.nextRelease(account.accountId, wait);
+        woken = true;
+      }
     },
 
-    async refund(account: Account, credits: number): Promise<Balance> {
+    /** Ends a reservation of `held` credits, giving `refund` of them back; returns the balance after a refund. */
+    async release(account: Account, held: number, refund: number): Promise<Balance | null> {
       const period = billingPeriod(account, opts.now());
-      if (credits > 0) {
-        await state.run('UPDATE credit_usage SET used = greatest(0, used - $3) WHERE account_id = $1 AND period = $2', [account.accountId, period, credits]);
+      if (refund <= 0) {
+        holds.release(account.accountId, held);
+        return null;
+      }
+      try {
+        await state.run('UPDATE credit_usage SET used = greatest(0, used - $3) WHERE account_id = $1 AND period = $2', [account.accountId, period, refund]);
+      } finally {
+        holds.release(account.accountId, held);
       }
       return balanceOf(account, period, await usedIn(account.accountId, period), opts.metering);
     },
@@ -99,25 +221,33 @@ export function openCharge(meter: Meter, account: Account, range: { min: number;
   return {
     async reserve(): Promise<void> {
       if (range.max > 0 && metering) {
-        afterDebit = await meter.debit(account, range.max);
-        charged = range.max;
+        const r = await meter.debit(account, range.max, Math.max(1, range.min));
+        afterDebit = r.balance;
+        charged = r.debited;
       }
     },
 
-    /** The final charge (the handler's cost clamped to the range) and the balance after it. */
+    /** The final charge (the handler's cost clamped to the range) and the balance after it; ends the reservation. */
     async settle(finalCost: number | null): Promise<{ charged: number; balance: Balance }> {
-      const actual = charged ? Math.min(range.max, Math.max(range.min, finalCost ?? range.max)) : 0;
-      // The debit already returned the balance; only a refund (or no debit at all) needs another read.
-      const balance = charged && actual < charged ? await meter.refund(account, charged - actual) : (afterDebit ?? (await meter.balance(account)));
-      charged = actual;
-      return { charged: actual, balance };
+      // Never more than reserved: a free key's last call may have reserved only the credits left.
+      const actual = charged ? Math.min(charged, Math.max(range.min, finalCost ?? range.max)) : 0;
+      const held = charged;
+      charged = 0;
+      if (!held) return { charged: 0, balance: afterDebit ?? (await meter.balance(account)) };
+      if (actual === held) {
+        // The debit already returned the balance: end the hold without another read.
+        await meter.release(account, held, 0);
+        return { charged: actual, balance: afterDebit ?? (await meter.balance(account)) };
+      }
+      return { charged: actual, balance: (await meter.release(account, held, held - actual)) ?? (await meter.balance(account)) };
     },
 
     /** Gives back what the call holds; null when it holds nothing. A failed refund leaves the balance unknown. */
     async refund(): Promise<{ balance: Balance | null } | null> {
       if (!charged) return null;
-      const balance = await meter.refund(account, charged).catch(() => null);
+      const held = charged;
       charged = 0;
+      const balance = await meter.release(account, held, held).catch(() => null);
       return { balance };
     },
   };

@@ -61,6 +61,23 @@ export function meterCredits(meter: Meter, range: { min: number; max: number }, 
   };
 }
 
+/**
+ * An endpoint that takes a JSON body refuses any other body (415 unsupported_media_type): express.json() parses
+ * only JSON content types and leaves other bodies unread, so a PATCH sent as text or a form used to answer 200
+ * having changed nothing. A request without a body passes (the schema then judges the empty body); malformed JSON
+ * is the parser's 400.
+ */
+export function requireJsonBody(): RequestHandler {
+  return (req, _res, next) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+      const got = req.headers['content-type'] ? `'${req.headers['content-type']}'` : 'no Content-Type';
+      throw new ApiError('unsupported_media_type', `The request body must be JSON (Content-Type: application/json); got ${got}.`);
+    }
+    next();
+  };
+}
+
 /** Validates, reserves the credits (the gate), and runs the list, lookup or custom handler. */
 export function handleEndpoint(ep: Endpoint, services: Services): RequestHandler {
   return async (req, res, next) => {

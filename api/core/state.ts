@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverModules } from '../../ingest/pipeline/index.ts';
@@ -6,6 +5,7 @@ import PQueue from 'p-queue';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows } from '../../ingest/lake/index.ts';
 import coreMigrations, { type Migration } from './migrations.ts';
+import { prepareStateDir, restrictStateFiles, withPrivateUmask } from './state-files.ts';
 
 export interface StateTx {
   all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -55,11 +55,15 @@ async function runScript(conn: DuckDBConnection, sql: string): Promise<void> {
  * which is what "concurrent requests can never overdraw" needs.
  */
 export async function openStateStore(path: string): Promise<StateStore> {
-  if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:';
+  if (onDisk) await prepareStateDir(path);
+  // Every call that may create a state file (open, any statement: the WAL) runs under an owner-only umask.
+  const privately = <T>(fn: () => Promise<T>): Promise<T> => (onDisk ? withPrivateUmask(path, fn) : fn());
   let instance: DuckDBInstance;
   let conn: DuckDBConnection;
   try {
-    ({ instance, conn } = await openDuck(path, { threads: '1' }));
+    ({ instance, conn } = await privately(() => openDuck(path, { threads: '1' })));
+    if (onDisk) await restrictStateFiles(path);
   } catch (err) {
     const msg = (err as Error).message;
     if (/lock/i.test(msg)) {
@@ -68,6 +72,7 @@ export async function openStateStore(path: string): Promise<StateStore> {
     throw err;
   }
   const queue = new PQueue({ concurrency: 1 });
+  const queued = <T>(fn: () => Promise<T>) => queue.add(() => privately(fn)) as Promise<T>;
   const tx: StateTx = {
     all: (sql, params = []) => queryRows(conn, sql, params),
     run: async (sql, params = []) => {
@@ -75,6 +80,45 @@ export async function openStateStore(path: string): Promise<StateStore> {
     },
   };
 
+  await privately(() => migrate(conn, tx));
+
+  return {
+    all: (sql, params) => queued(() => tx.all(sql, params)),
+    run: (sql, params) => queued(() => tx.run(sql, params)),
+    transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
+      return queued(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const out = await fn(tx);
+          await conn.run('COMMIT');
+          return out;
+        } catch (err) {
+          await conn.run('ROLLBACK');
+          throw err;
+        }
+      });
+    },
+    async ping() {
+      try {
+        await queue.add(() => tx.all('SELECT 1'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await queue.onIdle();
+      // Closing checkpoints, which may write the files: under the same owner-only mask.
+      await privately(async () => {
+        conn.closeSync();
+        instance.closeSync();
+      });
+    },
+  };
+}
+
+/** Applies the migrations not yet recorded, each in its own transaction. */
+async function migrate(conn: DuckDBConnection, tx: StateTx): Promise<void> {
   await conn.run('CREATE TABLE IF NOT EXISTS schema_migrations (id VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)');
   const applied = new Set((await tx.all('SELECT id FROM schema_migrations')).map((r) => String(r.id)));
   for (const m of await discoverMigrations()) {
@@ -89,35 +133,4 @@ export async function openStateStore(path: string): Promise<StateStore> {
       throw new Error(`state migration ${m.id} failed: ${(err as Error).message}`);
     }
   }
-
-  return {
-    all: (sql, params) => queue.add(() => tx.all(sql, params)) as Promise<Record<string, unknown>[]>,
-    run: (sql, params) => queue.add(() => tx.run(sql, params)) as Promise<void>,
-    transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
-      return queue.add(async () => {
-        await conn.run('BEGIN TRANSACTION');
-        try {
-          const out = await fn(tx);
-          await conn.run('COMMIT');
-          return out;
-        } catch (err) {
-          await conn.run('ROLLBACK');
-          throw err;
-        }
-      }) as Promise<T>;
-    },
-    async ping() {
-      try {
-        await queue.add(() => tx.all('SELECT 1'));
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async close() {
-      await queue.onIdle();
-      conn.closeSync();
-      instance.closeSync();
-    },
-  };
 }

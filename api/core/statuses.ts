@@ -10,7 +10,7 @@ import { costRange, type Endpoint } from './endpoint.ts';
  *   declared one;
  * - 401 and 429 unless the route is public; 402 when it costs credits (a free route cannot exhaust a balance);
  * - 404 for a lookup, a path parameter, or a list that resolves an identifier (`resolve`);
- * - 400 for a JSON body (a malformed body, an invalid member);
+ * - 400 for a JSON body (a malformed body, an invalid member), 415 for a body that is not JSON;
  * - the codes a custom route declares in `errors` (409 conflicts, the live fetches' 502 and 504).
  */
 
@@ -37,6 +37,7 @@ function errorCodesOf(ep: Endpoint): Set<ErrorCode> {
   if (ep.kind === 'list' && ep.resolve) codes.add('entity_unresolved');
   if (ep.kind === 'custom') {
     if (ep.body || ep.method === 'post' || ep.method === 'patch') codes.add('invalid_param');
+    if (ep.body) codes.add('unsupported_media_type');
     for (const c of ep.errors ?? []) codes.add(c);
   }
   return codes;
@@ -48,6 +49,7 @@ const MEANING: Record<number, string> = {
   402: 'Credits exhausted on a plan without overage',
   404: 'Not found',
   409: "The resource's current state forbids the request",
+  415: 'The body was not sent as JSON (`Content-Type: application/json`)',
   429: 'Rate limited; retry after `Retry-After` seconds',
   502: "The regulator's service failed",
   504: "The regulator's service did not answer in time",

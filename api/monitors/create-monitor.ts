@@ -11,7 +11,8 @@ export default defineRoute({
   description:
     'Creates an `active` monitor. `target_type` is `ticker`, `cik`, `form` or `event_type`; `signals` are ' +
     'event types of the taxonomy ([] = all); `materiality` `low`/`medium`/`high` (default `low`). 400 for ' +
-    'an invalid target_type, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.',
+    'an invalid target_type or target_value (ticker: 1-10 of A-Z 0-9 . -; cik: 1-10 digits; form: 1-25 of A-Z 0-9 space . / -), ' +
+    'a name with control characters, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.',
   tag: MONITORS_TAG,
   source: MONITORING_SOURCE,
   body: createMonitorBody,
@@ -19,6 +20,7 @@ export default defineRoute({
   record: monitorRecord,
   cost: MONITORING_COST,
   successStatus: 201,
+  otherStatuses: { 409: 'The account already holds the most monitors it may (1,000): `conflict`.' },
   async handler({ account, body, services }) {
     return single(await createMonitor(services.state, account!.accountId, body, services.now()));
   },

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createMonitorBody, patchMonitorBody, type MonitorRecord, type TargetType } from '../../schemas/records/monitors.ts';
 import { parseBody } from '../webhooks/body.ts';
 import { closePendingDeliveries } from '../webhooks/delivery-service.ts';
-import { invalid, isUuid, notOwned } from '../webhooks/errors.ts';
+import { conflict, invalid, isUuid, notOwned } from '../webhooks/errors.ts';
 import { accountPage, type Keyset } from '../webhooks/paging.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 import { normalizeTarget } from './matcher.ts';
 import { rowToMonitor } from './monitor-record.ts';
+import { MAX_MONITORS_PER_ACCOUNT, targetSyntaxError } from './limits.ts';
 import { isEventType } from './taxonomy.ts';
 
 function checkSignals(signals: string[]): string[] {
@@ -17,6 +18,8 @@ function checkSignals(signals: string[]): string[] {
 }
 
 function checkTarget(type: TargetType, value: string): string {
+  const syntax = targetSyntaxError(type, value.trim().toUpperCase());
+  if (syntax) throw invalid('target_value', `target_value ${JSON.stringify(value)} is not a valid ${type}: ${syntax}.`);
   const v = normalizeTarget(type, value);
   if (!v) throw invalid('target_value', `target_value ${JSON.stringify(value)} is not a valid ${type}.`);
   if (type === 'event_type' && !isEventType(v)) throw invalid('target_value', `target_value ${JSON.stringify(value)} is not an event type of the taxonomy.`);
@@ -38,11 +41,18 @@ export async function createMonitor(db: StateDb, accountId: string, body: unknow
   const endpointId = await checkEndpoint(db, accountId, b.webhook_endpoint_id);
   const id = randomUUID();
   const ts = now.toISOString();
-  await db.run(
-    `INSERT INTO monitors (id, account_id, name, target_type, target_value, signals, materiality, status, webhook_endpoint_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $9)`,
-    [id, accountId, b.name, b.target_type, targetValue, JSON.stringify(signals), b.materiality, endpointId, ts],
-  );
+  // The count and the insert in one transaction: concurrent creations cannot pass the limit together.
+  await db.transaction(async (tx) => {
+    const [{ n }] = await tx.all(`SELECT count(*) AS n FROM monitors WHERE account_id = $1`, [accountId]);
+    if (Number(n) >= MAX_MONITORS_PER_ACCOUNT) {
+      throw conflict(`This account has ${MAX_MONITORS_PER_ACCOUNT} monitors, the most it may hold; delete one first.`);
+    }
+    await tx.run(
+      `INSERT INTO monitors (id, account_id, name, target_type, target_value, signals, materiality, status, webhook_endpoint_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $9)`,
+      [id, accountId, b.name, b.target_type, targetValue, JSON.stringify(signals), b.materiality, endpointId, ts],
+    );
+  });
   return getMonitor(db, accountId, id);
 }
 

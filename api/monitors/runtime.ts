@@ -44,9 +44,9 @@ function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
 export interface MonitoringRuntime {
   scanner: MonitorScanner;
   worker: DeliveryWorker;
-  /** One cycle now (match new events, send what is due); resolves when the sends are recorded. */
+  /** One cycle now (match new events, send what is due); resolves when the sends are recorded (tests). */
   runOnce(): Promise<void>;
-  /** Starts the background loop (the server's mode): a cycle every `pollMs`. */
+  /** Starts the background loop (the server's mode): a scan and a claim every `pollMs`; sends never hold a cycle. */
   start(opts?: { pollMs?: number }): void;
   /** Starts a cycle soon without waiting (after a test delivery or a manual retry); nothing until started. */
   kick(): void;
@@ -97,7 +97,18 @@ export function createMonitoring(deps: MonitoringDeps, opts: MonitoringOptions =
     });
     return cycle;
   };
-  const runInBackground = () => void runOnce().catch((err) => warn((err as Error).message));
+  // The server's cycle scans and claims what is due, then returns: sends run on the worker's slots and a hanging
+  // receiver holds only its own slots until its time-out, never the next cycle (it used to wait for every send).
+  const backgroundCycle = (): Promise<void> => {
+    cycle ??= (async () => {
+      await scanner.scan();
+      await worker.tick();
+    })().finally(() => {
+      cycle = null;
+    });
+    return cycle;
+  };
+  const runInBackground = () => void backgroundCycle().catch((err) => warn((err as Error).message));
   let timer: NodeJS.Timeout | null = null;
   return {
     scanner,
@@ -105,6 +116,7 @@ export function createMonitoring(deps: MonitoringDeps, opts: MonitoringOptions =
     runOnce,
     start({ pollMs = 2000 } = {}) {
       if (timer) return;
+      worker.start();
       timer = setInterval(() => {
         if (!cycle) runInBackground();
       }, pollMs);

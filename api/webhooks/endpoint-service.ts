@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import { createEndpointBody, type EndpointRecord } from '../../schemas/records/webhooks.ts';
+import { blockedAddressReason } from './address-guard.ts';
 import { parseBody } from './body.ts';
 import { testEvent, TEST_EVENT_TYPE } from './payload.ts';
 import { conflict, invalid, isUuid, notOwned } from './errors.ts';
 import { generateSecret } from './signer.ts';
 import { closePendingDeliveries } from './delivery-service.ts';
 import { accountPage, type Keyset } from './paging.ts';
+import { type HostLookup, resolveTargets } from './sender.ts';
 import type { StateDb } from './state-port.ts';
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
@@ -39,9 +42,48 @@ function checkUrl(raw: string): string {
   return u.toString();
 }
 
-export async function createEndpoint(db: StateDb, accountId: string, body: unknown, now: Date): Promise<EndpointRecord> {
+/** How the receiver's host is vetted at registration: `WEBHOOK_ALLOW_HOSTS` and, for host names, a resolver. */
+export interface HostCheck {
+  allowHosts: Set<string>;
+  /** Resolves host names at registration; without it only IP literals are checked then (send time checks all). */
+  lookup?: HostLookup;
+}
+
+/** How long registration waits for DNS before accepting the name unchecked (it is checked again at every send). */
+const REGISTRATION_LOOKUP_MS = 3000;
+
+/**
+ * Refuses (400) a receiver that is an internal address or resolves to one now. A name that does not resolve yet is
+ * accepted: DNS may be set up after registration, and every send resolves and checks again.
+ */
+async function checkHost(url: string, check: HostCheck): Promise<void> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (check.allowHosts.has(host)) return;
+  if (isIP(host)) {
+    const reason = blockedAddressReason(host);
+    if (reason) throw invalid('url', `url is refused: ${reason}.`);
+    return;
+  }
+  if (!check.lookup) return;
+  const lookup = check.lookup;
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    resolveTargets(host, check.allowHosts, lookup).then(
+      () => null,
+      (err: Error) => err.message,
+    ),
+    new Promise<null>((r) => {
+      timer = setTimeout(() => r(null), REGISTRATION_LOOKUP_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome?.startsWith('refused:')) throw invalid('url', `url is ${outcome}.`);
+}
+
+export async function createEndpoint(db: StateDb, accountId: string, body: unknown, now: Date, hostCheck?: HostCheck): Promise<EndpointRecord> {
   const b = parseBody(createEndpointBody, body);
   const url = checkUrl(b.url);
+  await checkHost(url, hostCheck ?? { allowHosts: new Set() });
   const id = randomUUID();
   const ts = now.toISOString();
   await db.run(

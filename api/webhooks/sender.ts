@@ -16,6 +16,8 @@ export interface SendRequest {
   allowHosts: Set<string>;
   /** Extra trusted CA certificates (PEM): tests' self-signed receivers; production uses the system store. */
   ca?: string | string[];
+  /** The resolver; defaults to the system's (tests inject one to return several addresses). */
+  lookup?: HostLookup;
 }
 
 export interface SendOutcome {
@@ -27,16 +29,22 @@ export interface SendOutcome {
   responseExcerpt: string;
 }
 
+/** An address the request may connect to. */
+export interface Target {
+  address: string;
+  family: 4 | 6;
+}
+
 /**
- * Resolves the host now (not when the endpoint was registered: DNS can change) and returns the address to
- * connect to. The socket is then pinned to that address, so a second resolution cannot swap in a private one
- * (DNS rebinding).
+ * Resolves the host now (not only when the endpoint was registered: DNS can change) and returns the addresses to
+ * connect to, in the resolver's order. Each socket is then pinned to one of them, so a second resolution cannot
+ * swap in a private one (DNS rebinding).
  */
-export async function resolveTarget(hostname: string, allowHosts: Set<string>): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveTargets(hostname: string, allowHosts: Set<string>, lookup: HostLookup = systemLookup): Promise<Target[]> {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const allowed = allowHosts.has(host);
   const literal = isIP(host);
-  const addresses = literal ? [{ address: host, family: literal }] : await dnsLookup(host, { all: true, verbatim: true });
+  const addresses = literal ? [{ address: host, family: literal }] : await lookup(host);
   if (addresses.length === 0) throw new Error(`host ${host} did not resolve`);
   if (!allowed) {
     // Refuse if ANY address is internal: a host resolving to both public and private addresses is a probe.
@@ -45,11 +53,24 @@ export async function resolveTarget(hostname: string, allowHosts: Set<string>): 
       if (reason) throw new Error(`refused: ${host} resolves to ${reason}`);
     }
   }
-  const a = addresses[0];
-  return { address: a.address, family: a.family === 6 ? 6 : 4 };
+  return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
-/** One HTTPS POST. Never throws: every failure becomes an outcome the scheduler records. */
+/** The first address of resolveTargets (kept for callers that connect once). */
+export async function resolveTarget(hostname: string, allowHosts: Set<string>): Promise<Target> {
+  return (await resolveTargets(hostname, allowHosts))[0];
+}
+
+/** Resolves a host name to all its addresses. */
+export type HostLookup = (host: string) => Promise<{ address: string; family: number }[]>;
+
+/** The system resolver (getaddrinfo), every address in its order. */
+export const systemLookup: HostLookup = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/**
+ * One HTTPS POST. Never throws: every failure becomes an outcome the scheduler records. When the connection to
+ * one resolved address fails, the next one is tried (within the same time-out); once connected, no retry.
+ */
 export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
   let url: URL;
   try {
@@ -58,25 +79,38 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
     return { status: null, error: 'invalid url', responseExcerpt: '' };
   }
   if (url.protocol !== 'https:') return { status: null, error: 'refused: only https URLs are delivered', responseExcerpt: '' };
-  let target: { address: string; family: 4 | 6 };
+  const deadline = Date.now() + req.timeoutMs;
+  let targets: Target[];
   try {
-    target = await resolveTarget(url.hostname, req.allowHosts);
+    targets = await resolveTargets(url.hostname, req.allowHosts, req.lookup);
   } catch (err) {
     return { status: null, error: (err as Error).message, responseExcerpt: '' };
   }
+  let outcome: SendOutcome = { status: null, error: 'no address', responseExcerpt: '' };
+  for (const [i, target] of targets.entries()) {
+    const r = await postTo(url, target, req, Math.max(1, deadline - Date.now()));
+    outcome = r.outcome;
+    if (r.connected || i === targets.length - 1) break;
+    outcome = { ...outcome, error: `${outcome.error} (${target.address}; trying the next address)` };
+  }
+  return outcome;
+}
+
+/** The request to one pinned address; `connected` tells whether the TCP connection was made. */
+function postTo(url: URL, target: Target, req: SendRequest, timeoutMs: number): Promise<{ outcome: SendOutcome; connected: boolean }> {
   const pinned: LookupFunction = (_host, opts, cb) => {
     // Node calls a lookup with `all` for the list form and without it for one address; answer the form asked for.
     if ((opts as { all?: boolean }).all) (cb as (err: null, addresses: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
     else (cb as (err: null, address: string, family: number) => void)(null, target.address, target.family);
   };
-
-  return new Promise<SendOutcome>((resolve) => {
+  let connected = false;
+  return new Promise((resolve) => {
     let settled = false;
     const finish = (o: SendOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(o);
+      resolve({ outcome: o, connected });
     };
     const r = request(
       {
@@ -117,9 +151,12 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
         res.on('close', done);
       },
     );
+    r.on('socket', (socket) => socket.once('connect', () => (connected = true)));
     const timer = setTimeout(() => {
+      // A time-out is final: the deadline covers every address tried.
+      connected = true;
       r.destroy(new Error(`timed out after ${req.timeoutMs} ms`));
-    }, req.timeoutMs);
+    }, timeoutMs);
     r.on('error', (err) => finish({ status: null, error: err.message, responseExcerpt: '' }));
     r.end(req.body);
   });

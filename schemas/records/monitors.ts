@@ -22,12 +22,20 @@ export const monitorRecord = z.object({
 });
 export type MonitorRecord = z.infer<typeof monitorRecord>;
 
+/** A monitor's name: 1-200 characters after trimming, no control characters or line breaks. */
+const monitorName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^\p{Cc}\p{Zl}\p{Zp}]+$/u, 'must not contain control characters or line breaks');
+
 /** Bodies are strict: a misspelled member (`materiallity`) is a 400, not a silently ignored setting. */
 export const createMonitorBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: monitorName,
     target_type: z.enum(TARGET_TYPES),
-    target_value: z.string().trim().min(1).max(200),
+    target_value: z.string().trim().min(1).max(200).describe('ticker: 1-10 of A-Z 0-9 . -; cik: 1-10 digits; form: 1-25 of A-Z 0-9 space . / -'),
     signals: z.array(z.string()).max(50).default([]),
     materiality: z.enum(IMPORTANCE).default('low'),
     webhook_endpoint_id: z.string().nullable().optional(),
@@ -36,7 +44,7 @@ export const createMonitorBody = z
 
 export const patchMonitorBody = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: monitorName.optional(),
     status: z.enum(MONITOR_STATUSES).optional(),
     signals: z.array(z.string()).max(50).optional(),
     materiality: z.enum(IMPORTANCE).optional(),

@@ -3,11 +3,9 @@ import { openStateStore } from '../../api/core/state.ts';
 import { MonitorIndex, type MatchableEvent, type MonitorRule } from '../../api/monitors/matcher.ts';
 import { MonitorScanner } from '../../api/monitors/scanner.ts';
 import { EVENT_TYPES } from '../../api/monitors/taxonomy.ts';
-import { DeliveryWorker } from '../../api/webhooks/delivery-worker.ts';
-import { createEndpoint, queueTestDelivery } from '../../api/webhooks/endpoint-service.ts';
 import type { EventSnapshot } from '../../api/webhooks/payload.ts';
-import { makeCert, startReceiver } from '../monitors-webhooks/support.ts';
 import type { BenchResult } from './support.ts';
+import { deliveryThroughput, healthyLatencyUnderBacklog } from './webhook-delivery.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const MONITORS = 10_000;
@@ -115,31 +113,6 @@ async function scannerThroughput(): Promise<BenchResult> {
   }
 }
 
-async function deliveryThroughput(): Promise<BenchResult> {
-  const tls = makeCert();
-  const receiver = await startReceiver(tls, () => ({ status: 200 }));
-  const state = await openStateStore(':memory:');
-  const now = () => new Date();
-  try {
-    const endpoints = [];
-    for (let i = 0; i < 8; i++) endpoints.push(await createEndpoint(state, 'bench', { url: receiver.url }, now()));
-    const n = 2000 * SCALE;
-    for (let i = 0; i < n; i++) await queueTestDelivery(state, 'bench', endpoints[i % 8].id, now());
-    const worker = new DeliveryWorker({ state, now, allowHosts: 'localhost', timeoutMs: 10_000, ca: tls.cert });
-    const t = performance.now();
-    await worker.runDue();
-    const s = (performance.now() - t) / 1000;
-    const [{ ok }] = await state.all(`SELECT count(*) AS ok FROM webhook_deliveries WHERE status = 'success'`);
-    return {
-      name: 'monitors-webhooks: signed HTTPS deliveries to a local receiver',
-      figures: { deliveries: n, success: Number(ok), received: receiver.received.length, deliveries_per_s: Math.round(n / s), concurrency: 8 },
-    };
-  } finally {
-    await state.close();
-    await receiver.close();
-  }
-}
-
 export default async function (): Promise<BenchResult[]> {
-  return [await matcherThroughput(), await scannerThroughput(), await deliveryThroughput()];
+  return [await matcherThroughput(), await scannerThroughput(), await deliveryThroughput(), await healthyLatencyUnderBacklog()];
 }

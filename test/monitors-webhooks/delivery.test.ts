@@ -152,7 +152,8 @@ describe('a delivery to a real HTTPS receiver', () => {
 
     receiver.setResponder(() => ({ status: 200, body: Buffer.alloc(20 * 1024 * 1024, 120) }));
     const big = await queueTestDelivery(state, ACCOUNT, ep.id, clock.now());
-    await worker({ timeoutMs: 2000 }).runDue();
+    // A generous time-out: the receiver builds a 20 MiB answer, slow on a loaded machine; the cap is what is tested.
+    await worker({ timeoutMs: 15_000 }).runDue();
     expect(await getDelivery(state, ACCOUNT, big)).toMatchObject({ status: 'success', response_status: 200 });
   });
 

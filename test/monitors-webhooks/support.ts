@@ -76,6 +76,10 @@ export async function startReceiver(tls: { key: string; cert: string }, respond:
     setResponder(r: Responder) {
       responder = r;
     },
+    /** Drops every open connection (a hanging receiver's requests then fail at once). */
+    closeConnections() {
+      server.closeAllConnections();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
