@@ -43,3 +43,10 @@ export const badRequest = (message: string, param?: string) => new ApiError('inv
 /** 401 names the scheme the client must use (RFC 9110 requires `WWW-Authenticate` on a 401). */
 export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') =>
   new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="filings-lake"' } });
+
+/** What a route that calls the regulator live may answer besides success (its OpenAPI `otherStatuses`). */
+export const LIVE_UPSTREAM_STATUSES: Record<number, string> = {
+  502: "`upstream_unavailable`: the regulator's service failed or refused the request; retry later.",
+  503: '`not_configured`: a setting the live call needs is missing (named in `setting`, e.g. SEC_USER_AGENT); no request was made.',
+  504: "`upstream_timeout`: the regulator's service did not answer in time.",
+};

@@ -2,6 +2,7 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { excerptOf, extractItem, primaryDocument } from '../../ingest/sources/edgar/index.ts';
 import { cyberIncidentRecord } from '../../schemas/records/full-text.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam } from '../full-text/live-params.ts';
 import { readOffsetCursor, writeOffsetCursor } from '../full-text/offset-cursor.ts';
@@ -30,6 +31,7 @@ export default defineRoute({
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
   record: cyberIncidentRecord,
   cost: { min: 5, max: 20 },
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ query, services, setCost }) {
     const offset = readOffsetCursor(services, PATH, query);
     const ciks = query.ciks?.map((c) => padCik(c)!) ?? [];

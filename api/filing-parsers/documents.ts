@@ -1,6 +1,7 @@
 import { parseCost } from '../../schemas/plans.ts';
 import { DocumentRecord } from '../../schemas/records/filing-parsers.ts';
 import { defineRoute } from '../core/endpoint.ts';
+import { LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { accessionPath, cikParam, COST, envelope, loadManifest, SOURCE, TAG } from './filing-access.ts';
 
 export default defineRoute({
@@ -16,6 +17,7 @@ export default defineRoute({
   params: cikParam,
   record: DocumentRecord,
   cost: COST,
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ path, query, services, setCost }) {
     const m = await loadManifest(services, path.accession!, query.cik);
     setCost(parseCost(m.cached ? 0 : m.fetched_bytes));

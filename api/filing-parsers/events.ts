@@ -2,7 +2,7 @@ import { classify8kItems, itemFormOf } from '../../ingest/sources/edgar/index.ts
 import { parseCost } from '../../schemas/plans.ts';
 import { EventItemRecord } from '../../schemas/records/filing-parsers.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { notFound } from '../core/errors.ts';
+import { notFound, LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { accessionPath, cikParam, COST, envelope, formOf, loadDerived, loadManifest, SOURCE, TAG, wrongForm } from './filing-access.ts';
 
 export default defineRoute({
@@ -18,6 +18,7 @@ export default defineRoute({
   params: cikParam,
   record: EventItemRecord,
   cost: COST,
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ path, query, services, setCost }) {
     const m = await loadManifest(services, path.accession!, query.cik);
     const { form, primary } = await formOf(services, m);

@@ -2,7 +2,7 @@ import { findItemSections, itemFormOf, parseItemParam, validItemKeys } from '../
 import { parseCost } from '../../schemas/plans.ts';
 import { ExtractRecord } from '../../schemas/records/filing-parsers.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { notFound, ValidationError } from '../core/errors.ts';
+import { notFound, ValidationError, LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { p } from '../core/params.ts';
 import { accessionPath, cikParam, COST, envelope, formOf, loadDerived, loadManifest, SOURCE, TAG, wrongForm } from './filing-access.ts';
 
@@ -21,6 +21,7 @@ export default defineRoute({
   params: { ...cikParam, item: p.str({ required: true, maxLength: 32, description: 'Item number, e.g. 1A, 7, II-1A, 5.02.', example: '1A' }) },
   record: ExtractRecord,
   cost: COST,
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ path, query, services, setCost }) {
     const m = await loadManifest(services, path.accession!, query.cik);
     const { form, primary } = await formOf(services, m);

@@ -3,7 +3,7 @@ import { OwnershipXmlError, parseOwnershipXml, type OwnershipRow } from '../../i
 import { parseCost } from '../../schemas/plans.ts';
 import { type InsiderRowRecord, InsidersRecord } from '../../schemas/records/filing-parsers.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { notFound } from '../core/errors.ts';
+import { notFound, LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { accessionPath, cikParam, COST, envelope, loadDocument, loadManifest, SOURCE, TAG, wrongForm } from './filing-access.ts';
 
 function rowRecord(r: OwnershipRow): z.infer<typeof InsiderRowRecord> {
@@ -46,6 +46,7 @@ export default defineRoute({
   params: cikParam,
   record: InsidersRecord,
   cost: COST,
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ path, query, services, setCost }) {
     const m = await loadManifest(services, path.accession!, query.cik);
     const doc =

@@ -2,7 +2,7 @@ import { parseExhibit21 } from '../../ingest/sources/edgar/index.ts';
 import { parseCost } from '../../schemas/plans.ts';
 import { SubsidiariesRecord } from '../../schemas/records/filing-parsers.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { notFound } from '../core/errors.ts';
+import { notFound, LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { accessionPath, cikParam, COST, envelope, loadDerived, loadManifest, SOURCE, TAG } from './filing-access.ts';
 
 export default defineRoute({
@@ -19,6 +19,7 @@ export default defineRoute({
   params: cikParam,
   record: SubsidiariesRecord,
   cost: COST,
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ path, query, services, setCost }) {
     const m = await loadManifest(services, path.accession!, query.cik);
     const doc = m.documents.find((d) => d.type && /^EX-21/i.test(d.type)) ?? m.documents.find((d) => !d.type && /ex-?21/i.test(d.file_name ?? ''));

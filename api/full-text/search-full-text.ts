@@ -2,7 +2,7 @@ import { padCik } from '../../ingest/sources/common/index.ts';
 import { EFTS_WINDOW, toFullTextHit, walkEfts, type EftsHit } from '../../ingest/sources/edgar/index.ts';
 import { fullTextRecord } from '../../schemas/records/full-text.ts';
 import { defineRoute } from '../core/endpoint.ts';
-import { ValidationError } from '../core/errors.ts';
+import { ValidationError, LIVE_UPSTREAM_STATUSES } from '../core/errors.ts';
 import { p, pagingParams, rangeIssue } from '../core/params.ts';
 import { cikListParam, LIVE_FETCH } from './live-params.ts';
 import { readOffsetCursor, writeOffsetCursor } from './offset-cursor.ts';
@@ -40,6 +40,7 @@ export default defineRoute({
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
   record: fullTextRecord,
   cost: { min: 3, max: 5 },
+  otherStatuses: LIVE_UPSTREAM_STATUSES,
   async handler({ query, services, setCost }) {
     if (!query.q!.replace(/"/g, '').trim()) {
       throw new ValidationError([{ loc: ['query', 'q'], msg: 'Field required', type: 'missing', input: query.q }]);
