@@ -1,20 +1,9 @@
-import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createKey } from './core/keys.ts';
-import { openLake } from './core/lake.ts';
-import { openStateStore } from './core/state.ts';
 import { curlOf, demoCommands } from './demo/commands.ts';
-import { pickDemoFilings } from './demo/pick-filings.ts';
-import { demoArchiveDir, type DemoRun, writeDemoRun } from './demo/demo-run.ts';
+import { demoArchiveDir } from './demo/demo-run.ts';
+import { DEMO_MONITOR_NAME, prepareDemo } from './demo/prepare.ts';
 import { selfSignedCert } from './demo/self-signed.ts';
-import { createMonitor } from './monitors/monitor-service.ts';
-import { ROUTES } from './routes.ts';
-import { createEndpoint } from './webhooks/endpoint-service.ts';
 import { ingestSamples } from '../ingest/pipeline/index.ts';
-import { writeSampleArchive } from '../ingest/samples/filing-archive/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
-import { readCatalog } from '../ingest/lake/index.ts';
 
 /**
  * `make demo`: every dataset writes its sample (our own files, in the regulator's real formats) and the real
@@ -44,46 +33,10 @@ const outcomes = await ingestSamples(settings, {
 const failures = outcomes.filter((o) => 'error' in o).length;
 console.log(`${'total'.padEnd(26)} ${String(rows).padStart(8)} rows`);
 
-const lake = await openLake(settings.lakeDir);
-const filings = await pickDemoFilings(lake).finally(() => lake.close());
-const archive = await writeSampleArchive(demoArchiveDir(settings.dataDir), filings.all);
-console.log(`sample filing archive: ${archive.filings} filings, ${archive.files} files in ${demoArchiveDir(settings.dataDir)}`);
-
-// The feed was rebuilt (new event ids), so monitors, alerts and the worker's position in the old feed mean nothing:
-// the demo starts a fresh state store and keeps the previous one beside it.
-const statePath = join(settings.dataDir, 'state.duckdb');
-await (await openStateStore(statePath)).close(); // fails, naming the cause, while a server holds the store
-if (existsSync(statePath)) {
-  await rename(statePath, `${statePath}.prev`);
-  await rm(`${statePath}.wal`, { force: true });
-}
-const state = await openStateStore(statePath);
-const { key, account_id: accountId } = await createKey(state, { plan: 'pro', name: 'demo' });
-const receiverPort = settings.DEMO_RECEIVER_PORT;
-let webhook: DemoRun['webhook'] = null;
-if (selfSignedCert()) {
-  const now = new Date();
-  const endpoint = await createEndpoint(state, accountId, { url: `https://localhost:${receiverPort}/hook`, description: 'make demo receiver' }, now);
-  const monitor = await createMonitor(
-    state,
-    accountId,
-    { name: 'Cyber incidents (demo)', target_type: 'event_type', target_value: 'sec.8k.cybersecurity_incident', webhook_endpoint_id: endpoint.id },
-    now,
-  );
-  webhook = { endpoint_id: endpoint.id, secret: String(endpoint.secret), monitor_id: monitor.id };
-}
-await state.close();
-
-const filled = new Set((await readCatalog(settings.lakeDir)).filter((c) => c.record_count > 0).map((c) => c.table));
-const run: DemoRun = {
-  key,
-  receiver_port: receiverPort,
-  webhook,
-  filings: { cyber_8k: filings.cyber8k.accession, ten_k: filings.tenK.accession, form_4: filings.form4.accession, all: filings.all.map((f) => f.accession) },
-  entity_cik: filings.tenK.ciks[0]!,
-  list_paths: ROUTES.filter((e) => e.kind === 'list' && filled.has(e.table.name)).map((e) => e.path),
-};
-await writeDemoRun(settings.dataDir, run);
+const run = await prepareDemo(settings, { withWebhook: selfSignedCert() !== null });
+console.log(`sample filing archive: ${run.filings.all.length} filings, ${run.archiveFiles} files in ${demoArchiveDir(settings.dataDir)}`);
+const { key, webhook } = run;
+const receiverPort = run.receiver_port;
 
 const base = `http://localhost:${settings.PORT}`;
 const receiverUrl = `https://localhost:${receiverPort}`;
@@ -102,7 +55,7 @@ ${lines.join('\n')}
 ${
   webhook
     ? `
-Monitor "Cyber incidents (demo)" sends signed deliveries to the demo receiver ${receiverUrl}/hook; what it received,
+Monitor "${DEMO_MONITOR_NAME}" sends signed deliveries to the demo receiver ${receiverUrl}/hook; what it received,
 with each signature's verification result: curl -sk ${receiverUrl}/deliveries`
     : '\n(no webhook receiver: `openssl` is needed for its certificate)'
 }

@@ -21,7 +21,7 @@ export interface DemoRun {
   list_paths: string[];
 }
 
-export const demoDir = (dataDir: string) => join(dataDir, 'demo');
+const demoDir = (dataDir: string) => join(dataDir, 'demo');
 export const demoArchiveDir = (dataDir: string) => join(demoDir(dataDir), 'archive');
 const runFile = (dataDir: string) => join(demoDir(dataDir), 'run.json');
 

@@ -7,6 +7,8 @@ export interface CommandResult {
   ok: boolean;
   status: number;
   rows: number;
+  /** The answer's `data` (empty when it had none). */
+  data: unknown[];
   detail: string;
 }
 
@@ -23,7 +25,7 @@ function getInsecure(url: string): Promise<{ status: number; text: string }> {
   });
 }
 
-export async function runCommand(c: DemoCommand, key: string): Promise<CommandResult> {
+async function runCommand(c: DemoCommand, key: string): Promise<CommandResult> {
   let status = 0;
   let text = '';
   try {
@@ -34,7 +36,7 @@ export async function runCommand(c: DemoCommand, key: string): Promise<CommandRe
       text = await res.text();
     }
   } catch (err) {
-    return { command: c, ok: false, status, rows: 0, detail: (err as Error).message };
+    return { command: c, ok: false, status, rows: 0, data: [], detail: (err as Error).message };
   }
   let body: { data?: unknown; error?: { code?: string; message?: string } } = {};
   try {
@@ -42,10 +44,11 @@ export async function runCommand(c: DemoCommand, key: string): Promise<CommandRe
   } catch {
     /* not JSON: judged by its status below */
   }
-  const rows = Array.isArray(body.data) ? body.data.length : 0;
+  const data = Array.isArray(body.data) ? body.data : [];
+  const rows = data.length;
   const ok = status === 200 && (c.statusOnly || rows > 0);
   const detail = body.error ? `${body.error.code}: ${body.error.message}` : ok ? `${rows} row(s)` : `no data: ${text.slice(0, 200)}`;
-  return { command: c, ok, status, rows, detail };
+  return { command: c, ok, status, rows, data, detail };
 }
 
 /**

@@ -49,7 +49,7 @@ function eightKItemText(item: string, name: string, f: SampleArchiveFiling): str
   }
 }
 
-export function eightKDocument(f: SampleArchiveFiling): string {
+function eightKDocument(f: SampleArchiveFiling): string {
   const name = displayName(f.company);
   const body = [
     '<div style="text-align:center">',
@@ -72,7 +72,7 @@ export function eightKDocument(f: SampleArchiveFiling): string {
   return htmlPage(`${name} 8-K`, f.form, f.reportDate, body);
 }
 
-export function pressReleaseDocument(f: SampleArchiveFiling): string {
+function pressReleaseDocument(f: SampleArchiveFiling): string {
   const name = displayName(f.company);
   return htmlPage(`${name} press release`, 'EX-99.1', null, [
     heading('Exhibit 99.1'),
@@ -139,7 +139,7 @@ const TEN_K_ITEMS: { item: string; title: string; text: (name: string, f: Sample
 
 const PART_OF: Record<string, string> = { '1': 'PART I', '5': 'PART II', '15': 'PART IV' };
 
-export function tenKDocument(f: SampleArchiveFiling): string {
+function tenKDocument(f: SampleArchiveFiling): string {
   const name = displayName(f.company);
   const body = [
     heading('UNITED STATES SECURITIES AND EXCHANGE COMMISSION'),
@@ -161,7 +161,7 @@ export function tenKDocument(f: SampleArchiveFiling): string {
 }
 
 /** The subsidiaries listed in Exhibit 21 (name, jurisdiction), derived from the registrant's name. */
-export function subsidiariesOf(company: string): [string, string][] {
+function subsidiariesOf(company: string): [string, string][] {
   const stem = displayName(company)
     .replace(/\b(Inc|Corp|Co|Ltd|Group|Holdings)\b\.?/g, '')
     .trim();
@@ -173,7 +173,7 @@ export function subsidiariesOf(company: string): [string, string][] {
   ];
 }
 
-export function exhibit21Document(f: SampleArchiveFiling): string {
+function exhibit21Document(f: SampleArchiveFiling): string {
   const rows = subsidiariesOf(f.company).map(([n, j]) => `<tr><td>${escapeHtml(n)}</td><td>${escapeHtml(j)}</td></tr>`);
   return htmlPage(`${displayName(f.company)} Exhibit 21.1`, 'EX-21.1', null, [
     heading('Exhibit 21.1'),
@@ -186,7 +186,7 @@ export function exhibit21Document(f: SampleArchiveFiling): string {
 }
 
 /** A Form 4 in the ownership XML schema: one open-market sale by an officer, with a footnote on the price. */
-export function form4Document(f: SampleArchiveFiling): string {
+function form4Document(f: SampleArchiveFiling): string {
   const owner = f.owner ?? { cik: f.ciks[1] ?? f.ciks[0]!, name: 'DOE JOHN' };
   const date = f.reportDate ?? f.filedDate;
   return `<?xml version="1.0"?>

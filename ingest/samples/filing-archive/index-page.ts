@@ -32,7 +32,8 @@ export function filingIndexPage(f: SampleArchiveFiling, docs: ArchiveDocument[],
     return [
       '<div class="companyInfo">',
       `<span class="companyName">${escapeHtml(name)} (${role})`,
-      `<acronym title="Central Index Key">CIK</acronym>: <a href="/cgi-bin/browse-edgar?CIK=${cik}&amp;action=getcompany">${cik} (see all company filings)</a></span>`,
+      '<acronym title="Central Index Key">CIK</acronym>: ',
+      `<a href="/cgi-bin/browse-edgar?CIK=${cik}&amp;action=getcompany">${cik} (see all company filings)</a></span>`,
       '</div>',
     ].join('\n');
   });
@@ -47,7 +48,7 @@ export function filingIndexPage(f: SampleArchiveFiling, docs: ArchiveDocument[],
 <div class="formDiv">
 <div id="formHeader">
 <div id="formName">
-<strong>Form ${escapeHtml(f.form)}</strong> - ${f.form.startsWith('8-K') ? 'Current report' : f.form.startsWith('10-K') ? 'Annual report' : 'Statement of changes in beneficial ownership of securities'}:
+<strong>Form ${escapeHtml(f.form)}</strong> - ${formTitle(f.form)}:
 </div>
 <div id="secNum">
 <strong><acronym title="Securities and Exchange Commission">SEC</acronym> Accession <acronym title="Number">No.</acronym></strong> ${f.accession}
@@ -83,6 +84,12 @@ ${parties.join('\n')}
 </body>
 </html>
 `;
+}
+
+function formTitle(form: string): string {
+  if (form.startsWith('8-K')) return 'Current report';
+  if (form.startsWith('10-K')) return 'Annual report';
+  return 'Statement of changes in beneficial ownership of securities';
 }
 
 function row(seq: string, description: string, href: string, text: string, type: string, size: number): string {
