@@ -87,7 +87,8 @@ module.exports = {
       'api-imports-ingest-only-through-barrels',
       '^api/',
       `^(schemas|api)/|${INGEST_BARRELS}`,
-      "api/ imports ingest only through a layer's index.ts (ingest/lake, ingest/pipeline, ingest/events, ingest/sources/<publisher>). " +
+      "api/ imports ingest only through a layer's index.ts (ingest/lake, ingest/pipeline, ingest/events, ingest/sources/<publisher>, " +
+        'ingest/samples/filing-archive for the demo). ' +
         'Export what you need from that index.ts, or move the piece into schemas/.',
     ),
     {
