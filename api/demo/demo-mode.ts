@@ -53,7 +53,11 @@ export async function startDemoMode(settings: Settings, env: Record<string, stri
   const tls = run.webhook ? selfSignedCert() : null;
   if (run.webhook && tls) {
     const secret = run.webhook.secret;
-    const receiver = await startDemoReceiver({ tls, port: run.receiver_port, secret: () => secret });
+    const receiver = await startDemoReceiver({ tls, port: run.receiver_port, secret: () => secret }).catch((err: Error) => {
+      notes.push(`demo: no webhook receiver on port ${run.receiver_port} (${err.message}); set DEMO_RECEIVER_PORT and rerun \`make demo\``);
+      return null;
+    });
+    if (!receiver) return { settings: s, monitoring, notes, close: () => closeAll(closers) };
     closers.push(receiver.close);
     // Loopback is refused by the webhook address guard unless allowed; the receiver's certificate is trusted beside
     // the public roots (a CA list replaces Node's default one).
@@ -69,8 +73,10 @@ export async function startDemoMode(settings: Settings, env: Record<string, stri
     settings: s,
     monitoring,
     notes,
-    async close() {
-      for (const c of closers.reverse()) await c();
-    },
+    close: () => closeAll(closers),
   };
+}
+
+async function closeAll(closers: (() => Promise<void>)[]): Promise<void> {
+  for (const c of closers.reverse()) await c();
 }
