@@ -115,7 +115,8 @@ export async function serveLocalArchive(root: string, opts: { port?: number } = 
     const notFound = () => {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
     };
-    if (!url.pathname.startsWith('/Archives/') || !path.startsWith(base + sep)) return notFound();
+    // Judged on the decoded, resolved path: an encoded `..` must not climb out of the archive's folders.
+    if (!path.startsWith(join(base, 'Archives') + sep)) return notFound();
     if (url.pathname.endsWith('/index.json')) {
       const dir = path.slice(0, -'/index.json'.length);
       const st = await stat(dir).catch(() => null);
