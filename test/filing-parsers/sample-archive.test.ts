@@ -79,17 +79,15 @@ describe('the sample filing archive', () => {
   });
 
   it('serves a filing under each party CIK, with an index.json listing its files', async () => {
-    const listing = await (await get(`${folder(FORM_4.ciks[1]!, FORM_4.accession)}/index.json`)).json();
-    expect(listing.directory.item.map((i: { name: string }) => i.name)).toEqual(
-      expect.arrayContaining([`${FORM_4.accession}-index.htm`, `${FORM_4.accession}.txt`]),
-    );
+    const listing = (await (await get(`${folder(FORM_4.ciks[1]!, FORM_4.accession)}/index.json`)).json()) as { directory: { item: { name: string }[] } };
+    expect(listing.directory.item.map((i) => i.name)).toEqual(expect.arrayContaining([`${FORM_4.accession}-index.htm`, `${FORM_4.accession}.txt`]));
     expect((await get(`${folder('1', FORM_4.accession)}/index.json`)).status).toBe(404);
     expect((await get('/Archives/../../etc/passwd')).status).toBe(404);
     expect((await get(`/Archives/edgar/data/1900222/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fefts/hits.json`)).status).toBe(404);
   });
 
   it('full-text search: words and quoted phrases against document text, with the forms, items, ciks and date filters', async () => {
-    const search = async (query: string) => (await (await get(`/LATEST/search-index?${query}`)).json()).hits;
+    const search = async (query: string) => ((await (await get(`/LATEST/search-index?${query}`)).json()) as any).hits;
     const phrase = await search(`q=${encodeURIComponent('"material cybersecurity incident"')}`);
     expect(phrase.total).toEqual({ value: 1, relation: 'eq' });
     expect(phrase.hits[0]._id).toBe(`${EIGHT_K.accession}:grag-20240304.htm`);
