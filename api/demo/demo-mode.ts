@@ -5,7 +5,7 @@ import { rootCertificates } from 'node:tls';
 import { serveLocalArchive } from '../../ingest/sources/edgar/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { MonitoringOptions } from '../monitors/runtime.ts';
-import { demoArchiveDir, readDemoRun } from './demo-run.ts';
+import { demoArchiveDir, demoReceivedFile, readDemoRun } from './demo-run.ts';
 import { startDemoReceiver } from './receiver.ts';
 import { selfSignedCert } from './self-signed.ts';
 
@@ -53,7 +53,12 @@ export async function startDemoMode(settings: Settings, env: Record<string, stri
   const tls = run.webhook ? selfSignedCert() : null;
   if (run.webhook && tls) {
     const secret = run.webhook.secret;
-    const receiver = await startDemoReceiver({ tls, port: run.receiver_port, secret: () => secret }).catch((err: Error) => {
+    const receiver = await startDemoReceiver({
+      tls,
+      port: run.receiver_port,
+      secret: () => secret,
+      listingFile: demoReceivedFile(settings.dataDir),
+    }).catch((err: Error) => {
       notes.push(`demo: no webhook receiver on port ${run.receiver_port} (${err.message}); set DEMO_RECEIVER_PORT and rerun \`make demo\``);
       return null;
     });

@@ -24,6 +24,8 @@ export interface DemoRun {
 const demoDir = (dataDir: string) => join(dataDir, 'demo');
 export const demoArchiveDir = (dataDir: string) => join(demoDir(dataDir), 'archive');
 const runFile = (dataDir: string) => join(demoDir(dataDir), 'run.json');
+/** The demo receiver's listing of the deliveries it got (kept across server restarts, cleared by `make demo`). */
+export const demoReceivedFile = (dataDir: string) => join(demoDir(dataDir), 'received.json');
 
 export async function writeDemoRun(dataDir: string, run: DemoRun): Promise<void> {
   await mkdir(demoDir(dataDir), { recursive: true });

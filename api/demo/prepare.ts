@@ -10,7 +10,7 @@ import { openStateStore } from '../core/state.ts';
 import { createMonitor } from '../monitors/monitor-service.ts';
 import { ROUTES } from '../routes.ts';
 import { createEndpoint } from '../webhooks/endpoint-service.ts';
-import { demoArchiveDir, type DemoRun, writeDemoRun } from './demo-run.ts';
+import { demoArchiveDir, type DemoRun, demoReceivedFile, writeDemoRun } from './demo-run.ts';
 import { pickDemoFilings } from './pick-filings.ts';
 
 export const DEMO_MONITOR_NAME = 'Cyber incidents (demo)';
@@ -67,5 +67,6 @@ export async function prepareDemo(settings: Settings, opts: { withWebhook: boole
     await state.close();
   }
   await writeDemoRun(settings.dataDir, run);
+  await rm(demoReceivedFile(settings.dataDir), { force: true });
   return { ...run, archiveFiles: archive.files };
 }

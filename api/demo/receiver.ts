@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../webhooks/verifier.ts';
@@ -35,9 +37,13 @@ export async function startDemoReceiver(opts: {
   port?: number;
   /** The endpoint secret to verify with, read at each delivery (a new `make demo` writes a new one). */
   secret: () => string | null;
+  /** Where the listing is kept, so a restarted server still shows the deliveries sent before (`make demo` clears it). */
+  listingFile?: string;
   now?: () => Date;
 }): Promise<DemoReceiver> {
-  const received: ReceivedDelivery[] = [];
+  const file = opts.listingFile;
+  const received: ReceivedDelivery[] = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { data: ReceivedDelivery[] }).data : [];
+  let saved: Promise<void> = Promise.resolve();
   const server: Server = createServer(opts.tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -79,6 +85,7 @@ export async function startDemoReceiver(opts: {
         failure: check.ok ? null : check.reason,
       });
       received.length = Math.min(received.length, KEEP);
+      if (file) saved = saved.then(() => writeFile(file, JSON.stringify({ data: received }))).catch(() => {});
       res.writeHead(check.ok ? 204 : 401).end();
     });
   });
@@ -89,10 +96,10 @@ export async function startDemoReceiver(opts: {
   return {
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
     received,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await saved;
+    },
   };
 }
