@@ -41,7 +41,10 @@ deps: install
 deadcode: install
 	npm run -s deadcode
 
-## make demo: install, check, write sample data in the regulator's formats, ingest it, create a key, serve.
+## make demo: install, check, write sample data in the regulator's formats, ingest it, write a sample filing archive,
+## create a key, serve in the foreground (Ctrl-C stops it; `DEMO=on make serve` restarts it without rebuilding).
+## DEMO=on: the server also serves the sample archive and the webhook receiver (api/demo/demo-mode.ts).
+demo: export DEMO = on
 demo: install typecheck demo-data serve
 
 demo-data: install
@@ -55,4 +58,4 @@ bench: install
 	npx tsx test/bench/run.ts $(BENCH)
 
 clean:
-	rm -rf data/lake data/raw data/samples data/.work data/filings data/state.duckdb* data/admin.sock
+	rm -rf data/lake data/raw data/samples data/.work data/filings data/demo data/state.duckdb* data/admin.sock

@@ -1,18 +1,20 @@
-import { join } from 'node:path';
-import { createKey } from './core/keys.ts';
-import { openStateStore } from './core/state.ts';
-import { ROUTES } from './routes.ts';
+import { curlOf, demoCommands } from './demo/commands.ts';
+import { demoArchiveDir } from './demo/demo-run.ts';
+import { DEMO_MONITOR_NAME, prepareDemo } from './demo/prepare.ts';
+import { selfSignedCert } from './demo/self-signed.ts';
 import { ingestSamples } from '../ingest/pipeline/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
-import { readCatalog } from '../ingest/lake/index.ts';
 
 /**
  * `make demo`: every dataset writes its sample (our own files, in the regulator's real formats) and the real
- * ingester reads it back; then a demo key on a paid plan is created and example requests are printed.
+ * ingester reads it back; a sample filing archive is written for filings of the demo's filing index (the server
+ * serves it on loopback, so the live endpoints work offline); then a fresh state store gets a demo key on a paid
+ * plan, a webhook endpoint on the demo's receiver and a monitor, and the example requests are printed.
  * No network: samples are read with --from.
  */
 const settings = loadSettings();
 // Each dataset after the ones it reads (13F resolves issuers against the entity directory, and so on).
+let rows = 0;
 const outcomes = await ingestSamples(settings, {
   onOutcome(o) {
     if ('error' in o) {
@@ -20,6 +22,7 @@ const outcomes = await ingestSamples(settings, {
       return;
     }
     const s = o.summary;
+    rows += s.rowsWritten;
     console.log(
       `${o.dataset.name.padEnd(26)} ${String(s.rowsWritten).padStart(8)} rows  ` +
         `${s.tables.map((t) => t.table).join(', ')}` +
@@ -28,24 +31,34 @@ const outcomes = await ingestSamples(settings, {
   },
 });
 const failures = outcomes.filter((o) => 'error' in o).length;
+console.log(`${'total'.padEnd(26)} ${String(rows).padStart(8)} rows`);
 
-const state = await openStateStore(join(settings.dataDir, 'state.duckdb'));
-const { key } = await createKey(state, { plan: 'pro', name: 'demo' });
-await state.close();
+const run = await prepareDemo(settings, { withWebhook: selfSignedCert() !== null });
+console.log(`sample filing archive: ${run.filings.all.length} filings, ${run.archiveFiles} files in ${demoArchiveDir(settings.dataDir)}`);
+const { key, webhook } = run;
+const receiverPort = run.receiver_port;
 
 const base = `http://localhost:${settings.PORT}`;
-const auth = `-H "Authorization: Bearer ${key}"`;
-const filled = new Set((await readCatalog(settings.lakeDir)).filter((c) => c.record_count > 0).map((c) => c.table));
-const examples = ROUTES.filter((e) => e.kind === 'list' && filled.has(e.table.name)).map((e) => `curl -s ${auth} "${base}${e.path}?limit=3"`);
+const receiverUrl = `https://localhost:${receiverPort}`;
+const commands = demoCommands(run, base, webhook ? receiverUrl : null);
+const lines: string[] = [];
+commands.forEach((c, i) => {
+  if (c.family !== commands[i - 1]?.family) lines.push(`  # ${c.family}`);
+  lines.push(`  ${curlOf(c, key)}`);
+});
 console.log(`
-Demo key (plan pro): ${key}
+Demo key (plan pro, new with every \`make demo\`): ${key}
 
-Try, once the server below is listening:
-  curl -s ${base}/healthz
-  curl -s ${base}/v1/sources
-  curl -s ${auth} ${base}/v1/account
-${examples.map((x) => `  ${x}`).join('\n')}
-  curl -s ${auth} "${base}/v1/events?limit=5"
+The server below stays in the foreground; Ctrl-C stops it, \`DEMO=on make serve\` restarts it on the same data
+(same key, nothing rebuilt). Once it is listening, try (\`npm run demo:check\` runs them all):
+${lines.join('\n')}
+${
+  webhook
+    ? `
+Monitor "${DEMO_MONITOR_NAME}" sends signed deliveries to the demo receiver ${receiverUrl}/hook; what it received,
+with each signature's verification result: curl -sk ${receiverUrl}/deliveries`
+    : '\n(no webhook receiver: `openssl` is needed for its certificate)'
+}
 
 Docs: ${base}/docs   OpenAPI: ${base}/openapi.json   SQL: npm run sql -- "SELECT count(*) FROM events"
 `);

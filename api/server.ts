@@ -7,7 +7,8 @@ import { createApp } from './core/app.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
-import { closeServices, createServices, type Services } from './core/services.ts';
+import { closeServices, createServices, type ServiceOverrides, type Services } from './core/services.ts';
+import { startDemoMode } from './demo/demo-mode.ts';
 import { startWorkers } from './core/workers.ts';
 import { ROUTES } from './routes.ts';
 
@@ -22,8 +23,8 @@ export interface RunningServer {
  * The server process: the API, the in-process workers (monitors, webhook deliveries), the optional nightly
  * schedule, and an admin socket through which `npm run keys` manages keys while the server owns the state file.
  */
-export async function startServer(settings: Settings = loadSettings()): Promise<RunningServer> {
-  const services = await createServices(settings);
+export async function startServer(settings: Settings = loadSettings(), overrides: ServiceOverrides = {}): Promise<RunningServer> {
+  const services = await createServices(settings, overrides);
   const handle = createApp(services, { routes: ROUTES });
   const server = createServer(handle.app);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
@@ -69,11 +70,15 @@ export async function startServer(settings: Settings = loadSettings()): Promise<
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const settings = loadSettings();
-  const running = await startServer(settings);
+  // `make demo` runs the server with DEMO=on: the sample archive and the webhook receiver start beside it.
+  const demo = loadSettings().DEMO ? await startDemoMode(loadSettings()) : null;
+  const settings = demo?.settings ?? loadSettings();
+  const running = await startServer(settings, { monitoring: demo?.monitoring });
+  for (const note of demo?.notes ?? []) running.services.log.info(note);
   running.services.log.info(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
   const stop = async () => {
     await running.close();
+    await demo?.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   // The regulator's service failed or did not answer in time (live fetches): the caller may retry later.
   'upstream_unavailable',
   'upstream_timeout',
+  // A live endpoint cannot run because a setting it needs is missing (SEC_USER_AGENT for the regulator's hosts): a
+  // configuration error of this deployment, not an outage, so neither 502 nor a retry; the body names the setting.
+  'not_configured',
   // A bug of ours; the message carries the request id.
   'internal_error',
 ] as const;
@@ -48,5 +51,6 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   upstream_unavailable: 502,
   upstream_timeout: 504,
+  not_configured: 503,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;

@@ -38,6 +38,12 @@ const SettingsSchema = z.object({
   /** Hosts webhook deliveries may reach despite resolving to loopback/private ranges (tests, local development). */
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * `make demo` sets it for the server: serve the sample filing archive `api/demo.ts` wrote on loopback (the live
+   * endpoints' base URLs point there unless set) and the demo's HTTPS webhook receiver.
+   */
+  DEMO: bool.default(false),
+  DEMO_RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).default(8443),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { UpstreamError } from '../../ingest/sources/common/index.ts';
+import { NotConfiguredError, UpstreamError } from '../../ingest/sources/common/index.ts';
+import { ERROR_STATUS } from '../../schemas/errors.ts';
 import { callOf } from './call.ts';
 import { ApiError, ValidationError } from './errors.ts';
 
@@ -22,6 +23,11 @@ export function errorHandler() {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
       res.status(err.status).json({ error: { code: err.code, message: err.message, ...err.extra } });
+      return;
+    }
+    if (err instanceof NotConfiguredError) {
+      // No request was made: a missing setting is this deployment's configuration, not the regulator's outage (502).
+      res.status(ERROR_STATUS.not_configured).json({ error: { code: 'not_configured', message: err.message, setting: err.setting } });
       return;
     }
     if (err instanceof UpstreamError) {

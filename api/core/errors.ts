@@ -43,5 +43,8 @@ export const badRequest = (message: string, param?: string) => new ApiError('inv
 /** 401 names the scheme the client must use (RFC 9110 requires `WWW-Authenticate` on a 401). */
 export const unauthorized = (message = 'Missing or invalid API key: send Authorization: Bearer <key>') =>
   new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="filings-lake"' } });
-/** What a route that reads the regulator's service live may answer besides its own errors (`errors` of its definition). */
-export const LIVE_FETCH_ERRORS = ['upstream_unavailable', 'upstream_timeout'] as const satisfies readonly ErrorCode[];
+/**
+ * What a route that reads the regulator's service live may answer besides its own errors (`errors` of its definition):
+ * 502/504 for the regulator's failures, 503 `not_configured` when a setting the call needs is missing (no request sent).
+ */
+export const LIVE_FETCH_ERRORS = ['upstream_unavailable', 'upstream_timeout', 'not_configured'] as const satisfies readonly ErrorCode[];

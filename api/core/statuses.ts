@@ -52,6 +52,7 @@ const MEANING: Record<number, string> = {
   415: 'The body was not sent as JSON (`Content-Type: application/json`)',
   429: 'Rate limited; retry after `Retry-After` seconds',
   502: "The regulator's service failed",
+  503: 'A setting the call needs is missing (named in `setting`); no request was made',
   504: "The regulator's service did not answer in time",
 };
 

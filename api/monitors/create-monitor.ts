@@ -20,7 +20,8 @@ export default defineRoute({
   record: monitorRecord,
   cost: MONITORING_COST,
   successStatus: 201,
-  otherStatuses: { 409: 'The account already holds the most monitors it may (1,000): `conflict`.' },
+  // 409 `conflict`: the account already holds the most monitors it may (1,000).
+  errors: ['conflict'],
   async handler({ account, body, services }) {
     return single(await createMonitor(services.state, account!.accountId, body, services.now()));
   },

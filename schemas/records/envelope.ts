@@ -34,6 +34,7 @@ export const ErrorBody = z.object({
     message: z.string(),
     suggestion: z.string().optional().describe('entity_unresolved: the closest known entity (ticker or CIK).'),
     param: z.string().optional().describe('invalid_param: the body member at fault.'),
+    setting: z.string().optional().describe('not_configured: the missing setting (environment variable), e.g. SEC_USER_AGENT.'),
   }),
 });
 

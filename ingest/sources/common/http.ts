@@ -24,6 +24,19 @@ export class UpstreamError extends Error {
   }
 }
 
+/**
+ * A request that cannot be made because a setting it needs is missing: nothing was sent, so it is the deployment's
+ * configuration at fault, not the upstream (the API answers 503 `not_configured`, naming `setting`).
+ */
+export class NotConfiguredError extends Error {
+  constructor(
+    message: string,
+    readonly setting: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface FetchOptions {
   /** Where to keep the body: `raw` caches under data/raw/ (a rerun reads it back), `none` does not. */
   cache?: 'raw' | 'none';
@@ -74,11 +87,9 @@ export function createHttpClient(settings: Settings, queue?: PQueue): HttpClient
   function headersFor(url: string, accept?: string): Record<string, string> {
     const host = new URL(url).hostname;
     if (REAL_SEC_HOSTS.includes(host) && !settings.SEC_USER_AGENT) {
-      throw new UpstreamError(
+      throw new NotConfiguredError(
         `SEC_USER_AGENT is not set: the regulator requires a declared User-Agent such as "Example Corp admin@example.com" (set it in the environment)`,
-        'unavailable',
-        null,
-        url,
+        'SEC_USER_AGENT',
       );
     }
     return {
@@ -112,7 +123,7 @@ export function createHttpClient(settings: Settings, queue?: PQueue): HttpClient
           fetch(url, { headers: headersFor(url, opts.accept), redirect: 'follow', signal: AbortSignal.timeout(opts.timeoutMs ?? settings.HTTP_TIMEOUT_MS) }),
         )) as Response;
       } catch (err) {
-        if (err instanceof UpstreamError) throw err;
+        if (err instanceof UpstreamError || err instanceof NotConfiguredError) throw err;
         const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
         if (attempt >= retries) {
           throw new UpstreamError(

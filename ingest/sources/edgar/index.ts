@@ -14,6 +14,7 @@ export {
   primaryDocument,
 } from './archive/filing-store.ts';
 export { itemFormOf, parseItemParam, validItemKeys } from './archive/items.ts';
+export { serveLocalArchive } from './archive/local-archive.ts';
 export { cikBucket } from './bulk/local-files.ts';
 export { pickRange } from './bulk/ticker-history.ts';
 export { PROVIDER_ROLES } from './funds/ncen-xml.ts';
