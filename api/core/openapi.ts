@@ -1,8 +1,9 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { costRange, type Endpoint } from './endpoint.ts';
+import { costRange, type Endpoint, type ListEndpoint } from './endpoint.ts';
+import { exportParams, exportPath, exportResponseContent } from './export.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
-import { DEFAULT_COST } from '../../schemas/plans.ts';
+import { DEFAULT_COST, EXPORT_ROWS_PER_CREDIT } from '../../schemas/plans.ts';
 import { ERROR_STATUS, ErrorCodeSchema, type ErrorCode } from '../../schemas/errors.ts';
 import { isSourceLabel, SOURCES } from '../../schemas/sources.ts';
 
@@ -131,6 +132,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
       responses,
     });
   }
+  for (const ep of endpoints) if (ep.kind === 'list') registerExport(registry, ep, operationIds);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
@@ -140,5 +142,34 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
       description: "Read-only JSON API over the regulator's public filings and bulk data, with events, monitors and signed webhooks.",
     },
     servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+  });
+}
+
+/** The bulk export of a list: the list's filters plus `format`, a file answer, the same refusals. */
+function registerExport(registry: OpenAPIRegistry, ep: ListEndpoint, operationIds: Set<string>): void {
+  const path = exportPath(ep.path);
+  const operationId = operationIdOf('get', path);
+  if (operationIds.has(operationId)) throw new Error(`two operations would be named ${operationId}`);
+  operationIds.add(operationId);
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
+  registry.registerPath({
+    method: 'get',
+    path,
+    operationId,
+    summary: `Export: ${ep.summary}`,
+    description:
+      `Every record \`${ep.path}\` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. ` +
+      `Cost: ${DEFAULT_COST} credits plus 1 per started ${EXPORT_ROWS_PER_CREDIT.toLocaleString('en-US')} rows, counted before ` +
+      'streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.',
+    tags: [ep.tag],
+    security: [{ bearerAuth: [] }],
+    parameters: parameters({ ...ep.params, ...exportParams() }, 'query') as never,
+    responses: {
+      '200': { description: 'The file (Content-Disposition: attachment)', content: exportResponseContent },
+      '422': { description: 'Validation error (parameter named in `loc`)', content: { 'application/json': { schema: ValidationBody } } },
+      '401': error(`Missing or invalid API key (${codesOf(401)})`),
+      '402': error(`Credits cannot cover the export (${codesOf(402)})`),
+      '429': error(`Rate limited; see Retry-After (${codesOf(429)})`),
+    },
   });
 }
