@@ -56,7 +56,7 @@ export function checkEndpoint(ep: Endpoint): void {
   }
 }
 
-export async function asOfFor(services: Services, table: TableSpec, scopePartition: string | null): Promise<string | null> {
+async function asOfFor(services: Services, table: TableSpec, scopePartition: string | null): Promise<string | null> {
   const info = await services.lake.tableInfo(table.name);
   if (scopePartition && /^\d{4}-\d{2}-\d{2}$/.test(scopePartition)) return `${scopePartition}T00:00:00Z`;
   return info.refreshedAt;

@@ -25,7 +25,7 @@ import { orderSql } from './sql.ts';
  * server never holds the whole result.
  */
 
-export const EXPORT_FORMATS = ['csv', 'parquet', 'ndjson'] as const;
+const EXPORT_FORMATS = ['csv', 'parquet', 'ndjson'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const exportPath = (listPath: string) => `${listPath}/export`;
@@ -34,7 +34,7 @@ export const exportParams = () => ({
   format: p.enum(EXPORT_FORMATS, { required: true, lower: true, description: 'File format: `csv` (header row), `ndjson` (one record per line) or `parquet`.' }),
 });
 
-export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson',
   parquet: 'application/vnd.apache.parquet',

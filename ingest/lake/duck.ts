@@ -24,7 +24,7 @@ export function readerRows(reader: DuckDBResultReader): Record<string, unknown>[
 }
 
 /** Converts rows in place (see `queryRows`) given their column names and types: shared by whole and streamed reads. */
-export function jsonReadyRows(rows: Record<string, unknown>[], names: string[], types: DuckDBType[]): Record<string, unknown>[] {
+function jsonReadyRows(rows: Record<string, unknown>[], names: string[], types: DuckDBType[]): Record<string, unknown>[] {
   const fix: { name: string; kind: 'num' | 'ts' }[] = [];
   names.forEach((name, i) => {
     const id = types[i].typeId;

@@ -25,7 +25,7 @@ const REFUSED: Partial<Record<StatementType, string>> = {
   [StatementType.UPDATE_EXTENSIONS]: 'UPDATE EXTENSIONS',
 };
 
-export class RefusedStatement extends Error {}
+class RefusedStatement extends Error {}
 
 export interface StatementResult {
   sql: string;
@@ -104,7 +104,7 @@ export async function openSqlSession(lakeDir: string, dataDir: string, tables: r
 }
 
 /** The statement texts of a `;`-separated script (quotes respected), for echoing which statement answered. */
-export function splitStatements(sql: string): string[] {
+function splitStatements(sql: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quote: string | null = null;
