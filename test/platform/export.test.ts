@@ -115,9 +115,16 @@ describe('bulk export', () => {
         const back = await queryRows(conn, `SELECT to_json(t)::VARCHAR AS j FROM read_parquet('${file}') t`);
         const { records } = await paged(path, query, 1000);
         expect(back.length).toBe(records.length);
-        const norm = (v: unknown): unknown => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(v) ? Date.parse(v) : v);
-        const flat = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, norm(v)]));
-        expect(back.map((r) => flat(JSON.parse(String(r.j))))).toEqual(records.map((r) => flat(r)));
+        // Parquet types ISO timestamps as TIMESTAMP (read back as `YYYY-MM-DD hh:mm:ss`, UTC): compared as instants.
+        const norm = (v: unknown): unknown => {
+          if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}/.test(v)) {
+            return Date.parse(/[Z+]/.test(v.slice(10)) ? v : `${v.replace(' ', 'T')}Z`);
+          }
+          if (Array.isArray(v)) return v.map(norm);
+          if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
+          return v;
+        };
+        expect(back.map((r) => norm(JSON.parse(String(r.j))))).toEqual(records.map((r) => norm(r)));
       } finally {
         conn.closeSync();
         instance.closeSync();
