@@ -1,59 +1,43 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openLakeReader } from './lake/reader.ts';
+import { openSqlSession } from './lake/sql-session.ts';
+import { formatRows, type OutputFormat } from './sql-format.ts';
+import { repl } from './sql-repl.ts';
+import { ALL_TABLES } from '../schemas/tables/index.ts';
 import { loadSettings } from '../schemas/settings.ts';
 
 /**
- * `npm run sql -- "<SQL>" [--format table|csv|json]`: the lake with one view per table, read-only, so it can
- * run beside the server and an ingest.
+ * `npm run sql -- "<SQL>" [--format table|csv|json] [--out FILE]`: the lake as one view per table, read-only, so it
+ * runs beside the server and an ingest. Without a query: the interactive prompt (ingest/sql-repl.ts). `--out` writes
+ * the result with DuckDB's COPY (CSV, Parquet or JSON by the file's extension), never into the data folder.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { format: { type: 'string', default: 'table' }, tables: { type: 'boolean' } },
+  options: { format: { type: 'string', default: 'table' }, tables: { type: 'boolean' }, out: { type: 'string' } },
 });
-
-function csvCell(v: unknown): string {
-  if (v == null) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function printTable(rows: Record<string, unknown>[]): void {
-  if (!rows.length) {
-    console.log('(0 rows)');
-    return;
-  }
-  const cols = Object.keys(rows[0]);
-  const cell = (v: unknown) => (v == null ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v)).slice(0, 60);
-  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join(' | ');
-  console.log(line(cols));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-+-'));
-  for (const r of rows) console.log(line(cols.map((c) => cell(r[c]))));
-  console.log(`(${rows.length} row${rows.length === 1 ? '' : 's'})`);
-}
 
 async function main(): Promise<number> {
   const settings = loadSettings();
-  const lake = await openLakeReader(settings.lakeDir);
+  const format = (['table', 'csv', 'json'].includes(values.format!) ? values.format : 'table') as OutputFormat;
+  const session = await openSqlSession(settings.lakeDir, settings.dataDir, ALL_TABLES);
   try {
-    if (values.tables || positionals.length === 0) {
-      console.log('usage: npm run sql -- "<SQL>" [--format table|csv|json]\n\nviews:');
-      for (const t of lake.tables) console.log(`  ${t.name.padEnd(28)} ${t.description}`);
-      return positionals.length === 0 && !values.tables ? 2 : 0;
+    if (values.tables) {
+      for (const t of session.tables) console.log(`${t.name.padEnd(28)} ${t.description}`);
+      return 0;
     }
-    const rows = await lake.query(positionals.join(' '));
-    if (values.format === 'json') console.log(JSON.stringify(rows, null, 2));
-    else if (values.format === 'csv') {
-      const cols = rows.length ? Object.keys(rows[0]) : [];
-      console.log(cols.join(','));
-      for (const r of rows) console.log(cols.map((c) => csvCell(r[c])).join(','));
-    } else printTable(rows);
+    if (!positionals.length) return await repl(session, { format, historyFile: join(settings.dataDir, 'sql_history') });
+    const sql = positionals.join(' ');
+    if (values.out) {
+      console.log(`${await session.copyTo(sql, values.out)} rows written to ${values.out}`);
+      return 0;
+    }
+    for (const r of await session.run(sql)) console.log(formatRows(r.rows, format));
     return 0;
   } catch (err) {
     console.error(`sql error: ${(err as Error).message}`);
     return 1;
   } finally {
-    lake.close();
+    session.close();
   }
 }
 

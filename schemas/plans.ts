@@ -40,3 +40,14 @@ export const DEFAULT_COST = COSTS.filterable_list.max;
 export function parseCost(bytes: number): number {
   return COSTS.parse_filing.min + Math.min(COSTS.parse_filing.max - COSTS.parse_filing.min, Math.floor(bytes / 250_000));
 }
+
+/** Rows of a bulk export (`GET /v1/<list>/export`) one credit pays for, after the export's base price. */
+export const EXPORT_ROWS_PER_CREDIT = 1_000;
+
+/**
+ * Credits of a bulk export of `rows` rows: one list call's price (the count and the set-up) plus one credit per
+ * started 1,000 rows. Paging the same rows costs 5 per 100; a bulk read is priced as the cheaper path it is.
+ */
+export function exportCost(rows: number): number {
+  return DEFAULT_COST + Math.ceil(rows / EXPORT_ROWS_PER_CREDIT);
+}

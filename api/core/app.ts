@@ -6,6 +6,7 @@ import { checkEndpoint } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint } from './endpoint.ts';
 import { errorHandler, noRoute } from './error-handler.ts';
+import { exportHandler, exportPath } from './export.ts';
 import {
   authenticate,
   handleEndpoint,
@@ -106,6 +107,11 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
   app.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false }));
   app.get('/docs', (_req, res) => res.type('html').send(DOCS_HTML));
 
+  // Exports first: `/v1/advisers/export` must not be taken for the lookup `/v1/advisers/{crd}`.
+  for (const ep of endpoints) {
+    if (ep.kind !== 'list') continue;
+    app.get(expressPath(exportPath(ep.path)), authenticate(auth), rateLimit(limiter), exportHandler(ep, services, metering), refundCredits(services.meter));
+  }
   for (const ep of endpoints) {
     const isPublic = ep.kind === 'custom' && ep.auth === false;
     const caller: RequestHandler[] = isPublic

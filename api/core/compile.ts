@@ -99,26 +99,44 @@ async function scopeClause(
 /** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */
 export type Gate = () => Promise<void>;
 
-export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
+/** A list request after validation: the definition it runs on (variant applied), its values and its filters' SQL. */
+export interface FilteredList {
+  ep: ListEndpoint;
+  values: Record<string, unknown>;
+  where: string[];
+  params: unknown[];
+  scope: { sql: string | null; partition: string | null };
+}
+
+/**
+ * Validates a list request (its own parameters plus `extra`: paging for a page, the format for an export), runs the
+ * cross-field checks and the resolution, picks the variant and builds the filters' SQL: one path for pages and exports,
+ * so both answer the same 422s and select the same rows.
+ */
+export async function filterList(ep0: ListEndpoint, services: Services, raw: Record<string, unknown>, extra: ParamDefs): Promise<FilteredList> {
   let ep = ep0;
-  const defs = { ...ep.params, ...pagingParams(ep.defaultLimit ?? 25) };
-  let values = validated(defs, req.query as Record<string, unknown>, 'query');
+  let values = validated({ ...ep.params, ...extra }, raw, 'query');
   crossChecks(ep.validate?.(values as never));
   if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
   // checkEndpoint vetted the variant's table and order at start-up.
   if (ep.variant?.when(values as never)) ep = { ...ep, table: ep.variant.table, orderBy: ep.variant.orderBy };
-  const limit = values.limit as number;
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b);
-  const partition = await scopeClause(services, ep.table, ep.scope, b);
-  if (partition.sql) where.push(partition.sql);
+  const scope = await scopeClause(services, ep.table, ep.scope, b);
+  if (scope.sql) where.push(scope.sql);
+  return { ep, values, where, params: b.params, scope };
+}
+
+export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
+  const { ep, values, where, params, scope: partition } = await filterList(ep0, services, req.query as Record<string, unknown>, pagingParams(ep0.defaultLimit ?? 25));
+  const limit = values.limit as number;
   const echo: Record<string, unknown> = { ...values };
   delete echo.cursor;
   // Bound to the endpoint and the filters (hence to the variant table the filters chose).
   const scope = { endpoint: ep.path, filters: echo };
   const cursorKey = typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length) : null;
   await gate();
-  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params: b.params }, limit + 1, cursorKey);
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params }, limit + 1, cursorKey);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

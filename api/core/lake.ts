@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
-import { queryRows } from '../../ingest/lake/index.ts';
+import { queryRows, streamRows } from '../../ingest/lake/index.ts';
 import { openLakeReader, type LakeReader } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
@@ -19,6 +19,11 @@ export interface Lake {
    * date first, unless `refreshed`: the caller already did so for this request (through `partitions`).
    */
   query(sql: string, params?: unknown[], opts?: { refreshed?: boolean }): Promise<Record<string, unknown>[]>;
+  /**
+   * The same, streamed chunk by chunk (2,048 rows) on one pooled connection held until the iteration ends: for
+   * exports, whose results are never held whole.
+   */
+  stream(sql: string, params?: unknown[]): AsyncGenerator<Record<string, unknown>[]>;
   catalog(): Promise<CatalogEntry[]>;
   /** Partition values of a table that hold files (unordered), after bringing the views up to date. */
   partitions(table: string): Promise<string[]>;
@@ -56,6 +61,15 @@ export async function openLake(lakeDir: string, opts: { poolSize?: number; extra
       const c = await acquire();
       try {
         return await queryRows(c, sql, params);
+      } finally {
+        release(c);
+      }
+    },
+    async *stream(sql, params = []) {
+      await reader.refresh();
+      const c = await acquire();
+      try {
+        yield* streamRows(c, sql, params);
       } finally {
         release(c);
       }

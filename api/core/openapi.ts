@@ -1,9 +1,10 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { costRange, type Endpoint } from './endpoint.ts';
+import { costRange, type Endpoint, type ListEndpoint } from './endpoint.ts';
+import { exportParams, exportPath, exportResponseContent } from './export.ts';
 import { pagingParams, type ParamDefs } from './params.ts';
 import { statusesOf } from './statuses.ts';
-import { DEFAULT_COST } from '../../schemas/plans.ts';
+import { DEFAULT_COST, EXPORT_ROWS_PER_CREDIT } from '../../schemas/plans.ts';
 import * as records from '../../schemas/records/index.ts';
 import { isSourceLabel, SOURCE, SOURCES } from '../../schemas/sources.ts';
 
@@ -117,6 +118,7 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
       responses,
     });
   }
+  for (const ep of endpoints) if (ep.kind === 'list') registerExport(registry, ep, operationIds, bodies);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
@@ -126,5 +128,36 @@ export function buildOpenApi(endpoints: Endpoint[], info: { version: string; ser
       description: "Read-only JSON API over the regulator's public filings and bulk data, with events, monitors and signed webhooks.",
     },
     servers: info.serverUrl ? [{ url: info.serverUrl }] : [],
+  });
+}
+
+/** The bulk export of a list: the list's filters plus `format`, a file answer, the same refusals. */
+function registerExport(registry: OpenAPIRegistry, ep: ListEndpoint, operationIds: Set<string>, bodies: Record<'error' | 'validation', z.ZodType>): void {
+  const path = exportPath(ep.path);
+  const operationId = operationIdOf('get', path);
+  if (operationIds.has(operationId)) throw new Error(`two operations would be named ${operationId}`);
+  operationIds.add(operationId);
+  // The list's own refusals (401, 402, 404 when it resolves, 422, 429); the success is the file.
+  const responses = Object.fromEntries(
+    [...statusesOf(ep)].map(([status, s]) => [
+      String(status),
+      s.body === 'record'
+        ? { description: 'The file (Content-Disposition: attachment)', content: exportResponseContent }
+        : { description: s.description, content: { 'application/json': { schema: bodies[s.body] } } },
+    ]),
+  );
+  registry.registerPath({
+    method: 'get',
+    path,
+    operationId,
+    summary: `Export: ${ep.summary}`,
+    description:
+      `Every record \`${ep.path}\` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. ` +
+      `Cost: ${DEFAULT_COST} credits plus 1 per started ${EXPORT_ROWS_PER_CREDIT.toLocaleString('en-US')} rows, counted before ` +
+      'streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.',
+    tags: [ep.tag],
+    security: [{ bearerAuth: [] }],
+    parameters: parameters({ ...ep.params, ...exportParams() }, 'query') as never,
+    responses,
   });
 }

@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection, DuckDBTypeId } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
 
 /**
  * SQL literal and identifier quoting for values that are ours (file paths, partition values, table and column
@@ -15,9 +15,16 @@ const NUMERIC_BIG = new Set([DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTy
  */
 export async function queryRows(conn: DuckDBConnection, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
   const reader = await conn.runAndReadAll(sql, params.length ? (params as never) : undefined);
-  const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
-  const names = reader.columnNames();
-  const types = reader.columnTypes();
+  return readerRows(reader);
+}
+
+/** The rows a read result holds, converted as `queryRows` describes. */
+export function readerRows(reader: DuckDBResultReader): Record<string, unknown>[] {
+  return jsonReadyRows(reader.getRowObjectsJson() as Record<string, unknown>[], reader.columnNames(), reader.columnTypes());
+}
+
+/** Converts rows in place (see `queryRows`) given their column names and types: shared by whole and streamed reads. */
+function jsonReadyRows(rows: Record<string, unknown>[], names: string[], types: DuckDBType[]): Record<string, unknown>[] {
   const fix: { name: string; kind: 'num' | 'ts' }[] = [];
   names.forEach((name, i) => {
     const id = types[i].typeId;
@@ -47,4 +54,15 @@ export async function openDuck(path = ':memory:', options: Record<string, string
   const instance = await DuckDBInstance.create(path, options);
   const conn = await instance.connect();
   return { instance, conn };
+}
+
+/**
+ * Streams a query's rows chunk by chunk (DuckDB's vector size, 2,048 rows), converted as `queryRows` describes: a
+ * caller that writes each chunk out holds one chunk at a time, never the whole result.
+ */
+export async function* streamRows(conn: DuckDBConnection, sql: string, params: unknown[] = []): AsyncGenerator<Record<string, unknown>[]> {
+  const result = await conn.stream(sql, params.length ? (params as never) : undefined);
+  const names = result.columnNames();
+  const types = result.columnTypes();
+  for await (const chunk of result.yieldRowObjectJson()) yield jsonReadyRows(chunk as Record<string, unknown>[], names, types);
 }

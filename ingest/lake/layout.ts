@@ -39,6 +39,14 @@ function duckType(t: string): string {
 }
 
 /**
+ * A view column: JSON columns are stored as Parquet strings and typed JSON in the view, so `DESCRIBE` says JSON and
+ * `tickers->>0` works without a cast; every other column is read as stored.
+ */
+function viewColumn(name: string, type: string): string {
+  return type === 'JSON' ? `${sqlIdent(name)}::JSON AS ${sqlIdent(name)}` : sqlIdent(name);
+}
+
+/**
  * The SQL view of a table: every partition file, or an empty relation of the right shape before any ingest.
  * `uniform` (every file has the same columns) lets the view skip union_by_name, whose per-query schema
  * reconciliation costs a few milliseconds per file on every page.
@@ -48,14 +56,16 @@ export function viewSql(lakeDir: string, spec: TableSpec, uniform = false): stri
   const name = sqlIdent(spec.name);
   if (tableFiles(lakeDir, spec.name).length === 0) {
     const select = Object.entries(cols)
-      .map(([c, s]) => `NULL::${duckType(s.type)} AS ${sqlIdent(c)}`)
+      .map(([c, s]) => `NULL::${s.type === 'JSON' ? 'JSON' : duckType(s.type)} AS ${sqlIdent(c)}`)
       .join(', ');
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
   }
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
   const files = tableFiles(lakeDir, spec.name).sort().map(sqlString).join(', ');
   const partType = duckType(cols[spec.partitionBy].type);
-  const ordered = Object.keys(cols).map(sqlIdent).join(', ');
+  const ordered = Object.entries(cols)
+    .map(([c, s]) => viewColumn(c, s.type))
+    .join(', ');
   return (
     `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${files}], ` +
     `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`

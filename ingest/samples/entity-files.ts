@@ -1,17 +1,34 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../pipeline/contract.ts';
-import { addDays, pad10, sampleFormsFor, sampleAccession, sampleCompanies } from './universe.ts';
+import {
+  addDays,
+  pad10,
+  SECTION_ISSUERS,
+  sampleAccession,
+  sampleCompanies,
+  sampleFormsFor,
+  sampleFundTrusts,
+  sampleIssuers,
+  sampleManagers,
+  samplePrivateIssuers,
+  sampleProxyIssuers,
+  type SampleFiler,
+  type SampleIssuer,
+} from './universe.ts';
 
 /**
- * Writes the regulator's real shapes: company_tickers.json, company_tickers_exchange.json and one submissions
- * `CIK##########.json` per demo company (entity header + columnar `filings.recent`).
+ * Writes the regulator's real shapes: company_tickers.json and company_tickers_exchange.json (every listed issuer of
+ * the universe) and one submissions `CIK##########.json` per filer of the universe: the reporting companies with their
+ * filings (entity header + columnar `filings.recent`), every other issuer, 13F manager, fund trust, Form D issuer and
+ * text-change issuer with its header only. So the directory holds every entity the other samples name.
  */
 export async function writeEntitiesSample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });
   const companies = sampleCompanies(opts.seed, opts.scale);
+  const listed = sampleIssuers(opts.seed);
   const tickers: Record<string, unknown> = {};
-  companies.forEach((c, i) => {
+  listed.forEach((c, i) => {
     tickers[String(i)] = { cik_str: c.cik, ticker: c.ticker, title: c.name };
   });
   await writeFile(join(dir, 'company_tickers.json'), JSON.stringify(tickers));
@@ -19,7 +36,7 @@ export async function writeEntitiesSample(dir: string, opts: SampleOptions): Pro
     join(dir, 'company_tickers_exchange.json'),
     JSON.stringify({
       fields: ['cik', 'name', 'ticker', 'exchange'],
-      data: companies.map((c) => [c.cik, c.name, c.ticker, c.exchange]),
+      data: listed.map((c) => [c.cik, c.name, c.ticker, c.exchange]),
     }),
   );
   for (const [i, c] of companies.entries()) {
@@ -102,4 +119,46 @@ export async function writeEntitiesSample(dir: string, opts: SampleOptions): Pro
     };
     await writeFile(join(dir, `CIK${pad10(c.cik)}.json`), JSON.stringify(doc));
   }
+  const others: { filer: SampleFiler | SampleIssuer; entityType: string }[] = [
+    ...listed.slice(companies.length).map((filer) => ({ filer, entityType: 'operating' })),
+    ...[...sampleProxyIssuers(opts.scale), ...SECTION_ISSUERS].map((filer) => ({ filer, entityType: 'operating' })),
+    ...sampleManagers(opts.seed, opts.scale).map((filer) => ({ filer, entityType: 'other' })),
+    ...sampleFundTrusts(opts.seed, opts.scale).map((filer) => ({ filer, entityType: 'other' })),
+    ...samplePrivateIssuers(opts.seed, opts.scale).map((filer) => ({ filer, entityType: 'other' })),
+  ];
+  for (const { filer, entityType } of others) {
+    await writeFile(join(dir, `CIK${pad10(filer.cik)}.json`), JSON.stringify(headerOnly(filer, entityType)));
+  }
+}
+
+/** A submissions document with the entity header and no filings (the demo has none of theirs in the index). */
+function headerOnly(filer: SampleFiler | SampleIssuer, entityType: string): Record<string, unknown> {
+  const issuer = 'ticker' in filer ? filer : null;
+  const address = {
+    street1: '1 Main St',
+    street2: null,
+    city: 'SPRINGFIELD',
+    stateOrCountry: issuer?.state ?? 'NY',
+    zipCode: '12345',
+    stateOrCountryDescription: issuer?.state ?? 'NY',
+  };
+  return {
+    cik: String(filer.cik),
+    entityType,
+    sic: issuer?.sic ?? '',
+    sicDescription: issuer?.sicDescription ?? '',
+    name: filer.name,
+    tickers: issuer ? [issuer.ticker] : [],
+    exchanges: issuer ? [issuer.exchange] : [],
+    ein: null,
+    lei: null,
+    category: '',
+    fiscalYearEnd: issuer?.fye ?? '1231',
+    stateOfIncorporation: issuer?.state ?? '',
+    stateOfIncorporationDescription: issuer?.state ?? '',
+    addresses: { mailing: address, business: address },
+    phone: '555-0100',
+    formerNames: issuer?.formerName ? [{ name: issuer.formerName.toUpperCase(), from: '2015-03-01T00:00:00.000Z', to: '2020-06-30T00:00:00.000Z' }] : [],
+    filings: { recent: {}, files: [] },
+  };
 }

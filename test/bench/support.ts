@@ -53,3 +53,14 @@ export async function ingestInChild(args: string[], env: Record<string, string>)
     });
   });
 }
+
+/** Wall time of one child process from spawn to exit (its output discarded); throws on a non-zero exit. */
+export async function processWallMs(args: string[], env: Record<string, string> = {}): Promise<number> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}

@@ -8,7 +8,10 @@ import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 import datasetFinancialStatements from '../../ingest/datasets/financial-statements/dataset.ts';
 import datasetFinancials from '../../ingest/datasets/financials/dataset.ts';
+import { sampleCompanies } from '../../ingest/samples/universe.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+
+const reporting = sampleCompanies(7, 1);
 
 /** The demo samples of all five datasets, written in the real formats and ingested through the real pipeline. */
 describe('samples → ingest → API (all five datasets)', () => {
@@ -27,8 +30,9 @@ describe('samples → ingest → API (all five datasets)', () => {
   });
 
   it('entities and filings join up; index + submissions merged', async () => {
-    const e = (await app.get('/v1/entities?limit=100')).body.data;
-    expect(e).toHaveLength(12);
+    // The directory holds the whole sample universe; the reporting companies (the first issuers) have filings.
+    const e = await Promise.all(reporting.map(async (c) => (await app.get(`/v1/entities?cik=${c.cik}`)).body.data[0]));
+    expect(e.map((x) => x?.name)).toEqual(reporting.map((c) => c.name));
     const f = await app.get(`/v1/filings?cik=${e[0].cik}&form_type=8-K&limit=10`);
     expect(f.body.data.length).toBeGreaterThan(0);
     expect(f.body.data[0].detail_source).toBe('index+submissions');
@@ -40,7 +44,7 @@ describe('samples → ingest → API (all five datasets)', () => {
 
   it('nt-late, financials (latest value after a 10-K/A), financial statements', async () => {
     expect((await app.get('/v1/nt-late?late_for_form=10-Q&limit=100')).body.data).toHaveLength(12);
-    const e = (await app.get('/v1/entities?limit=1')).body.data[0];
+    const e = (await app.get(`/v1/entities?cik=${reporting[0].cik}`)).body.data[0];
     const rev = await app.get(`/v1/financials?cik=${e.cik}&concept=us-gaap:Revenues&period_end_from=2023-12-31&period_end_to=2023-12-31&latest=true`);
     expect(rev.body.data).toHaveLength(1);
     expect(rev.body.data[0].form).toBe('10-K/A');

@@ -7,6 +7,7 @@ import { STATES, CITIES, firmName } from '../../samples/rng.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { addDays, dmy, sampleUniverse } from '../../samples/securities.ts';
+import { sampleManagers } from '../../samples/universe.ts';
 
 /**
  * Two consecutive Form 13F data set windows in the published layout (tab-separated members with the real headers,
@@ -141,7 +142,7 @@ export async function write13fSample(dir: string, opts: SampleOptions): Promise<
 export async function write13fWindows(dir: string, opts: SampleOptions, which: ('previous' | 'current')[]): Promise<void> {
   const rng = new Rng(opts.seed);
   const universe = sampleUniverse(opts.seed, 600);
-  const managers = Math.max(8, Math.round(200 * opts.scale));
+  const managers = sampleManagers(opts.seed, opts.scale);
   const writers = new Map<WindowSpec, TsvWriter>();
   for (const k of which) {
     await mkdir(join(dir, WINDOWS[k].name), { recursive: true });
@@ -234,10 +235,10 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
     await w?.row('SUMMARYPAGE', [acc, 0, lines, total, 'N']);
   };
 
-  for (let m = 0; m < managers; m++) {
-    const cik = 1_500_000 + m * 7;
-    const { legal } = firmName(rng, m);
-    const name = legal.toUpperCase();
+  for (const [m, manager] of managers.entries()) {
+    const { cik, name } = manager;
+    // The name comes from the universe; the draw stays so every later position (and the figures tests record) is unchanged.
+    firmName(rng, m);
     const role = m % 50;
     const picks = new Set<number>();
     const count = rng.int(40, 160);

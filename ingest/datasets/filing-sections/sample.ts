@@ -1,16 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
+import { SECTION_ISSUERS } from '../../samples/universe.ts';
 
 /**
  * Demo 10-K and 10-Q full submissions (SGML header + HTML primary document, as the archive serves
  * `<accession>.txt`) for two companies over two years, whose risk factors and MD&A change between filings so
  * the text-change events have something to find.
  */
-const COMPANIES = [
-  { cik: '1900999', name: 'NORTHWIND ROBOTICS INC', ticker: 'nwrb' },
-  { cik: '1901555', name: 'BLUE HERON FOODS CORP', ticker: 'bhfc' },
-];
+const COMPANIES = SECTION_ISSUERS.map((c) => ({ ...c, cik: String(c.cik) }));
 
 const RISKS_BASE = [
   'We depend on a small number of suppliers for key components, and any disruption in their operations could delay our shipments.',

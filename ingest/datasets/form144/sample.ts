@@ -2,15 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { mulberry32, pick } from '../../samples/random.ts';
+import { pad10, sampleIssuers } from '../../samples/universe.ts';
 import { submissionTxt } from '../../sources/edgar/sgml.ts';
 
 /** Demo Form 144 filings as full-submission `.txt` files (SGML header + the namespaced XML), deterministic. */
 
-const ISSUERS = [
-  ['0000320193', 'Apple Inc.', '001-36743'],
-  ['0001318605', 'Tesla, Inc.', '001-34756'],
-  ['0001640147', 'Snowflake Inc.', '001-39504'],
-];
 const BROKERS = [
   'Goldman Sachs & Co. LLC',
   'GOLDMAN SACHS & CO LLC',
@@ -27,9 +23,13 @@ export async function writeForm144Sample(dir: string, opts: SampleOptions): Prom
   const rnd = mulberry32(opts.seed + 144);
   const folder = join(dir, 'form144');
   await mkdir(folder, { recursive: true });
+  // Issuers: the universe's first three reporting companies (their file numbers as the filings sample writes them).
+  const issuers = sampleIssuers(opts.seed)
+    .slice(0, 3)
+    .map((c, i) => [pad10(c.cik), c.name, `001-${String(30000 + i).padStart(5, '0')}`]);
   const n = Math.max(1, Math.round(30 * opts.scale));
   for (let i = 0; i < n; i++) {
-    const [cik, name, fileNo] = pick(rnd, ISSUERS);
+    const [cik, name, fileNo] = pick(rnd, issuers);
     const acc = `0001921094-24-${String(100 + i).padStart(6, '0')}`;
     const filed = new Date(Date.UTC(2024, Math.floor(rnd() * 12), 1 + Math.floor(rnd() * 27)));
     const person = pick(rnd, PEOPLE);

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { mulberry32, pick } from '../../samples/random.ts';
+import { pad10, SAMPLE_PEOPLE, sampleIssuers } from '../../samples/universe.ts';
 
 /**
  * A demo quarter of the Insider Transactions data set in its published layout (tab-separated members with the
@@ -13,15 +14,6 @@ function ddMon(d: Date): string {
   return `${String(d.getUTCDate()).padStart(2, '0')}-${MON[d.getUTCMonth()]}-${d.getUTCFullYear()}`;
 }
 
-const ISSUERS = [
-  ['0000320193', 'Apple Inc.', 'AAPL'],
-  ['0001318605', 'Tesla, Inc.', 'TSLA'],
-  ['0001640147', 'Snowflake Inc.', 'SNOW'],
-  ['0000007536', 'ARROW ELECTRONICS, INC.', 'ARW'],
-  ['0001617553', 'ZIPRECRUITER, INC.', 'ZIP'],
-  ['0000933972', '374Water Inc.', 'SCWO'],
-];
-const PEOPLE = ['Rivera Ana', 'Chen Wei', 'Okafor Chidi', 'Larsen Ingrid', 'Patel Ravi', 'Dubois Claire', 'Nakamura Ken', 'Silva Joao'];
 const TITLES = ['Chief Executive Officer', 'Chief Financial Officer', 'SVP, General Counsel', 'COO', null];
 
 const HEAD = {
@@ -190,15 +182,19 @@ export async function writeInsiderSample(dir: string, opts: SampleOptions): Prom
     FOOTNOTES: [],
     OWNER_SIGNATURE: [],
   };
+  // Issuers: the universe's first six reporting companies, so every insider issuer is in the entity directory.
+  const issuers = sampleIssuers(opts.seed)
+    .slice(0, 6)
+    .map((c) => [pad10(c.cik), c.name, c.ticker]);
   const filings = Math.max(1, Math.round(60 * opts.scale));
   let sk = 1000000;
   for (let i = 0; i < filings; i++) {
     const acc = `0001${String(100000 + ((opts.seed * 7919 + i * 104729) % 899999)).padStart(6, '0')}-24-${String(i + 1).padStart(6, '0')}`;
-    const [cik, name, ticker] = pick(rnd, ISSUERS);
+    const [cik, name, ticker] = pick(rnd, issuers);
     const filed = new Date(Date.UTC(2024, 6 + Math.floor(rnd() * 3), 1 + Math.floor(rnd() * 28)));
     const period = new Date(filed.getTime() - 2 * 86400000);
     const amended = rnd() < 0.08;
-    const person = pick(rnd, PEOPLE);
+    const person = pick(rnd, SAMPLE_PEOPLE);
     const title = pick(rnd, TITLES);
     const isDirector = title === null;
     const plan = rnd() < 0.4;

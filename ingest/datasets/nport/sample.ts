@@ -4,6 +4,7 @@ import { Rng } from '../../samples/random.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { dmy, sampleUniverse } from '../../samples/securities.ts';
+import { sampleFundTrusts } from '../../samples/universe.ts';
 
 /**
  * An N-PORT data set zip (`2025q1_nport.zip`) with the published members and headers: registrants filing one
@@ -49,12 +50,14 @@ export async function writeNportSample(dir: string, opts: SampleOptions): Promis
   const universe = sampleUniverse(opts.seed, 600);
   const lines: Record<Member, string[]> = { SUBMISSION: [], REGISTRANT: [], FUND_REPORTED_INFO: [], FUND_REPORTED_HOLDING: [], IDENTIFIERS: [] };
   const row = (m: Member, cells: (string | number | null)[]) => lines[m].push(cells.map((c) => (c == null ? '' : String(c))).join('\t'));
-  const trusts = Math.max(4, Math.round(30 * opts.scale));
+  const trusts = sampleFundTrusts(opts.seed, opts.scale);
   let hid = 1;
   let seq = 1;
-  for (let t = 0; t < trusts; t++) {
-    const cik = String(800000 + t * 13).padStart(10, '0');
-    const trust = `${rng.pick(['Harbor', 'Summit', 'Meridian', 'Granite', 'Willow'])} Funds Trust ${t + 1}`;
+  for (const [t, registrant] of trusts.entries()) {
+    const cik = String(registrant.cik).padStart(10, '0');
+    const trust = registrant.name;
+    // The name comes from the universe; the draw stays so every later draw (and the figures tests record) is unchanged.
+    rng.pick(['Harbor', 'Summit', 'Meridian', 'Granite', 'Willow']);
     for (let s = 0; s < rng.int(1, 4); s++) {
       const seriesId = `S${String(10000 + t * 10 + s).padStart(9, '0')}`;
       const fund = `${trust.split(' ')[0]} ${rng.pick(['Growth', 'Income', 'Municipal Bond', 'International Equity', 'Small Cap'])} Fund ${s + 1}`;

@@ -3,14 +3,10 @@ import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { mulberry32, pick } from '../../samples/random.ts';
 import { submissionTxt } from '../../sources/edgar/sgml.ts';
+import { pad10, sampleIssuers } from '../../samples/universe.ts';
 
 /** Demo structured Schedule 13D/13G filings as full-submission `.txt` files in the real XML layouts. */
 
-const ISSUERS = [
-  ['0001422142', 'Aadi Bioscience, Inc.', '00032Q104'],
-  ['0001909747', 'Jushi Holdings Inc.', '48213Y107'],
-  ['0000065596', 'Siebert Financial Corp.', '826176109'],
-];
 const HOLDERS = [
   ['0001373604', 'Harborview Partners, L.P.', 'PN'],
   ['0000315066', 'Granite Advisors LLC', 'IA'],
@@ -70,9 +66,13 @@ export async function writeSchedule13Sample(dir: string, opts: SampleOptions): P
   const rnd = mulberry32(opts.seed + 13);
   const folder = join(dir, 'ownership');
   await mkdir(folder, { recursive: true });
+  // Issuers: three of the universe's reporting companies, with their CUSIPs.
+  const issuers = sampleIssuers(opts.seed)
+    .slice(3, 6)
+    .map((c) => [pad10(c.cik), c.name, c.cusip]);
   const n = Math.max(1, Math.round(24 * opts.scale));
   for (let i = 0; i < n; i++) {
-    const issuer = pick(rnd, ISSUERS);
+    const issuer = pick(rnd, issuers);
     const holder = pick(rnd, HOLDERS);
     const is13D = rnd() < 0.4;
     const form = `SCHEDULE ${is13D ? '13D' : '13G'}${rnd() < 0.35 ? '/A' : ''}`;

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
+import { sampleProxyIssuers } from '../../samples/universe.ts';
 import { lcg } from '../../samples/random.ts';
 
 /**
@@ -23,15 +24,15 @@ const money = (n: number) => (n === 0 ? '&#8212;' : n.toLocaleString('en-US'));
 export async function writeProxySample(dir: string, opts: SampleOptions): Promise<void> {
   await mkdir(dir, { recursive: true });
   const rand = lcg(opts.seed);
-  const filings = Math.max(1, Math.round(3 * opts.scale));
+  const issuers = sampleProxyIssuers(opts.scale);
+  const filings = issuers.length;
   // Two consecutive proxies per issuer (fiscal 2022 and 2023): a director is replaced and pay moves between them,
   // so the demo feed carries sec.proxy.board_changed and sec.proxy.executive_compensation_changed.
   for (let f = 0; f < filings; f++)
     for (const year of [2022, 2023]) {
-      const cik = 900000 + f;
+      const { cik, name } = issuers[f];
       const filedYear = year + 1;
       const accession = `${String(cik).padStart(10, '0')}-${String(filedYear).slice(2)}-${String(f + 1).padStart(6, '0')}`;
-      const name = `${LAST[f % LAST.length].toUpperCase()} INDUSTRIES INC`;
       const person = (i: number) => `${FIRST[(f * 3 + i) % FIRST.length]} ${String.fromCharCode(65 + ((i * 7 + f) % 26))}. ${LAST[(f * 5 + i) % LAST.length]}`;
       const directors = Array.from({ length: 5 }, (_, i) => ({
         name: person(i === 4 && year === 2023 ? 20 : i),

@@ -2,18 +2,20 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SampleOptions } from '../../pipeline/contract.ts';
 import { mulberry32, pick } from '../../samples/random.ts';
+import { samplePrivateIssuers } from '../../samples/universe.ts';
 
 /** A demo quarter of the Form D data set in its published layout (tab-separated, ACCESSIONNUMBER key). */
 
 const MON = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+/** Attributes of each private issuer profile (ingest/samples/universe.ts PRIVATE_ISSUER_NAMES, same order). */
 const ISSUERS = [
-  ['Harbor Ridge Capital Fund II, L.P.', 'Limited Partnership', 'DE', 'DELAWARE', 'NY', 'NEW YORK', 'Pooled Investment Fund', 'Private Equity Fund'],
-  ['Cobalt Peak Ventures III, LP', 'Limited Partnership', 'DE', 'DELAWARE', 'CA', 'CALIFORNIA', 'Pooled Investment Fund', 'Venture Capital Fund'],
-  ['Northwind Macro Master Fund Ltd', 'Other', 'E9', 'CAYMAN ISLANDS', 'E9', 'CAYMAN ISLANDS', 'Pooled Investment Fund', 'Hedge Fund'],
-  ['Lumen Biologics, Inc.', 'Corporation', 'DE', 'DELAWARE', 'MA', 'MASSACHUSETTS', 'Biotechnology', ''],
-  ['Gridline Software Inc.', 'Corporation', 'DE', 'DELAWARE', 'TX', 'TEXAS', 'Other Technology', ''],
-  ['Prairie Wind Energy LLC', 'Limited Liability Company', 'KS', 'KANSAS', 'KS', 'KANSAS', 'Oil and Gas', ''],
-  ['Maple Court Apartments REIT LLC', 'Limited Liability Company', 'DE', 'DELAWARE', 'GA', 'GEORGIA', 'REITS and Finance', ''],
+  ['Limited Partnership', 'DE', 'DELAWARE', 'NY', 'NEW YORK', 'Pooled Investment Fund', 'Private Equity Fund'],
+  ['Limited Partnership', 'DE', 'DELAWARE', 'CA', 'CALIFORNIA', 'Pooled Investment Fund', 'Venture Capital Fund'],
+  ['Other', 'E9', 'CAYMAN ISLANDS', 'E9', 'CAYMAN ISLANDS', 'Pooled Investment Fund', 'Hedge Fund'],
+  ['Corporation', 'DE', 'DELAWARE', 'MA', 'MASSACHUSETTS', 'Biotechnology', ''],
+  ['Corporation', 'DE', 'DELAWARE', 'TX', 'TEXAS', 'Other Technology', ''],
+  ['Limited Liability Company', 'KS', 'KANSAS', 'KS', 'KANSAS', 'Oil and Gas', ''],
+  ['Limited Liability Company', 'DE', 'DELAWARE', 'GA', 'GEORGIA', 'REITS and Finance', ''],
 ];
 const HEAD = {
   FORMDSUBMISSION: 'ACCESSIONNUMBER\tFILE_NUM\tFILING_DATE\tSIC_CODE\tSCHEMAVERSION\tSUBMISSIONTYPE\tTESTORLIVE\tOVER100PERSONSFLAG\tOVER100ISSUERFLAG',
@@ -127,11 +129,17 @@ const LAST = ['Okonkwo', 'Fischer', 'Tanaka', 'Reyes', 'Iyer', 'Novak'];
 export async function writeFormDSample(dir: string, opts: SampleOptions): Promise<void> {
   const rnd = mulberry32(opts.seed + 17);
   const out: Record<keyof typeof HEAD, string[]> = { FORMDSUBMISSION: [], ISSUERS: [], OFFERING: [], RELATEDPERSONS: [], RECIPIENTS: [], SIGNATURES: [] };
-  const n = Math.max(1, Math.round(40 * opts.scale));
+  // CIKs and names from the universe's private issuers (the entity directory lists them); the rest from ISSUERS.
+  const issuers = samplePrivateIssuers(opts.seed, opts.scale);
+  const n = issuers.length;
   for (let i = 0; i < n; i++) {
-    const cik = String(1990000 + ((opts.seed * 31 + i * 97) % 99999)).padStart(10, '0');
+    const issuer = issuers[i];
+    const cik = String(issuer.cik).padStart(10, '0');
     const acc = `${cik}-24-${String(i + 1).padStart(6, '0')}`;
-    const [name, etype, _jur, jurDesc, st, stDesc, industry, fundType] = pick(rnd, ISSUERS);
+    // The draw stays so every later draw is unchanged; the attributes are the universe profile's.
+    pick(rnd, ISSUERS);
+    const [etype, _jur, jurDesc, st, stDesc, industry, fundType] = ISSUERS[issuer.profile];
+    const name = issuer.name;
     const day = 1 + Math.floor(rnd() * 28);
     const mon = Math.floor(rnd() * 3);
     const filed = `${String(day).padStart(2, '0')}-${MON[mon]}-2024`;
