@@ -53,7 +53,8 @@ export default defineIngester({
   tables: TABLES_13F,
   // Issuers are resolved against the entity directory (entities, entity_names).
   dependsOn: ['entities'],
-  parserVersion: 1,
+  // 2: information tables filed twice keep one copy (duplicates.ts).
+  parserVersion: 2,
   source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp:
