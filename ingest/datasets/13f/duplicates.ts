@@ -71,22 +71,26 @@ const ROW_COLUMNS =
  * and returns the verdicts by accession (filings absent from the map have no repeated rows: `none`).
  */
 export async function resolveDuplicateRows(ctx: LoadContext): Promise<Map<string, DuplicateVerdict>> {
+  // Candidates as a table (read twice) and an IN filter below: 3.2 s instead of 5.4 s with one CTE, on 3M lines with
+  // 5% of filings examined (`make bench BENCH=13f-funds`, BENCH_SCALE=10; count per accession alone: 0.5 s).
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE dup13f_cand AS
+    WITH lines AS (SELECT accession_number, count(*) AS n FROM raw13f_info GROUP BY 1)
+    SELECT l.accession_number, l.n, f.table_entry_total AS tet, f.table_value_total_reported AS tvt
+    FROM lines l JOIN raw13f_filing f USING (accession_number)
+    WHERE l.n >= 2 AND (f.table_entry_total IS NULL OR l.n > f.table_entry_total)`);
+  // Rows are grouped on a hash of their columns (2.5× faster than grouping on the 13 columns themselves); the copies
+  // deleted below are matched on the columns, so a hash collision could only make a verdict too cautious.
   const facts = await ctx.sql(`
-    WITH lines AS (SELECT accession_number, count(*) AS n FROM raw13f_info GROUP BY 1),
-    cand AS (
-      SELECT l.accession_number, l.n, f.table_entry_total AS tet, f.table_value_total_reported AS tvt
-      FROM lines l JOIN raw13f_filing f USING (accession_number)
-      WHERE l.n >= 2 AND (f.table_entry_total IS NULL OR l.n > f.table_entry_total)),
-    grouped AS (
+    WITH grouped AS (
       SELECT accession_number, count(*) AS copies, any_value(value_reported) AS v
-      FROM raw13f_info SEMI JOIN cand USING (accession_number)
-      GROUP BY accession_number, ${ROW_COLUMNS})
-    SELECT g.accession_number, CAST(any_value(c.n) AS INTEGER) AS lines, CAST(count(*) AS INTEGER) AS distinct_rows,
-           CAST(count(*) FILTER (WHERE g.copies > 1) AS INTEGER) AS repeated_rows,
-           CAST(min(g.copies) AS INTEGER) AS min_copies, CAST(max(g.copies) AS INTEGER) AS max_copies, sum(g.v) AS distinct_value,
-           any_value(c.tet) AS tet, any_value(c.tvt) AS tvt
-    FROM grouped g JOIN cand c USING (accession_number)
-    GROUP BY g.accession_number HAVING max(g.copies) > 1`);
+      FROM raw13f_info WHERE accession_number IN (SELECT accession_number FROM dup13f_cand)
+      GROUP BY accession_number, hash(${ROW_COLUMNS})),
+    per_filing AS (
+      SELECT accession_number, CAST(count(*) AS INTEGER) AS distinct_rows, CAST(count(*) FILTER (WHERE copies > 1) AS INTEGER) AS repeated_rows,
+             CAST(min(copies) AS INTEGER) AS min_copies, CAST(max(copies) AS INTEGER) AS max_copies, sum(v) AS distinct_value
+      FROM grouped GROUP BY accession_number HAVING max(copies) > 1)
+    SELECT p.*, CAST(c.n AS INTEGER) AS lines, c.tet, c.tvt FROM per_filing p JOIN dup13f_cand c USING (accession_number)`);
   const verdicts = new Map<string, DuplicateVerdict>();
   for (const r of facts) {
     verdicts.set(
