@@ -39,29 +39,90 @@ async function writeDataSet(dir: string): Promise<void> {
   ];
   await writeFile(
     join(dir, 'SUBMISSION.tsv'),
-    tsv([['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'], ...filings.map((f) => [f[0], '12-FEB-2024', '13F-HR', f[1], '31-DEC-2023'])]),
+    tsv([
+      ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
+      ...filings.map((f) => [f[0], '12-FEB-2024', '13F-HR', f[1], '31-DEC-2023']),
+    ]),
   );
   await writeFile(
     join(dir, 'COVERPAGE.tsv'),
     tsv([
-      ['ACCESSION_NUMBER', 'REPORTCALENDARORQUARTER', 'ISAMENDMENT', 'AMENDMENTNO', 'AMENDMENTTYPE', 'CONFDENIEDEXPIRED', 'DATEDENIEDEXPIRED', 'DATEREPORTED',
-        'REASONFORNONCONFIDENTIALITY', 'FILINGMANAGER_NAME', 'FILINGMANAGER_STREET1', 'FILINGMANAGER_STREET2', 'FILINGMANAGER_CITY',
-        'FILINGMANAGER_STATEORCOUNTRY', 'FILINGMANAGER_ZIPCODE', 'REPORTTYPE', 'FORM13FFILENUMBER', 'CRDNUMBER', 'SECFILENUMBER',
-        'PROVIDEINFOFORINSTRUCTION5', 'ADDITIONALINFORMATION'],
-      ...filings.map((f) => [f[0], '31-DEC-2023', 'N', '', '', '', '', '', '', f[2], '1 MAIN STREET', '', 'BOSTON', 'MA', '02110', '13F HOLDINGS REPORT',
-        '028-99999', '', '', 'N', '']),
+      [
+        'ACCESSION_NUMBER',
+        'REPORTCALENDARORQUARTER',
+        'ISAMENDMENT',
+        'AMENDMENTNO',
+        'AMENDMENTTYPE',
+        'CONFDENIEDEXPIRED',
+        'DATEDENIEDEXPIRED',
+        'DATEREPORTED',
+        'REASONFORNONCONFIDENTIALITY',
+        'FILINGMANAGER_NAME',
+        'FILINGMANAGER_STREET1',
+        'FILINGMANAGER_STREET2',
+        'FILINGMANAGER_CITY',
+        'FILINGMANAGER_STATEORCOUNTRY',
+        'FILINGMANAGER_ZIPCODE',
+        'REPORTTYPE',
+        'FORM13FFILENUMBER',
+        'CRDNUMBER',
+        'SECFILENUMBER',
+        'PROVIDEINFOFORINSTRUCTION5',
+        'ADDITIONALINFORMATION',
+      ],
+      ...filings.map((f) => [
+        f[0],
+        '31-DEC-2023',
+        'N',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        f[2],
+        '1 MAIN STREET',
+        '',
+        'BOSTON',
+        'MA',
+        '02110',
+        '13F HOLDINGS REPORT',
+        '028-99999',
+        '',
+        '',
+        'N',
+        '',
+      ]),
     ]),
   );
   await writeFile(
     join(dir, 'SUMMARYPAGE.tsv'),
-    tsv([['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'], ...filings.map((f) => [f[0], 0, f[4], f[5], 'N'])]),
+    tsv([
+      ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
+      ...filings.map((f) => [f[0], 0, f[4], f[5], 'N']),
+    ]),
   );
   let sk = 90_000_000;
   await writeFile(
     join(dir, 'INFOTABLE.tsv'),
     tsv([
-      ['ACCESSION_NUMBER', 'INFOTABLE_SK', 'NAMEOFISSUER', 'TITLEOFCLASS', 'CUSIP', 'FIGI', 'VALUE', 'SSHPRNAMT', 'SSHPRNAMTTYPE', 'PUTCALL',
-        'INVESTMENTDISCRETION', 'OTHERMANAGER', 'VOTING_AUTH_SOLE', 'VOTING_AUTH_SHARED', 'VOTING_AUTH_NONE'],
+      [
+        'ACCESSION_NUMBER',
+        'INFOTABLE_SK',
+        'NAMEOFISSUER',
+        'TITLEOFCLASS',
+        'CUSIP',
+        'FIGI',
+        'VALUE',
+        'SSHPRNAMT',
+        'SSHPRNAMTTYPE',
+        'PUTCALL',
+        'INVESTMENTDISCRETION',
+        'OTHERMANAGER',
+        'VOTING_AUTH_SOLE',
+        'VOTING_AUTH_SHARED',
+        'VOTING_AUTH_NONE',
+      ],
       ...filings.flatMap((f) => f[3].map((l) => [f[0], sk++, l.issuer, 'COM', l.cusip, '', l.value, l.shares, 'SH', '', 'SOLE', '', l.shares, 0, 0])),
     ]),
   );
@@ -172,7 +233,10 @@ describe('13F information table filed twice: the decision', () => {
     expect(decideDuplicates({ ...base, lines: 9, maxCopies: 3, minCopies: 3 }).decision).toBe('removed');
   });
   it('any missing piece of evidence keeps the rows and says which', () => {
-    expect(decideDuplicates({ ...base, tableValueTotal: 15_600_000 })).toMatchObject({ decision: 'kept', reason: expect.stringContaining('differs from the summary total') });
+    expect(decideDuplicates({ ...base, tableValueTotal: 15_600_000 })).toMatchObject({
+      decision: 'kept',
+      reason: expect.stringContaining('differs from the summary total'),
+    });
     expect(decideDuplicates({ ...base, lines: 5, minCopies: 1, repeatedRows: 2 }).reason).toContain('not a whole number of copies');
     expect(decideDuplicates({ ...base, tableEntryTotal: null }).reason).toContain('no entry total');
     expect(decideDuplicates({ ...base, tableEntryTotal: 4 }).reason).toContain('not 2 × the entry total 4');

@@ -25,7 +25,8 @@ const HTML_TABLE = `<html><body>
 </body></html>`;
 
 const HTML_THREE_COLUMNS = `<html><body><table>
-<tr><td><font size="2"><b>Exact Name of Subsidiary</b></font></td><td><b>Percentage Owned</b></td><td><b>Jurisdiction of Incorporation or Organization</b></td></tr>
+<tr><td><font size="2"><b>Exact Name of Subsidiary</b></font></td><td><b>Percentage Owned</b></td>
+<td><b>Jurisdiction of Incorporation or Organization</b></td></tr>
 <tr><td><font size="2">Contoso Energy Partners, L.P.</font></td><td>60%</td><td>Texas</td></tr>
 <tr><td><font size="2">Contoso Pipeline GmbH</font></td><td>100</td><td>Germany</td></tr>
 </table></body></html>`;

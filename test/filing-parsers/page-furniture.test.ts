@@ -39,7 +39,7 @@ function html10k(): string {
 function text10q(): string {
   const pages = [
     ['PART I - FINANCIAL INFORMATION', '', 'ITEM 1. FINANCIAL STATEMENTS', '', 'The condensed statements follow the notes below.'],
-    ['ITEM 2. MANAGEMENT\'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS', '', 'Net sales increased 12% over the prior quarter.'],
+    ["ITEM 2. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS", '', 'Net sales increased 12% over the prior quarter.'],
     ['Operating expenses were flat.', '', 'ITEM 3. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK', '', 'Not applicable.'],
     ['ITEM 4. CONTROLS AND PROCEDURES', '', 'Disclosure controls were effective.'],
     ['PART II - OTHER INFORMATION', '', 'ITEM 1. LEGAL PROCEEDINGS', '', 'None.'],
@@ -54,7 +54,7 @@ function numberedText10k(): string {
   const pages = [
     ['ITEM 1. BUSINESS', 'Northwind sells pumps.'],
     ['ITEM 1A. RISK FACTORS', 'Castings come from few foundries.'],
-    ['ITEM 7. MANAGEMENT\'S DISCUSSION AND ANALYSIS', 'Revenue rose.'],
+    ["ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS", 'Revenue rose.'],
     ['ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK', 'Not applicable.'],
   ];
   return pages.map((p, n) => [...p, '', 'Northwind Holdings 2024 Annual Report', `- ${n + 1} -`, ''].join('\n')).join('\n');
@@ -68,14 +68,18 @@ describe('page furniture repeated at page breaks is not item text', () => {
   it('HTML 10-K: the repeated link and company-name footer leave Item 7; a sentence naming the company stays', () => {
     const t = extractItem(html10k(), '10-K', '7')!.text;
     expect(t).toBe(
-      ['Revenue rose 8% in 2024.', 'Gross margin was 31%, up from 29%.', 'Northwind Holdings, Inc. expects capital spending of $40 million in 2025.'].join('\n'),
+      ['Revenue rose 8% in 2024.', 'Gross margin was 31%, up from 29%.', 'Northwind Holdings, Inc. expects capital spending of $40 million in 2025.'].join(
+        '\n',
+      ),
     );
   });
 
   it('HTML 10-K: short bodies at the foot of a page stay ("None." ×3, "Not applicable." ×2)', () => {
     const s = Object.fromEntries(findItemSections(html10k(), '10-K').map((x) => [x.key, x.text]));
     expect(s).toMatchObject({ '1B': 'None.', '3': 'None.', '4': 'Not applicable.', '9': 'None.' });
-    expect(s['1A']).toBe('Demand for pumps follows capital spending by utilities, which can fall sharply.\nWe depend on a small number of foundries for castings.');
+    expect(s['1A']).toBe(
+      'Demand for pumps follows capital spending by utilities, which can fall sharply.\nWe depend on a small number of foundries for castings.',
+    );
   });
 
   it('plain-text 10-Q with <PAGE> markers: running header and "Back to Contents" dropped in both parts', () => {

@@ -156,7 +156,11 @@ describe('ingest inputs: --accession and content sniffing', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'cover.pdf'), '%PDF-1.7\n%binary\n');
     const s = await app.ingest(def13f, { from: join(root, '13f') }, { skipDiff: true });
-    expect(s.badRowSamples).toContainEqual({ file: 'cover.pdf', line: null, reason: 'skipped: not a data set member, zip or 13F filing (by extension or content)' });
+    expect(s.badRowSamples).toContainEqual({
+      file: 'cover.pdf',
+      line: null,
+      reason: 'skipped: not a data set member, zip or 13F filing (by extension or content)',
+    });
   });
 
   it('explicitAccession and sniffInput', async () => {

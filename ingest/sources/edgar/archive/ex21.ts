@@ -42,7 +42,11 @@ const TITLE_WORDS = new Set(
   ).split(' '),
 );
 /** Words one title of a header row must contain (so "The" | "Other" is not a header). */
-const TITLE_CORE = /\b(names?|jurisdictions?|organi[sz]ed|organi[sz]ation|laws?|incorporat\w*|formation|domicile|countr(y|ies)|state|percent(age)?|ownership|entit(y|ies)|subsidiar(y|ies))\b/i;
+const TITLE_CORE = new RegExp(
+  String.raw`\b(names?|jurisdictions?|organi[sz]ed|organi[sz]ation|laws?|incorporat\w*|formation|domicile|countr(y|ies)|state|` +
+    String.raw`percent(age)?|ownership|entit(y|ies)|subsidiar(y|ies))\b`,
+  'i',
+);
 const DATE_PHRASE =
   /\(?\b(?:as\s+(?:of|at)\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{4})\b\)?/gi;
 

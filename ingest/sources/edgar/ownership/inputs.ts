@@ -104,7 +104,7 @@ export function filingAccession(input: RawInput): string | null {
 }
 
 /** Accession from a file name that follows EDGAR's `<accession>.txt` layout, else null. */
-export function accessionFromFileName(file: string): string | null {
+function accessionFromFileName(file: string): string | null {
   const m = basename(file).match(/(\d{10})-?(\d{2})-?(\d{6})/);
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
