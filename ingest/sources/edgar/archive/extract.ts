@@ -50,7 +50,7 @@ function furnitureMask(flat: string[], breaks: ReadonlySet<number>, form: ItemFo
   return junk;
 }
 
-/** A page edge is this close (in lines) to a page break, a page number or a line already known as furniture. */
+/** A page edge is this close (in lines) to a page break or to furniture already found. */
 const EDGE_REACH = 2;
 const MIN_REPEATS = 3;
 /** A line ending like a sentence ("None.", "Not applicable."), not like a company name ("Northwind Holdings, Inc."). */
@@ -62,8 +62,8 @@ const AT_EDGE_SHARE = 0.75;
 
 /**
  * Running headers and footers in general: a short line that recurs at least MIN_REPEATS times, nearly always
- * (AT_EDGE_SHARE) within EDGE_REACH lines of a page break or page number ("Index to Financial Statements", "Back to
- * Contents", a company name). Found by repetition at page edges, not by a list of phrases. Item and part headings
+ * (AT_EDGE_SHARE) within EDGE_REACH lines of a page break (in text without break marks, of a page number) or of
+ * furniture found on the first pass ("Index to Financial Statements", "Back to Contents", a company name). Found by repetition at page edges, not by a list of phrases. Item and part headings
  * never qualify (running "Item 7 (continued)" headers are handled by the scan), nor does a line right under one;
  * sentences ending in a period need twice the repeats, so a recurring "None." body is not taken for furniture.
  */
