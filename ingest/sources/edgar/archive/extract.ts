@@ -63,9 +63,10 @@ const AT_EDGE_SHARE = 0.75;
 /**
  * Running headers and footers in general: a short line that recurs at least MIN_REPEATS times, nearly always
  * (AT_EDGE_SHARE) within EDGE_REACH lines of a page break (in text without break marks, of a page number) or of
- * furniture found on the first pass ("Index to Financial Statements", "Back to Contents", a company name). Found by repetition at page edges, not by a list of phrases. Item and part headings
- * never qualify (running "Item 7 (continued)" headers are handled by the scan), nor does a line right under one;
- * sentences ending in a period need twice the repeats, so a recurring "None." body is not taken for furniture.
+ * furniture found on the first pass ("Index to Financial Statements", "Back to Contents", a company name). Found by
+ * repetition at page edges, not by a list of phrases. Item and part headings never qualify (running "Item 7
+ * (continued)" headers are handled by the scan), nor does a line right under one; sentences ending in a period need
+ * twice the repeats, so a recurring "None." body is not taken for furniture.
  */
 function repeatedAtPageEdges(flat: string[], breaks: ReadonlySet<number>, junk: boolean[], found: ReadonlySet<number>): number[] {
   // Where the markup marks page breaks they are the edges: bare numbers also fill table cells ("36" months), so they
