@@ -3,7 +3,7 @@ import { loadIngesters } from './pipeline/registry.ts';
 import { runIngest } from './pipeline/runner.ts';
 import { loadSettings } from '../schemas/settings.ts';
 
-/** `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file>]`, `--list`. */
+/** `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]]`, `--list`. */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -20,7 +20,11 @@ const { values, positionals } = parseArgs({
 async function main(): Promise<number> {
   const ingesters = await loadIngesters();
   if (values.list || values.help || positionals.length === 0) {
-    console.log('usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…]\n\ndatasets:');
+    console.log(
+      'usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…]\n' +
+        '  --accession with --from <one filing>: the accession of a bare document whose file name has none (insider, ownership, form144, raises)\n' +
+        '  --from files with another extension are read by content (a .raw full submission) or listed as skipped\n\ndatasets:',
+    );
     for (const d of ingesters) {
       console.log(`  ${d.name.padEnd(24)} ${d.description}`);
       const after = d.dependsOn.length ? `; run after: ${d.dependsOn.join(', ')}` : '';

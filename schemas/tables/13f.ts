@@ -47,6 +47,12 @@ export const filings13f = defineTable({
     value_unit_basis: { type: 'VARCHAR', nullable: false, description: 'implied_price | schema | filing_date | period' },
     value_unit_reason: { type: 'VARCHAR', nullable: false },
     implied_price_median: { type: 'DOUBLE' },
+    duplicate_rows_decision: {
+      type: 'VARCHAR',
+      description:
+        'none | removed (the information table was filed k times over: one copy kept) | kept (repeated rows kept as filed: ambiguous evidence, a flag).',
+    },
+    duplicate_rows_reason: { type: 'VARCHAR', description: 'Evidence behind duplicate_rows_decision (null when none).' },
     source: { type: 'VARCHAR', nullable: false, description: 'sec_13f_dataset | sec_13f_xml' },
     source_url: { type: 'VARCHAR', nullable: false },
   },

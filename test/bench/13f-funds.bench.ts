@@ -14,6 +14,9 @@ import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
 import { ingestInChild, latency, type BenchResult } from './support.ts';
+import { createRaw13f } from '../../ingest/datasets/13f/pipeline.ts';
+import { resolveDuplicateRows } from '../../ingest/datasets/13f/duplicates.ts';
+import type { LoadContext } from '../../ingest/pipeline/contract.ts';
 
 /**
  * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window, a 500k-line N-PORT data set and a
@@ -384,10 +387,54 @@ async function queryBench(root: string): Promise<BenchResult[]> {
   return out;
 }
 
+/**
+ * The duplicated-information-table check on its own: 300k lines × BENCH_SCALE in 7,500 × BENCH_SCALE filings, one in
+ * twenty holding its 20 rows twice. Twice: with the summary pages' entry totals (as in the real data sets: only the
+ * filings with more lines than their total are grouped on every column) and without any (every filing grouped, the
+ * worst case). Baseline, same run and lines: the cheapest per-filing pass, `count(*) GROUP BY accession_number`.
+ */
+export async function duplicatesBench(): Promise<BenchResult[]> {
+  const lines = 300_000 * SCALE;
+  const filings = lines / 40;
+  const out: BenchResult[] = [];
+  for (const withTotals of [true, false]) {
+    const { conn, instance } = await openDuck();
+    const ctx = { sql: (q: string, params?: unknown[]) => queryRows(conn, q, params) } as unknown as LoadContext;
+    await createRaw13f(ctx);
+    await conn.run(`
+      INSERT INTO raw13f_filing (accession_number, cik, period_of_report, submission_type, table_entry_total, source)
+      SELECT printf('%010d-24-%06d', i, i), printf('%010d', i), DATE '2024-12-31', '13F-HR',
+             ${withTotals ? 'CASE WHEN i % 20 = 0 THEN 20 ELSE 40 END' : 'NULL'}, 'sec_13f_dataset'
+      FROM range(${filings}) t(i)`);
+    // k = the row's identity inside its filing: it repeats in one filing of twenty.
+    await conn.run(`
+      INSERT INTO raw13f_info (accession_number, line_no, issuer_name, title_of_class, cusip_raw, value_reported, shares, shares_type,
+                               investment_discretion, voting_sole, voting_shared, voting_none)
+      SELECT printf('%010d-24-%06d', f, f), CAST(n + 1 AS INTEGER), 'ISSUER ' || k, 'COM', printf('%09d', (f * 7 + k) % 100000),
+             1000 + (f * 31 + k) % 9000, 100 + k, 'SH', 'SOLE', 100, 0, 0
+      FROM (SELECT i // 40 AS f, i % 40 AS n, CASE WHEN (i // 40) % 20 = 0 THEN i % 20 ELSE i % 40 END AS k FROM range(${lines}) t(i))`);
+    const t0 = performance.now();
+    await queryRows(conn, 'SELECT count(*) FROM (SELECT accession_number, count(*) FROM raw13f_info GROUP BY 1)');
+    const baselineMs = performance.now() - t0;
+    const t1 = performance.now();
+    const verdicts = await resolveDuplicateRows(ctx);
+    const ms = performance.now() - t1;
+    conn.closeSync();
+    instance.closeSync();
+    out.push({
+      name:
+        `13f: duplicated information table check (${lines.toLocaleString('en-US')} lines, ${filings.toLocaleString('en-US')} filings, ` +
+        `${withTotals ? 'entry totals present' : 'no entry totals: every filing grouped'})`,
+      figures: { ms: Math.round(ms), baseline_group_by_accession_ms: Math.round(baselineMs), filings_with_repeats: verdicts.size },
+    });
+  }
+  return out;
+}
+
 export default async function (): Promise<BenchResult[]> {
   const root = await mkdtemp(join(tmpdir(), 'bench-13f-'));
   try {
-    return [...(await ingestBench(root)), ...(await nportIngestBench(root)), ...(await queryBench(root))];
+    return [...(await duplicatesBench()), ...(await ingestBench(root)), ...(await nportIngestBench(root)), ...(await queryBench(root))];
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -11,9 +11,31 @@ import { holdings13f, holdings13fByManager, TABLES_13F } from '../../../schemas/
 import { pickZipForPeriod } from './windows.ts';
 import { parse13fFiling } from '../../sources/edgar/funds/13f-xml.ts';
 import { SOURCE } from '../../../schemas/sources.ts';
+import { sniffInput } from '../../sources/edgar/local-filings.ts';
 
 const PAGE = '/data-research/sec-markets-data/form-13f-data-sets';
 const ACCESSION_IN_NAME = /(\d{10}-?\d{2}-?\d{6})/;
+
+const KNOWN_FILING = /\.(xml|txt|nc)$/i;
+
+/**
+ * `--from` files: data sets (zip, TSV members) and filings by extension; any other file is sniffed by content (a
+ * `.raw` full submission is a filing) or reported as skipped by `load`. Other files of a data-set folder
+ * (metadata JSON, readme) belong to the data set and are passed over.
+ */
+async function local13fInputs(from: string): Promise<RawInput[]> {
+  const files = await localInputs(from);
+  const dataSetDirs = new Set(files.filter((f) => /^submission\.tsv$/i.test(basename(f.path))).map((f) => dirname(f.path)));
+  const out: RawInput[] = [];
+  for (const f of files) {
+    if (/\.(zip|tsv)$/i.test(f.path) || KNOWN_FILING.test(f.path)) out.push(f);
+    else if (!dataSetDirs.has(dirname(f.path))) {
+      const sniffed = await sniffInput(f.path);
+      out.push({ ...f, meta: { kind: sniffed === 'submission' || sniffed === 'xml' ? 'filing' : 'unrecognised', container: sniffed === 'submission' } });
+    }
+  }
+  return out;
+}
 
 /** Bare XML documents of one filing (primary_doc + information table) sit in one folder named after it. */
 async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<void> {
@@ -21,7 +43,8 @@ async function loadFilingFiles(ctx: LoadContext, files: RawInput[]): Promise<voi
   const rows: RawInfo[] = [];
   const byFolder = new Map<string, RawInput[]>();
   for (const f of files) {
-    const key = /\.(txt|nc)$/i.test(f.path) ? f.path : dirname(f.path);
+    // A container (.txt, .nc, or a sniffed submission under another name) is a filing by itself.
+    const key = /\.(txt|nc)$/i.test(f.path) || f.meta?.container === true ? f.path : dirname(f.path);
     (byFolder.get(key) ?? byFolder.set(key, []).get(key)!).push(f);
   }
   for (const [key, group] of byFolder) {
@@ -53,24 +76,28 @@ export default defineIngester({
   tables: TABLES_13F,
   // Issuers are resolved against the entity directory (entities, entity_names).
   dependsOn: ['entities'],
-  parserVersion: 1,
+  // 2: information tables filed twice keep one copy (duplicates.ts).
+  parserVersion: 2,
   source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
   argsHelp:
     '--period 2024Q4 (reporting quarter: downloads the data set window holding its reports) | --from <zip | folder of TSVs | 13F-HR .txt/.nc/.xml files>',
   async inputs(ctx, args) {
-    if (args.from) return localInputs(args.from, (n) => /\.(zip|tsv|xml|txt|nc)$/i.test(n));
+    if (args.from) return local13fInputs(args.from);
     if (!args.period) throw new Error('13f: give --period 2024Q4 or --from <path>');
     const period = args.period;
     return [await downloadListedZip(ctx, PAGE, /_form13f\.zip$/i, (urls) => pickZipForPeriod(urls, period), `13f --period ${period}`)];
   },
   async load(ctx, inputs) {
+    for (const i of inputs.filter((x) => x.meta?.kind === 'unrecognised')) {
+      ctx.badRow({ file: basename(i.path), line: null, reason: 'skipped: not a data set member, zip or 13F filing (by extension or content)' });
+    }
     await createRaw13f(ctx);
     await forEachDataSet(inputs, DATASET_MEMBERS, async (members, label) => {
       await loadDataset13f(ctx, members, label);
       ctx.progress.note(`${label} loaded`);
     });
-    const singles = inputs.filter((i) => /\.(xml|txt|nc)$/i.test(i.path));
+    const singles = inputs.filter((i) => KNOWN_FILING.test(i.path) || i.meta?.kind === 'filing');
     if (singles.length) await loadFilingFiles(ctx, singles);
     await finish13f(ctx);
     await stage(ctx, `INSERT INTO staging_${holdings13fByManager.name} SELECT * FROM staging_${holdings13f.name}`);

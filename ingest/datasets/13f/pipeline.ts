@@ -7,6 +7,7 @@ import { isValidCusip, normalizeCusip } from '../../sources/common/cusip.ts';
 import { resolveIssuers } from './issuers.ts';
 import { filingIndexUrl, RAW_FILING_DDL, RAW_INFO_DDL, type RawFiling, type RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
 import { decideValueUnit } from './value-unit.ts';
+import { resolveDuplicateRows } from './duplicates.ts';
 
 /**
  * The one 13F pipeline behind both sources. Sources fill `raw13f_filing` / `raw13f_info` in the run's work
@@ -91,6 +92,9 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   for (const o of orphans)
     ctx.badRow({ file: 'INFOTABLE', line: null, reason: `${o.n} information table row(s) of ${o.accession_number} have no SUBMISSION/cover page` });
 
+  // Before any per-filing fact is computed: a table filed twice must not double the row count nor the median.
+  const duplicates = await resolveDuplicateRows(ctx);
+
   const facts = (await ctx.sql(`
     SELECT f.*, CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
            strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at,
@@ -127,6 +131,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
         periodOfReport: f.period_of_report,
       });
       const s = states.get(f.accession_number)!;
+      const dup = duplicates.get(f.accession_number);
       return {
         accession_number: f.accession_number,
         period: quarterOf(f.period_of_report),
@@ -139,6 +144,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
         is_current: s.isCurrent,
         superseded_by: s.supersededBy,
         source_url: filingIndexUrl(f.cik, f.accession_number),
+        duplicate_decision: dup?.decision ?? 'none',
+        duplicate_reason: dup?.reason ?? null,
       };
     });
     await tableFromRows(
@@ -157,6 +164,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
         is_current: 'BOOLEAN',
         superseded_by: 'VARCHAR',
         source_url: 'VARCHAR',
+        duplicate_decision: 'VARCHAR',
+        duplicate_reason: 'VARCHAR',
       },
       decisions,
     );
@@ -200,7 +209,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            CAST(round(f.table_value_total_reported * d.multiplier) AS BIGINT) AS table_value_total_usd,
            coalesce(a.n, 0) AS info_rows, a.v AS info_value_usd, f.is_confidential_omitted, f.schema_version,
            d.unit AS value_unit_decision, d.basis AS value_unit_basis, d.reason AS value_unit_reason, d.median_price AS implied_price_median,
-           f.source, d.source_url, ${pv} AS parser_version
+           d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason, f.source, d.source_url, ${pv} AS parser_version
     FROM raw13f_filing f JOIN dec13f d USING (accession_number)
     LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
                FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`,

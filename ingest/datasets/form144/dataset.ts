@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
-import { accessionFromFileName, dataSetOrFilingInputs } from '../../sources/edgar/ownership/inputs.ts';
+import { filingAccession, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { Form144XmlError, parseForm144Xml, type Form144Line } from '../../sources/edgar/ownership/form144-xml.ts';
 import { form144Table } from '../../../schemas/tables/form144.ts';
@@ -35,6 +35,7 @@ export default defineIngester({
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'form144'),
 
   async load(ctx, inputs) {
+    inputs = reportUnrecognised(ctx, inputs);
     for (const input of inputs) {
       const file = basename(input.path);
       const text = await readFile(input.path, 'utf8');
@@ -49,7 +50,7 @@ export default defineIngester({
         }
         throw err;
       }
-      n.accession ??= accessionFromFileName(file);
+      n.accession ??= filingAccession(input);
       const filed = n.filed_date ?? n.notice_date;
       if (!n.accession || !filed || !n.issuer_cik) {
         ctx.badRow({ file, line: null, reason: `missing ${!n.accession ? 'accession' : !filed ? 'filed date' : 'issuer CIK'}` });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
-import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sources/edgar/ownership/inputs.ts';
+import { filingAccession, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
 import { OwnershipXmlError, parseOwnershipXml } from '../../sources/edgar/ownership/form4-xml.ts';
@@ -32,6 +32,7 @@ export default defineIngester({
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'insider'),
 
   async load(ctx, inputs) {
+    inputs = reportUnrecognised(ctx, inputs);
     const seen = new Set<string>();
     for (const input of inputs) {
       const kind = kindOf(input);
@@ -79,7 +80,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
   }
   if (!doc.accession) {
     // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
-    doc.accession = accessionFromFileName(file);
+    doc.accession = filingAccession(input);
   }
   const filedDate = fallbackFiledDate(doc);
   if (!doc.accession || !filedDate || !doc.issuer.cik) {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
-import { accessionFromFileName, dataSetOrFilingInputs } from '../../sources/edgar/ownership/inputs.ts';
+import { filingAccession, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { parseSchedule13, Schedule13Error } from '../../sources/edgar/ownership/schedule13-xml.ts';
 import type { ReportingPerson } from '../../sources/edgar/ownership/schedule13-filing.ts';
@@ -22,6 +22,7 @@ export default defineIngester({
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, null, 'ownership'),
 
   async load(ctx, inputs) {
+    inputs = reportUnrecognised(ctx, inputs);
     for (const input of inputs) {
       const file = basename(input.path);
       const text = await readFile(input.path, 'utf8');
@@ -36,7 +37,7 @@ export default defineIngester({
         }
         throw err;
       }
-      d.accession ??= accessionFromFileName(file);
+      d.accession ??= filingAccession(input);
       const filed = d.filed_date ?? d.signature_date;
       if (!d.schedule) {
         ctx.badRow({ file, line: null, reason: 'not a Schedule 13D/G' });

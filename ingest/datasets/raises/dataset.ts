@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
-import { accessionFromFileName, dataSetOrFilingInputs, kindOf } from '../../sources/edgar/ownership/inputs.ts';
+import { filingAccession, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isFormDDataSetFolder, loadFormDDataSet } from './data-set.ts';
 import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form-d-xml.ts';
@@ -31,6 +31,7 @@ export default defineIngester({
   inputs: (ctx, args) => dataSetOrFilingInputs(ctx, args, BULK, 'raises'),
 
   async load(ctx, inputs) {
+    inputs = reportUnrecognised(ctx, inputs);
     const seen = new Set<string>();
     for (const input of inputs) {
       const kind = kindOf(input);
@@ -61,7 +62,7 @@ async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>):
     if (err instanceof FormDXmlError) return ctx.badRow({ file, line: null, reason: err.message });
     throw err;
   }
-  d.accession ??= accessionFromFileName(file);
+  d.accession ??= filingAccession(input);
   const filed = formDFiledDate(d);
   const issuerCik = primaryIssuer(d)?.cik;
   if (!d.accession || !filed || !issuerCik) {

@@ -4,7 +4,7 @@ import { htmlToLines, looksLikeHtml, normalizeSpaces } from './html-text.ts';
  * Exhibit 21 (subsidiaries of the registrant). Four layouts are common: an HTML table (name | [percent] |
  * jurisdiction), "Name (Jurisdiction)" paragraphs, plain-text columns ("Name ....... Delaware"), and indented
  * plain-text hierarchies (a child listed under its parent). Footnote marks ("(4) (5)", "*") are dropped from
- * names; header rows, page numbers and notes are not subsidiaries.
+ * names; header rows (column titles, a date line above them), page numbers and notes are not subsidiaries.
  */
 
 export interface SubsidiaryRow {
@@ -26,6 +26,52 @@ export interface Exhibit21 {
 
 const HEADER_WORDS =
   /\b(jurisdiction|incorporat|organi[sz]ation|percent|ownership|owned|country|state or|name of|subsidiar(y|ies) of|voting|domicile|registrant)\b/i;
+/**
+ * Column titles of a header row ("Name" | "Organized Under the Laws of" | "Jurisdiction"): a cell made only of these
+ * words (once dates and punctuation are removed) is a title, and a row of titles is a header, never a subsidiary.
+ * Vocabulary rather than phrases, so new wordings of the same titles ("Legal Name of Entity", "Place of Formation")
+ * are recognised too; a real row always has a name or a place outside it.
+ */
+const TITLE_WORDS = new Set(
+  (
+    'name names legal exact entity entities subsidiary subsidiaries company companies corporate of the a an and or in by to under as at ' +
+    'organized organised organization organisation laws law jurisdiction jurisdictions state states country countries province ' +
+    'incorporation incorporated formation formed domicile domiciled place where percent percentage pct % ownership owned owner ' +
+    'interest interests voting securities equity held directly indirectly parent registrant doing business d/b/a dba other ' +
+    'location principal office residence nation region list significant'
+  ).split(' '),
+);
+/** Words one title of a header row must contain (so "The" | "Other" is not a header). */
+const TITLE_CORE = new RegExp(
+  String.raw`\b(names?|jurisdictions?|organi[sz]ed|organi[sz]ation|laws?|incorporat\w*|formation|domicile|countr(y|ies)|state|` +
+    String.raw`percent(age)?|ownership|entit(y|ies)|subsidiar(y|ies))\b`,
+  'i',
+);
+const DATE_PHRASE =
+  /\(?\b(?:as\s+(?:of|at)\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{4})\b\)?/gi;
+
+function isDateCell(c: string): boolean {
+  const rest = c.replace(DATE_PHRASE, '');
+  return rest !== c && rest.replace(/[\s,.:;()]+/g, '') === '';
+}
+
+function isTitleCell(c: string): boolean {
+  const words = c
+    .replace(DATE_PHRASE, ' ')
+    .toLowerCase()
+    .replace(/[^a-z%/]+/g, ' ')
+    .split(' ')
+    .filter(Boolean);
+  return words.length > 0 && words.every((w) => TITLE_WORDS.has(w));
+}
+
+/** A header row (titles, possibly with an "As of December 31, 2024" cell) or a date line above the titles. */
+export function isHeaderRow(cells: string[]): boolean {
+  const texts = cells.map((c) => c.trim()).filter(Boolean);
+  if (!texts.length || !texts.every((c) => isTitleCell(c) || isDateCell(c))) return false;
+  return texts.some((c) => TITLE_CORE.test(c)) || texts.every(isDateCell);
+}
+
 const FOOTNOTES = /(\s*(\(\d{1,2}\)|\*+|†|‡|\[\d{1,2}\]))+$/;
 const PERCENT = /^(\d{1,3}(?:\.\d+)?)\s*%?$/;
 const NOTE_LINE = /^(\(?\d{1,2}\)|\*|notes?:)/i;
@@ -45,7 +91,7 @@ function isFootnoteCell(c: string): boolean {
 /** "Name (Jurisdiction)" with a place-like parenthesis at the end of the line. */
 function nameWithJurisdiction(line: string): { name: string; jurisdiction: string } | null {
   const m = /^(.{2,200}?)\s*\(([^()\d]{2,60})\)\s*$/.exec(cleanName(line));
-  if (!m || HEADER_WORDS.test(m[1]!)) return null;
+  if (!m || HEADER_WORDS.test(m[1]!) || isHeaderRow([m[1]!, m[2]!])) return null;
   if (!/^[A-Z]/.test(m[2]!.trim())) return null;
   return { name: m[1]!.trim().replace(/,$/, ''), jurisdiction: m[2]!.trim() };
 }
@@ -62,7 +108,7 @@ function rowFromCells(cells: string[]): SubsidiaryRow | null {
   }
   if (!texts.length) return null;
   const name = cleanName(texts[0]!);
-  if (!name || HEADER_WORDS.test(texts.join(' ')) || NOTE_LINE.test(name)) return null;
+  if (!name || HEADER_WORDS.test(texts.join(' ')) || NOTE_LINE.test(name) || isHeaderRow(texts.map(cleanName))) return null;
   const jurisdiction = texts.length > 1 ? cleanName(texts[texts.length - 1]!) : null;
   return { name, jurisdiction: jurisdiction || null, ownership_percent: pct, level: 0, parent: null };
 }
@@ -91,7 +137,12 @@ function parseText(text: string): Exhibit21 {
   const indents: number[] = [];
   const parents: SubsidiaryRow[] = [];
   for (const l of raw) {
-    const line = normalizeSpaces(l.replace(/\t/g, '    ')).replace(/\s+$/, '');
+    // Runs of spaces are the column gaps and the indentation here: only odd spaces are normalized, never folded.
+    const line = l
+      .replace(/\t/g, '    ')
+      .replace(/[\u00a0\u2007\u202f\u2002\u2003\u2009]/g, ' ')
+      .replace(/\u200b|\u200c|\u200d|\ufeff/g, '')
+      .replace(/\s+$/, '');
     const trimmed = line.trim();
     if (!trimmed || NOTE_LINE.test(trimmed) || /^-?\s*\d{1,3}\s*-?$/.test(trimmed) || /^[-=_ ]+$/.test(trimmed)) continue;
     const indent = line.length - line.trimStart().length;
@@ -103,6 +154,7 @@ function parseText(text: string): Exhibit21 {
       if (nj) row = { ...nj, ownership_percent: null, level: 0, parent: null };
       else if (
         !HEADER_WORDS.test(trimmed) &&
+        !isHeaderRow([trimmed]) &&
         /\b(inc|llc|ltd|limited|corp|corporation|company|co|gmbh|b\.v|s\.a|plc|lp|l\.p|ag|n\.v|pty|s\.r\.l|k\.k)\b\.?/i.test(trimmed)
       ) {
         row = { name: cleanName(trimmed), jurisdiction: null, ownership_percent: null, level: 0, parent: null };

@@ -1,11 +1,12 @@
-import { documentLines } from './html-text.ts';
+import { documentLines, PAGE_BREAK } from './html-text.ts';
 import { ITEMS_10Q, ORDER_10K, itemFormOf, parseItemParam, type ItemForm, type ItemRef } from './items.ts';
 
 /**
  * Item extraction for 10-K, 10-Q and 8-K documents: from an item's heading to the next item heading (or a PART
  * heading, or SIGNATURES). The table of contents repeats every heading, so each item's heading occurrences are
  * compared and the one followed by the most text wins (a TOC entry is followed by a title and a page number).
- * Page footers ("Apple Inc. | 2024 Form 10-K | 5", bare page numbers, "Table of Contents" links) are dropped.
+ * Page footers ("Apple Inc. | 2024 Form 10-K | 5", bare page numbers, "Table of Contents" links) are dropped, and in
+ * 10-K/10-Q any short line that keeps recurring at page breaks (a running header or footer).
  */
 
 export interface ItemSection extends ItemRef {
@@ -30,15 +31,69 @@ const CONTINUED = /^\(?\s*(con['’]?t?['’]?d\.?|continued)\s*\)?$/i;
 const TOC_LINK = /^(?:back\s+to\s+)?(?:table\s+of\s+contents|index)$/i;
 
 /** Lines that are page furniture: bare page numbers, TOC back-links, and a running header/footer that repeats. */
-function furnitureMask(flat: string[]): boolean[] {
+function furnitureMask(flat: string[], breaks: ReadonlySet<number>, form: ItemForm): boolean[] {
   const counts = new Map<string, number>();
   const shapes = flat.map((l) => (l.length < 100 && /\d\s*$/.test(l) && /[a-z]/i.test(l) ? l.replace(/\d+/g, '#').toLowerCase() : null));
   for (const s of shapes) if (s) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return flat.map((l, i) => {
+  const junk = flat.map((l, i) => {
     if (PAGE_NUMBER.test(l) || TOC_LINK.test(l)) return true;
     const s = shapes[i];
     return s !== null && (counts.get(s) ?? 0) >= 5 && /\|| form 10-[kq]|page #/i.test(s);
   });
+  if (form !== '8-K') {
+    // Twice: a line found on the first pass ("Index to Financial Statements") marks the page edge for the one
+    // stacked above or below it (the company name of a two-line running header).
+    const found = new Set<number>();
+    for (let pass = 0; pass < 2; pass++) for (const i of repeatedAtPageEdges(flat, breaks, junk, found)) found.add(i);
+    for (const i of found) junk[i] = true;
+  }
+  return junk;
+}
+
+/** A page edge is this close (in lines) to a page break or to furniture already found. */
+const EDGE_REACH = 2;
+const MIN_REPEATS = 3;
+/** A line ending like a sentence ("None.", "Not applicable."), not like a company name ("Northwind Holdings, Inc."). */
+const SENTENCE_END = /(?<!\b(?:inc|corp|co|ltd|llc|plc|l\.p|n\.a|s\.a|n\.v|b\.v))\.$/i;
+/** With page breaks known, a running line recurs at least once every this many pages. */
+const PAGES_PER_REPEAT = 8;
+/** Share of a line's occurrences that must sit at page edges. */
+const AT_EDGE_SHARE = 0.75;
+
+/**
+ * Running headers and footers in general: a short line that recurs at least MIN_REPEATS times, nearly always
+ * (AT_EDGE_SHARE) within EDGE_REACH lines of a page break (in text without break marks, of a page number) or of
+ * furniture found on the first pass ("Index to Financial Statements", "Back to Contents", a company name). Found by
+ * repetition at page edges, not by a list of phrases. Item and part headings never qualify (running "Item 7
+ * (continued)" headers are handled by the scan), nor does a line right under one; sentences ending in a period need
+ * twice the repeats, so a recurring "None." body is not taken for furniture.
+ */
+function repeatedAtPageEdges(flat: string[], breaks: ReadonlySet<number>, junk: boolean[], found: ReadonlySet<number>): number[] {
+  // Where the markup marks page breaks they are the edges: bare numbers also fill table cells ("36" months), so they
+  // are page numbers to trust only in a document without break marks (plain text cut by page numbers alone).
+  const anchor = breaks.size ? (j: number) => breaks.has(j) || found.has(j) : (j: number) => junk[j] === true || found.has(j);
+  const afterHeading = (i: number) => i > 0 && (HEADING.test(flat[i - 1]!) || PART_LINE.test(flat[i - 1]!));
+  const atEdge = (i: number) => {
+    // A short item body ("Not applicable.") under its heading at the foot of a page is content, not furniture.
+    if (afterHeading(i)) return false;
+    for (let d = -EDGE_REACH; d <= EDGE_REACH; d++) if (d !== 0 && anchor(i + d)) return true;
+    // A break right before this line (it opens a page) or right after it (it closes one).
+    return breaks.has(i) || breaks.has(i + 1);
+  };
+  const byShape = new Map<string, number[]>();
+  flat.forEach((l, i) => {
+    if (junk[i] || found.has(i) || l.length > 80 || !/[a-z]/i.test(l) || HEADING.test(l) || PART_LINE.test(l) || SIGNATURES.test(l)) return;
+    const shape = l.replace(/\d+/g, '#').toLowerCase();
+    (byShape.get(shape) ?? byShape.set(shape, []).get(shape)!).push(i);
+  });
+  // Furniture runs over a good share of the pages (a link on every page of the financial statements at least).
+  const minRepeats = Math.max(MIN_REPEATS, Math.floor(breaks.size / PAGES_PER_REPEAT));
+  const out: number[] = [];
+  for (const [shape, at] of byShape) {
+    if (at.length < (SENTENCE_END.test(shape) ? 2 * minRepeats : minRepeats)) continue;
+    if (at.filter(atEdge).length >= AT_EDGE_SHARE * at.length) out.push(...at);
+  }
+  return out;
 }
 
 interface Heading {
@@ -53,9 +108,9 @@ interface Boundary {
   heading: Heading | null;
 }
 
-function scan(lines: string[], form: ItemForm) {
+function scan(lines: string[], breaks: ReadonlySet<number>, form: ItemForm) {
   const flat = lines.map((l) => l.replace(/\t/g, ' '));
-  const junk = furnitureMask(flat);
+  const junk = furnitureMask(flat, breaks, form);
   const boundaries: Boundary[] = [];
   let part: string | null = null;
   let lastKey: string | null = null;
@@ -174,14 +229,25 @@ function occurrences(flat: string[], junk: boolean[], boundaries: Boundary[], fo
   return out;
 }
 
+/** The document's lines (the same as `documentLines`) and where pages break: `i` in `breaks` = a page starts at line i. */
+function pagedLines(doc: string): { lines: string[]; breaks: Set<number> } {
+  const lines: string[] = [];
+  const breaks = new Set<number>();
+  for (const l of documentLines(doc, { pageBreaks: true })) {
+    if (l === PAGE_BREAK) breaks.add(lines.length);
+    else lines.push(l);
+  }
+  return { lines, breaks };
+}
+
 /**
  * Every item found in a document, in document order. Headings come in runs that follow the form's order (the
  * table of contents is one run, the body another); the run with the most text supplies each item it has, and an
  * item missing from it is taken from the occurrence followed by the most text.
  */
 export function findItemSections(doc: string | string[], form: ItemForm): ItemSection[] {
-  const lines = typeof doc === 'string' ? documentLines(doc) : doc;
-  const { flat, junk, boundaries } = scan(lines, form);
+  const { lines, breaks } = typeof doc === 'string' ? pagedLines(doc) : { lines: doc, breaks: new Set<number>() };
+  const { flat, junk, boundaries } = scan(lines, breaks, form);
   const occ = occurrences(flat, junk, boundaries, form);
   const runSize = new Map<number, number>();
   for (const o of occ) runSize.set(o.run, (runSize.get(o.run) ?? 0) + o.size);

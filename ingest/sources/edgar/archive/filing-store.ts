@@ -47,7 +47,8 @@ export interface FilingManifest {
 export class FilingNotFoundError extends Error {}
 
 /** Bump when a parser's output changes: cached derived values of older parsers are recomputed. */
-const DERIVED_VERSION = 1;
+// 2: page furniture repeated at page breaks leaves item text; Exhibit 21 header rows are no subsidiaries (#18).
+const DERIVED_VERSION = 2;
 const LIVE: FetchOptions = { whenPaused: 'fail', retries: 1 };
 const LEGACY_8K_CUTOFF = '2004-08-23';
 

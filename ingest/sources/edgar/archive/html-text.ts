@@ -75,13 +75,24 @@ export interface LineOptions {
    * one table cell.
    */
   rowsAsLines?: boolean;
+  /**
+   * Mark page breaks with a PAGE_BREAK line (CSS `page-break-before/after: always` on a block element, `<PAGE>`
+   * and form feeds in plain text). Only the item extractor asks: page furniture is found next to them.
+   */
+  pageBreaks?: boolean;
 }
+
+/** The line `pageBreaks` inserts where a page ends; never text (a form feed, folded away in every text line). */
+export const PAGE_BREAK = '\f';
+const BREAK_BEFORE = /(?:page-)?break-before\s*:\s*(?:always|page)/i;
+const BREAK_AFTER = /(?:page-)?break-after\s*:\s*(?:always|page)/i;
 
 /** HTML → lines (cells TAB-separated, empty lines dropped). */
 export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
   const lines: string[] = [];
   let cur = '';
   const hidden: boolean[] = [];
+  const breaksAfter: boolean[] = [];
   let preDepth = 0;
   let cellDepth = 0;
   const flush = () => {
@@ -95,8 +106,14 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
         const parentHidden = hidden.length > 0 && hidden[hidden.length - 1];
         const isHidden = parentHidden || SKIP.has(name) || HIDDEN_STYLE.test(attrs.style ?? '');
         hidden.push(isHidden);
+        const pageBlock = !!opts.pageBreaks && !isHidden && BLOCK.has(name) && cellDepth === 0;
+        breaksAfter.push(pageBlock && BREAK_AFTER.test(attrs.style ?? ''));
         if (name === 'pre') preDepth++;
         if (isHidden) return;
+        if (pageBlock && BREAK_BEFORE.test(attrs.style ?? '')) {
+          flush();
+          lines.push(PAGE_BREAK);
+        }
         if (CELL.has(name)) {
           cellDepth++;
           cur += '\t';
@@ -119,8 +136,14 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
       },
       onclosetag(name) {
         const wasHidden = hidden.pop() ?? false;
+        const breakAfter = breaksAfter.pop() ?? false;
         if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
         if (wasHidden) return;
+        if (breakAfter) {
+          flush();
+          lines.push(PAGE_BREAK);
+          return;
+        }
         if (CELL.has(name)) {
           cellDepth = Math.max(0, cellDepth - 1);
           cur += '\t';
@@ -138,10 +161,11 @@ export function htmlToLines(html: string, opts: LineOptions = {}): string[] {
   return lines;
 }
 
-/** Plain-text filing → lines (SGML `<PAGE>` markers dropped). */
-function textToLines(text: string): string[] {
+/** Plain-text filing → lines (SGML `<PAGE>` markers dropped, or kept as PAGE_BREAK lines with `pageBreaks`). */
+function textToLines(text: string, opts: LineOptions = {}): string[] {
   const out: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {
+    if (opts.pageBreaks && (/^\s*<PAGE>/i.test(raw) || raw.includes('\f')) && out.length && out[out.length - 1] !== PAGE_BREAK) out.push(PAGE_BREAK);
     if (/^\s*<\/?(PAGE|TEXT|DOCUMENT|TYPE|SEQUENCE|FILENAME|DESCRIPTION)>/i.test(raw)) continue;
     const l = normalizeSpaces(raw.replace(/\t/g, ' ')).trim();
     if (l) out.push(l);
@@ -151,5 +175,5 @@ function textToLines(text: string): string[] {
 
 /** Any document body → lines. */
 export function documentLines(body: string, opts: LineOptions = {}): string[] {
-  return looksLikeHtml(body) ? htmlToLines(body, opts) : textToLines(body);
+  return looksLikeHtml(body) ? htmlToLines(body, opts) : textToLines(body, opts);
 }
