@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OwnerRecord } from './insider.ts';
+import { OwnerRecord, SignatureRecord } from './insider.ts';
 
 /** Records of the per-filing parsers (`/v1/filings/{accession}/…`). */
 
@@ -57,6 +57,7 @@ export const InsidersRecord = z.object({
   transactions: z.array(InsiderRowRecord).describe('Table I and Table II rows (transactions and holdings) in document order.'),
   footnotes: z.array(z.object({ id: z.string(), text: z.string() })),
   remarks: z.string().nullable(),
+  signatures: z.array(SignatureRecord).describe('ownerSignature elements: signatureName and signatureDate (YYYY-MM-DD).'),
   source_url: z.string(),
 });
 
