@@ -96,9 +96,7 @@ const CoverSecurityRecord = z.object({
 export const CoverRecord = z.object({
   accession: z.string(),
   form: z.string().describe('Form of the filing: 10-K, 10-Q, 8-K, 20-F, 40-F (or their /A).'),
-  method: z
-    .enum(['ixbrl', 'text'])
-    .describe('ixbrl: read from the inline XBRL dei: facts; text: read from the printed cover (documents without inline XBRL).'),
+  method: z.enum(['ixbrl', 'text']).describe('ixbrl: read from the inline XBRL dei: facts; text: read from the printed cover (documents without inline XBRL).'),
   fields_from_text: z.array(z.string()).describe('With method ixbrl: fields the dei: facts lacked and the printed cover supplied.'),
   document_type: z.string().nullable().describe('dei:DocumentType, or the FORM heading of the text.'),
   amendment: z.boolean().nullable(),

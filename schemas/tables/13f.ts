@@ -48,7 +48,10 @@ export const filings13f = defineTable({
     value_unit_reason: { type: 'VARCHAR', nullable: false },
     implied_price_median: { type: 'DOUBLE' },
     previous_accession: { type: 'VARCHAR', description: 'Accession an amendment names as amended (XML headerData only; the data sets omit it).' },
-    other_managers: { type: 'JSON', description: 'Cover page: other managers reporting for this manager, [{cik, form13f_file_number, crd_number, sec_file_number, name}].' },
+    other_managers: {
+      type: 'JSON',
+      description: 'Cover page: other managers reporting for this manager, [{cik, form13f_file_number, crd_number, sec_file_number, name}].',
+    },
     other_included_managers: {
       type: 'JSON',
       description: 'Summary page: other included managers, [{sequence_number, cik, form13f_file_number, crd_number, sec_file_number, name}].',

@@ -43,7 +43,14 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
       [2, 'HSBC GLOBAL ASSET MANAGEMENT (HONG KONG) LTD'],
       [3, 'HSBC INTERNATIONAL TRUSTEE LTD'],
     ]);
-    expect(included[0]).toEqual({ sequence_number: 1, cik: null, form13f_file_number: null, crd_number: null, sec_file_number: null, name: 'HSBC BANK USA, N.A.' });
+    expect(included[0]).toEqual({
+      sequence_number: 1,
+      cik: null,
+      form13f_file_number: null,
+      crd_number: null,
+      sec_file_number: null,
+      name: 'HSBC BANK USA, N.A.',
+    });
     // OTHERMANAGER (cover page), in OTHERMANAGER_SK order.
     const [scotia] = await app.services.lake.query('SELECT other_managers FROM filings_13f WHERE accession_number = $1', ['0000009631-13-000008']);
     expect(JSON.parse(String(scotia!.other_managers)).map((m: any) => [m.cik, m.form13f_file_number, m.name])).toEqual([

@@ -155,7 +155,13 @@ describe.skipIf(!hasFixtures)('13F-HR XML filings (real fixtures)', () => {
     expect(JSON.parse(p.filing!.other_managers!)).toEqual([
       { cik: '0000931588', form13f_file_number: '028-16107', crd_number: null, sec_file_number: null, name: 'PROVIDA PENSION FUND ADMINISTRATOR' },
       { cik: '0000728618', form13f_file_number: '028-00491', crd_number: null, sec_file_number: null, name: 'METROPOLITAN LIFE INSURANCE CO/NY' },
-      { cik: '0001529735', form13f_file_number: '028-18628', crd_number: '000142463', sec_file_number: '801-67314', name: 'MetLife Investment Management, LLC' },
+      {
+        cik: '0001529735',
+        form13f_file_number: '028-18628',
+        crd_number: '000142463',
+        sec_file_number: '801-67314',
+        name: 'MetLife Investment Management, LLC',
+      },
     ]);
     expect(p.rows[0]).toMatchObject({
       issuer_name: 'ISHARES MSCI CHILE ETF',

@@ -25,7 +25,8 @@ const IXBRL_10Q = `<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body>
 </ix:resources></ix:header></div>
 <p>UNITED STATES SECURITIES AND EXCHANGE COMMISSION</p>
 <p>FORM <ix:nonNumeric contextRef="c-1" name="dei:DocumentType">10-Q</ix:nonNumeric></p>
-<p>For the quarterly period ended <ix:nonNumeric contextRef="c-1" name="dei:DocumentPeriodEndDate" format="ixt:date-monthname-day-en">June 30</ix:nonNumeric>, 2025</p>
+<p>For the quarterly period ended <ix:nonNumeric contextRef="c-1" name="dei:DocumentPeriodEndDate"
+format="ixt:date-monthname-day-en">June 30</ix:nonNumeric>, 2025</p>
 <p>Commission File Number <ix:nonNumeric contextRef="c-1" name="dei:EntityFileNumber">001-40000</ix:nonNumeric></p>
 <p><ix:nonNumeric contextRef="c-1" name="dei:EntityRegistrantName">Example Widgets, Inc.</ix:nonNumeric></p>
 <p>(Exact name of registrant as specified in its charter)</p>
@@ -37,7 +38,8 @@ const IXBRL_10Q = `<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body>
 <ix:nonNumeric contextRef="c-1" name="dei:EntityAddressCityOrTown">Austin</ix:nonNumeric>,
 <ix:nonNumeric contextRef="c-1" name="dei:EntityAddressStateOrProvince">TX</ix:nonNumeric>
 <ix:nonNumeric contextRef="c-1" name="dei:EntityAddressPostalZipCode">78701</ix:nonNumeric></p>
-<p>(<ix:nonNumeric contextRef="c-1" name="dei:CityAreaCode">512</ix:nonNumeric>) <ix:nonNumeric contextRef="c-1" name="dei:LocalPhoneNumber">555-0100</ix:nonNumeric></p>
+<p>(<ix:nonNumeric contextRef="c-1" name="dei:CityAreaCode">512</ix:nonNumeric>)
+<ix:nonNumeric contextRef="c-1" name="dei:LocalPhoneNumber">555-0100</ix:nonNumeric></p>
 <table><tr><td>Title of each class</td><td>Trading Symbol(s)</td><td>Name of each exchange on which registered</td></tr>
 <tr><td><ix:nonNumeric contextRef="c-1" name="dei:Security12bTitle">Class A Common Stock</ix:nonNumeric></td>
 <td><ix:nonNumeric contextRef="c-1" name="dei:TradingSymbol">exwd</ix:nonNumeric></td>
@@ -48,7 +50,8 @@ const IXBRL_10Q = `<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body>
 <ix:nonNumeric contextRef="c-1" name="dei:EntityShellCompany" format="ixt:fixed-false">&#9746;</ix:nonNumeric></p>
 <p>As of July 25, 2025, there were <ix:nonFraction contextRef="c-a" name="dei:EntityCommonStockSharesOutstanding" unitRef="shares" decimals="INF"
 scale="3" format="ixt:num-dot-decimal">12,500</ix:nonFraction> thousand shares of Class A and
-<ix:nonFraction contextRef="c-b" name="dei:EntityCommonStockSharesOutstanding" unitRef="shares" decimals="INF" format="ixt:num-dot-decimal">1,000,000</ix:nonFraction>
+<ix:nonFraction contextRef="c-b" name="dei:EntityCommonStockSharesOutstanding" unitRef="shares" decimals="INF"
+format="ixt:num-dot-decimal">1,000,000</ix:nonFraction>
 shares of Class B common stock outstanding.</p>
 <p>PART I. FINANCIAL INFORMATION</p>
 </body></html>`;

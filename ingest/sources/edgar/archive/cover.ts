@@ -210,7 +210,7 @@ function filerCategory(cover: string): string | null {
   }
   const ticked = [...new Set(hits)];
   // Form wording joins two categories ("Non-accelerated filer ☒ Smaller reporting company ☒"): the first names the filer.
-  return ticked.length ? ticked.find((c) => c !== 'Smaller reporting company') ?? ticked[0]! : null;
+  return ticked.length ? (ticked.find((c) => c !== 'Smaller reporting company') ?? ticked[0]!) : null;
 }
 
 function emergingGrowth(cover: string): boolean | null {
@@ -274,7 +274,7 @@ function coverFromText(body: string): CoverPage {
   const period =
     date(new RegExp(String.raw`Date of Report\s*\(Date of earliest event reported\)\s*:?\s*${DATE_I}`, 'i')) ??
     date(new RegExp(String.raw`(?:fiscal year|quarterly period|transition period from .{0,40}? to|period) ended:?\s*${DATE_I}`, 'i')) ??
-    date(new RegExp(String.raw`Date of Report.{0,80}?${DATE}`, 'i'));
+    date(new RegExp(`Date of Report.{0,80}?${DATE}`, 'i'));
 
   const stateAndIrs = (() => {
     const i = lines.findIndex((l) => /^\((State or other )?jurisdiction|^\(?State of incorporation/i.test(l));
@@ -282,7 +282,10 @@ function coverFromText(body: string): CoverPage {
     const window = lines.slice(Math.max(0, i - 2), i + 8).join('\t');
     const irs = /\b(\d{2}-\d{7})\b/.exec(window)?.[1] ?? null;
     // The state sits above the caption, on the IRS number's line or one line higher when they are stacked.
-    const cells = lines.slice(Math.max(0, i - 2), i).reverse().flatMap((l) => l.split('\t').map((c) => c.trim()));
+    const cells = lines
+      .slice(Math.max(0, i - 2), i)
+      .reverse()
+      .flatMap((l) => l.split('\t').map((c) => c.trim()));
     const state = cells.find((c) => c && !/\d{2}-\d{7}|^\d{1,3}-\d+/.test(c) && !/^\(|registrant/i.test(c)) ?? null;
     return { state, irs };
   })();
@@ -311,20 +314,18 @@ function coverFromText(body: string): CoverPage {
       const cells = l.split('\t').filter((c) => !/^(Title of|Trading|Name of|which registered|Symbol)/i.test(c));
       if (cells.length < 2 || /^(none|n\/a)$/i.test(cells[0]!)) continue;
       const exchange = cells.find((c) => /exchange|market|nasdaq|nyse/i.test(c)) ?? null;
-      const symbol = cells.length >= 3 ? (cells.find((c) => /^[A-Z][A-Z.\-]{0,5}$/.test(c)) ?? null) : null;
+      const symbol = cells.length >= 3 ? (cells.find((c) => /^[A-Z][A-Z.-]{0,5}$/.test(c)) ?? null) : null;
       securities.push({ title: cells[0]!, trading_symbol: symbol, exchange });
     }
   }
 
-  const floatM = new RegExp(
-    String.raw`aggregate market value of (?:the )?(?:voting|common).{0,400}?\$\s*([\d,.]+)\s*(billion|million|thousand)?`,
-    'i',
-  ).exec(flat);
-  const floatDate = floatM ? new RegExp(String.raw`${DATE_I}`).exec(flat.slice(Math.max(0, floatM.index), floatM.index + floatM[0].length + 200)) : null;
+  const floatM = /aggregate market value of (?:the )?(?:voting|common).{0,400}?\$\s*([\d,.]+)\s*(billion|million|thousand)?/i.exec(flat);
+  const floatDate = floatM ? new RegExp(DATE_I).exec(flat.slice(Math.max(0, floatM.index), floatM.index + floatM[0].length + 200)) : null;
 
   const shares: CoverShares[] = [];
   const sm = new RegExp(
-    String.raw`(?:outstanding|As of|as of)[^.]{0,160}?${DATE_I}[^.]{0,120}?\b(\d{1,3}(?:,\d{3})+)\b[^.]{0,60}?shares|\b(\d{1,3}(?:,\d{3})+)\s+shares[^.]{0,120}?outstanding[^.]{0,80}?${DATE_I}`,
+    String.raw`(?:outstanding|As of|as of)[^.]{0,160}?${DATE_I}[^.]{0,120}?\b(\d{1,3}(?:,\d{3})+)\b[^.]{0,60}?shares` +
+      String.raw`|\b(\d{1,3}(?:,\d{3})+)\s+shares[^.]{0,120}?outstanding[^.]{0,80}?${DATE_I}`,
     'i',
   ).exec(flat);
   if (sm) {
@@ -336,7 +337,11 @@ function coverFromText(body: string): CoverPage {
   return {
     method: 'text',
     fields_from_text: [],
-    document_type: /\bFORM\s+(10-K|10-Q|8-K|20-F|40-F)(?:\/A)?\b/i.exec(flat)?.[0].replace(/^FORM\s+/i, '').toUpperCase() ?? null,
+    document_type:
+      /\bFORM\s+(10-K|10-Q|8-K|20-F|40-F)(?:\/A)?\b/i
+        .exec(flat)?.[0]
+        .replace(/^FORM\s+/i, '')
+        .toUpperCase() ?? null,
     amendment: /\bAmendment No\.?\s*\d/i.test(flat) ? true : null,
     registrant_name: above(lines, /\(Exact name of (the )?registrant/i),
     cik: null,
