@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCoverPage } from '../../ingest/sources/edgar/archive/cover.ts';
+import { type CoverPage, parseCoverPage } from '../../ingest/sources/edgar/archive/cover.ts';
+import { hasFixtures, readFixture } from '../support/fixtures.ts';
 
 /**
  * Cover pages written by us in the regulator's real markup (inline XBRL header with contexts, dei: facts in the
@@ -143,5 +144,53 @@ describe('cover page from the printed text (no inline XBRL)', () => {
     expect(c.filer_category).toBe('Large accelerated filer');
     expect(c.emerging_growth_company).toBe(false);
     expect(c.shell_company).toBe(false);
+  });
+});
+
+describe.skipIf(!hasFixtures)('cover pages of the real 10-K, 10-Q and 8-K fixtures', () => {
+  const cases: [string, Partial<CoverPage>][] = [
+    // Inline XBRL; Union Pacific prints its period as "December 31" + year (the context supplies the year).
+    [
+      '10k/10k_union_pacific_fy2024_2025-02-07_primary.htm',
+      { method: 'ixbrl', registrant_name: 'UNION PACIFIC CORP', period_of_report: '2024-12-31', state_of_incorporation: 'Utah', irs_number: '13-2626465' },
+    ],
+    [
+      '10k/10k_ibm_fy2024_2025-02-25_primary.htm',
+      { method: 'ixbrl', file_number: '1-2360', public_float: { amount_usd: 159_200_000_000, as_of: '2024-06-30' } },
+    ],
+    ['10q/10q_apple_q3fy2025_2025-08-01_primary.htm', { method: 'ixbrl', fiscal_period_focus: 'Q3', period_of_report: '2025-06-28', fiscal_year_end: '09-27' }],
+    ['8k/8k_nordstrom_2023-03-01_item5.02_9.01_primary.htm', { method: 'ixbrl', registrant_name: 'Nordstrom, Inc.', period_of_report: '2023-03-01' }],
+    // Printed covers only.
+    [
+      '10k/10k_commonwealth_income_growth_fund_v_fy2015_0001376474-16-000635_primary.htm',
+      {
+        method: 'text',
+        registrant_name: 'COMMONWEALTH INCOME & GROWTH FUND V',
+        period_of_report: '2015-12-31',
+        state_of_incorporation: 'Pennsylvania',
+        irs_number: '65-1189593',
+        filer_category: 'Smaller reporting company',
+        well_known_seasoned_issuer: false,
+        shell_company: false,
+      },
+    ],
+    [
+      '8k/8k_0001437749-16-028287_items2.02_9.01_primary.htm',
+      {
+        method: 'text',
+        registrant_name: 'Sophiris Bio Inc.',
+        period_of_report: '2016-03-23',
+        state_of_incorporation: 'British Columbia',
+        irs_number: '98-1008712',
+      },
+    ],
+    [
+      '10k/10k_roanoke_electric_steel_legacy.htm',
+      { method: 'text', registrant_name: 'ROANOKE ELECTRIC STEEL CORPORATION', period_of_report: '2003-10-31', state_of_incorporation: 'Virginia' },
+    ],
+    ['10k/10k_medicis_pharmaceutical_fy1999_0000950153-99-001234_primary.htm', { method: 'text', period_of_report: '1999-06-30', file_number: '0-18443' }],
+  ];
+  it.each(cases)('%s', async (file, expected) => {
+    expect(parseCoverPage(await readFixture(file))).toMatchObject(expected);
   });
 });

@@ -274,19 +274,24 @@ function coverFromText(body: string): CoverPage {
   const period =
     date(new RegExp(String.raw`Date of Report\s*\(Date of earliest event reported\)\s*:?\s*${DATE_I}`, 'i')) ??
     date(new RegExp(String.raw`(?:fiscal year|quarterly period|transition period from .{0,40}? to|period) ended:?\s*${DATE_I}`, 'i')) ??
-    date(new RegExp(`Date of Report.{0,80}?${DATE}`, 'i'));
+    date(new RegExp(`Date of Report.{0,80}?${DATE}`, 'i')) ??
+    // The date printed above its caption: "March 23, 2016 / Date of Report (Date of earliest event reported)".
+    toIsoDate(lines[lines.findIndex((l) => /^Date of Report/i.test(l)) - 1]?.replace(/\s+/g, ' ') ?? null);
 
   const stateAndIrs = (() => {
     const i = lines.findIndex((l) => /^\((State or other )?jurisdiction|^\(?State of incorporation/i.test(l));
     if (i <= 0) return { state: null as string | null, irs: null as string | null };
-    const window = lines.slice(Math.max(0, i - 2), i + 8).join('\t');
-    const irs = /\b(\d{2}-\d{7})\b/.exec(window)?.[1] ?? null;
-    // The state sits above the caption, on the IRS number's line or one line higher when they are stacked.
+    const window = lines.slice(Math.max(0, i - 3), i + 8).join('\t');
+    // Dashed since the 2000s; older covers print the nine digits bare ("CALIFORNIA 942404110").
+    const irsM = /\b(\d{2}-\d{7})\b/.exec(window) ?? /\b(\d{2})(\d{7})\b/.exec(lines[i - 1] ?? '');
+    const irs = irsM ? (irsM[2] ? `${irsM[1]}-${irsM[2]}` : irsM[1]!) : null;
+    // The state sits above the caption, on the IRS number's line or up to two lines higher when the cells are
+    // stacked one per line (state, file number, IRS number).
     const cells = lines
-      .slice(Math.max(0, i - 2), i)
+      .slice(Math.max(0, i - 3), i)
       .reverse()
-      .flatMap((l) => l.split('\t').map((c) => c.trim()));
-    const state = cells.find((c) => c && !/\d{2}-\d{7}|^\d{1,3}-\d+/.test(c) && !/^\(|registrant/i.test(c)) ?? null;
+      .flatMap((l) => l.split('\t').map((c) => c.replace(/\s*\b\d{9}\b\s*$/, '').trim()));
+    const state = cells.find((c) => c && !/\d{2}-\d{7}|^\d{1,3}-\d+|\d{4}$/.test(c) && !/^\(|registrant|Date of Report/i.test(c)) ?? null;
     return { state, irs };
   })();
 
