@@ -194,3 +194,16 @@ describe.skipIf(!hasFixtures)('cover pages of the real 10-K, 10-Q and 8-K fixtur
     expect(parseCoverPage(await readFixture(file))).toMatchObject(expected);
   });
 });
+
+describe('filer category check boxes', () => {
+  const category = (line: string) => parseCoverPage(`<html><body><p>FORM 10-K</p><p>${line}</p></body></html>`).filer_category;
+  it('labels containing "accelerated filer" are not counted twice', () => {
+    expect(category('Large accelerated filer &#9744; Accelerated filer &#9744; Non accelerated filer &#9746; Smaller reporting company &#9746;')).toBe(
+      'Non-accelerated filer',
+    );
+    expect(category('Large accelerated filer &#9746; Accelerated filer &#9744; Non-accelerated filer &#9744;')).toBe('Large accelerated filer');
+  });
+  it('boxes printed before their labels', () => {
+    expect(category('&#9744; Large accelerated filer &#9746; Accelerated filer &#9744; Non-accelerated filer')).toBe('Accelerated filer');
+  });
+});

@@ -195,22 +195,29 @@ function yesNo(cover: string, question: RegExp): boolean | null {
   return null;
 }
 
-const CATEGORIES = ['Large accelerated filer', 'Accelerated filer', 'Non-accelerated filer', 'Smaller reporting company'];
+/**
+ * One alternation, longest label first: scanning left to right, "Large accelerated filer" and "Non-accelerated filer"
+ * are consumed whole, so the "accelerated filer" inside them never counts as a category of its own.
+ */
+const CATEGORY = new RegExp(String.raw`(large accelerated filer|non[-\s]?accelerated filer|accelerated filer|smaller reporting company)\s*(${BOX})?`, 'gi');
+
+function categoryName(label: string): string {
+  const l = label.toLowerCase();
+  if (l.startsWith('large')) return 'Large accelerated filer';
+  if (l.startsWith('non')) return 'Non-accelerated filer';
+  if (l.startsWith('smaller')) return 'Smaller reporting company';
+  return 'Accelerated filer';
+}
 
 function filerCategory(cover: string): string | null {
-  const hits: string[] = [];
-  for (const cat of CATEGORIES) {
-    const re = new RegExp(String.raw`(?:^|[^-\w])${cat.replace('-', '[-\\s]?')}\s*(${BOX})?`, 'gi');
-    for (const m of cover.matchAll(re)) {
-      if (m[1] && isTick(m[1])) hits.push(cat);
-      // Some covers put the box before the label.
-      const pre = cover.slice(Math.max(0, m.index - 4), m.index + 1);
-      if (/[☒☑✓✔■þý]/.test(pre)) hits.push(cat);
-    }
-  }
-  const ticked = [...new Set(hits)];
+  const matches = [...cover.matchAll(CATEGORY)];
+  // The box follows the label on most covers and precedes it on some: a box just before the first label says which
+  // (then the box after a label is the next label's).
+  const before = (i: number) => cover.slice(Math.max(0, i - 4), i);
+  const boxBefore = matches.length > 0 && /[☐☒☑✓✔■□¨þý]/.test(before(matches[0]!.index));
+  const ticked = matches.filter((m) => (boxBefore ? /[☒☑✓✔■þý]/.test(before(m.index)) : m[2] && isTick(m[2]))).map((m) => categoryName(m[1]!));
   // Form wording joins two categories ("Non-accelerated filer ☒ Smaller reporting company ☒"): the first names the filer.
-  return ticked.length ? (ticked.find((c) => c !== 'Smaller reporting company') ?? ticked[0]!) : null;
+  return ticked.find((c) => c !== 'Smaller reporting company') ?? ticked[0] ?? null;
 }
 
 function emergingGrowth(cover: string): boolean | null {
