@@ -83,6 +83,7 @@ export default defineRoute({
           transactions: parsed.rows.map(rowRecord),
           footnotes: parsed.footnotes,
           remarks: parsed.remarks,
+          signatures: parsed.signatures,
           source_url: doc.url,
         },
       ],

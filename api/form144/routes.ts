@@ -19,6 +19,13 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof Form144Record> {
     class_of_securities: str(r.class_of_securities),
     broker_name: str(r.broker_name),
     broker_normalized_name: str(r.broker_normalized_name),
+    broker_address: {
+      street1: str(r.broker_street1),
+      street2: str(r.broker_street2),
+      city: str(r.broker_city),
+      state_or_country: str(r.broker_state_or_country),
+      zip_code: str(r.broker_zip_code),
+    },
     units_to_be_sold: num(r.units_to_be_sold),
     aggregate_market_value: num(r.aggregate_market_value),
     units_outstanding: num(r.units_outstanding),
@@ -29,6 +36,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof Form144Record> {
     securities_to_be_sold: jsonList(r.securities_to_be_sold),
     sold_past_3_months: jsonList(r.sold_past_3_months),
     remarks: str(r.remarks),
+    signature: str(r.signature),
     source: SOURCE.sec_form_144,
     source_url: str(r.source_url),
   };

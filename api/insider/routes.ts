@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { bool, isoDate, jsonList, num, str } from '../core/records.ts';
-import { type FootnoteRecord, InsiderTransaction, type OwnerRecord } from '../../schemas/records/insider.ts';
+import { type FootnoteRecord, InsiderTransaction, type OwnerRecord, type SignatureRecord } from '../../schemas/records/insider.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
@@ -40,6 +40,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction
     underlying_security_shares: num(r.underlying_security_shares),
     aff10b5one: bool(r.aff10b5one),
     footnotes: jsonList<z.infer<typeof FootnoteRecord>>(r.footnotes),
+    signatures: jsonList<z.infer<typeof SignatureRecord>>(r.signatures),
     source: SOURCE.sec_insider_transactions,
     source_kind: String(r.source_kind),
     source_url: str(r.source_url),

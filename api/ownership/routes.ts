@@ -14,6 +14,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof OwnershipRecord> {
     form_class: str(r.form_class),
     is_amendment: Boolean(r.is_amendment),
     amendment_no: int(r.amendment_no),
+    previous_accession: str(r.previous_accession),
     structured: Boolean(r.structured),
     filed_date: isoDate(r.filed_date)!,
     event_date: isoDate(r.event_date),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { defineList, f } from '../core/endpoint.ts';
 import { p } from '../core/params.ts';
 import { bool, int, isoDate, jsonList, str } from '../core/records.ts';
-import { type Issuer, type Person, Raise, type Recipient } from '../../schemas/records/raises.ts';
+import { type FormDSignature, type Issuer, type Person, Raise, type Recipient } from '../../schemas/records/raises.ts';
 import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
@@ -45,6 +45,7 @@ function toRecord(r: Record<string, unknown>): z.infer<typeof Raise> {
     finders_fees_usd: int(r.finders_fees_usd),
     related_persons: jsonList<z.infer<typeof Person>>(r.related_persons),
     sales_compensation_recipients: jsonList<z.infer<typeof Recipient>>(r.recipients),
+    signatures: jsonList<z.infer<typeof FormDSignature>>(r.signatures),
     source: SOURCE.sec_form_d,
     source_kind: String(r.source_kind),
     source_url: str(r.source_url),

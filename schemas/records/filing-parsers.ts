@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OwnerRecord } from './insider.ts';
+import { OwnerRecord, SignatureRecord } from './insider.ts';
 
 /** Records of the per-filing parsers (`/v1/filings/{accession}/…`). */
 
@@ -57,6 +57,7 @@ export const InsidersRecord = z.object({
   transactions: z.array(InsiderRowRecord).describe('Table I and Table II rows (transactions and holdings) in document order.'),
   footnotes: z.array(z.object({ id: z.string(), text: z.string() })),
   remarks: z.string().nullable(),
+  signatures: z.array(SignatureRecord).describe('ownerSignature elements: signatureName and signatureDate (YYYY-MM-DD).'),
   source_url: z.string(),
 });
 
@@ -83,5 +84,50 @@ export const SubsidiariesRecord = z.object({
   subsidiary_count: z.number().int(),
   subsidiaries: z.array(SubsidiaryRecord),
   raw_text: z.string().describe('The exhibit as plain text.'),
+  source_url: z.string(),
+});
+
+const CoverSecurityRecord = z.object({
+  title: z.string().nullable().describe('Title of the class (dei:Security12bTitle).'),
+  trading_symbol: z.string().nullable().describe('Null for a class listed without a symbol (dei:NoTradingSymbolFlag).'),
+  exchange: z.string().nullable().describe('Exchange name as printed, e.g. The Nasdaq Stock Market LLC.'),
+});
+
+export const CoverRecord = z.object({
+  accession: z.string(),
+  form: z.string().describe('Form of the filing: 10-K, 10-Q, 8-K, 20-F, 40-F (or their /A).'),
+  method: z.enum(['ixbrl', 'text']).describe('ixbrl: read from the inline XBRL dei: facts; text: read from the printed cover (documents without inline XBRL).'),
+  fields_from_text: z.array(z.string()).describe('With method ixbrl: fields the dei: facts lacked and the printed cover supplied.'),
+  document_type: z.string().nullable().describe('dei:DocumentType, or the FORM heading of the text.'),
+  amendment: z.boolean().nullable(),
+  registrant_name: z.string().nullable(),
+  cik: z.string().nullable().describe('10-digit CIK (dei:EntityCentralIndexKey); null on the text path.'),
+  file_number: z.string().nullable().describe('Commission file number.'),
+  period_of_report: z.string().nullable().describe('YYYY-MM-DD: fiscal period end (10-K, 10-Q, 20-F, 40-F) or date of report (8-K).'),
+  date_of_report: z.string().nullable().describe('8-K: date of the earliest event reported (= period_of_report); null for other forms.'),
+  fiscal_year_end: z.string().nullable().describe('MM-DD (dei:CurrentFiscalYearEndDate).'),
+  fiscal_year_focus: z.string().nullable(),
+  fiscal_period_focus: z.string().nullable().describe('FY, Q1, Q2, Q3.'),
+  filer_category: z.string().nullable().describe('Large accelerated filer, Accelerated filer, Non-accelerated filer …'),
+  shares_outstanding: z
+    .array(z.object({ shares: z.number(), as_of: z.string().nullable(), security_class: z.string().nullable() }))
+    .describe('One entry per class (security_class: the XBRL class member; null for a single class).'),
+  public_float: z.object({ amount_usd: z.number(), as_of: z.string().nullable() }).nullable(),
+  securities: z.array(CoverSecurityRecord).describe('Securities registered under Section 12(b), with symbols and exchanges.'),
+  state_of_incorporation: z.string().nullable(),
+  irs_number: z.string().nullable().describe('IRS employer identification number.'),
+  address: z.object({
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    country: z.string().nullable(),
+  }),
+  phone: z.string().nullable(),
+  well_known_seasoned_issuer: z.boolean().nullable().describe('Check mark; null when the cover does not ask (10-Q, 8-K) or neither box is ticked.'),
+  shell_company: z.boolean().nullable(),
+  emerging_growth_company: z.boolean().nullable(),
+  document: z.string().nullable().describe('File the cover was read from.'),
   source_url: z.string(),
 });

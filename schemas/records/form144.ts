@@ -13,6 +13,13 @@ export const Form144Record = z.object({
   class_of_securities: z.string().nullable(),
   broker_name: z.string().nullable(),
   broker_normalized_name: z.string().nullable(),
+  broker_address: z.object({
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string().nullable(),
+    state_or_country: z.string().nullable(),
+    zip_code: z.string().nullable(),
+  }),
   units_to_be_sold: z.number().nullable().describe('Proposed quantity, not an executed sale.'),
   aggregate_market_value: z.number().nullable().describe('USD.'),
   units_outstanding: z.number().nullable(),
@@ -23,6 +30,7 @@ export const Form144Record = z.object({
   securities_to_be_sold: z.array(z.record(z.string(), z.unknown())),
   sold_past_3_months: z.array(z.record(z.string(), z.unknown())),
   remarks: z.string().nullable(),
+  signature: z.string().nullable().describe('The notice signature as typed; its date is notice_date.'),
   source: z.string(),
   source_url: z.string().nullable(),
 });

@@ -11,6 +11,12 @@ export const OwnerRecord = z.object({
   other_text: z.string().nullable(),
 });
 
+/** A Form 3/4/5 `ownerSignature`: the name as signed (often "/s/ …, attorney-in-fact") and its date. */
+export const SignatureRecord = z.object({
+  name: z.string().nullable(),
+  date: z.string().nullable().describe('YYYY-MM-DD.'),
+});
+
 export const FootnoteRecord = z.object({
   field: z.string().describe('Form element the footnote is attached to, e.g. transactionPricePerShare.'),
   id: z.string(),
@@ -50,6 +56,7 @@ export const InsiderTransaction = z.object({
   underlying_security_shares: z.number().nullable(),
   aff10b5one: z.boolean().nullable().describe('Rule 10b5-1 checkbox of the filing (forms since 2023); null on older forms.'),
   footnotes: z.array(FootnoteRecord).describe('Every footnote reference of the row, resolved to its text.'),
+  signatures: z.array(SignatureRecord).describe("The filing's owner signatures."),
   source: z.string(),
   source_kind: z.string().describe('data_set or xml.'),
   source_url: z.string().nullable(),

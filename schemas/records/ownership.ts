@@ -9,6 +9,7 @@ export const OwnershipRecord = z.object({
   form_class: z.string().nullable().describe('13D, 13D/A, 13G or 13G/A.'),
   is_amendment: z.boolean(),
   amendment_no: z.number().int().nullable(),
+  previous_accession: z.string().nullable().describe('Accession of the filing this amendment amends (structured XML only).'),
   structured: z.boolean().describe('False when the values were read from a legacy text/HTML cover page (best-effort).'),
   filed_date: z.string(),
   event_date: z.string().nullable(),

@@ -23,6 +23,14 @@ export const Recipient = z.object({
   foreign_solicitation: z.boolean().nullable(),
 });
 
+export const FormDSignature = z.object({
+  issuer_name: z.string().nullable(),
+  signature_name: z.string().nullable().describe('The signature as typed, e.g. /s/ Jane Doe.'),
+  name_of_signer: z.string().nullable(),
+  title: z.string().nullable(),
+  date: z.string().nullable().describe('YYYY-MM-DD.'),
+});
+
 export const Issuer = z
   .object({
     is_primary: z.boolean(),
@@ -73,6 +81,7 @@ export const Raise = z.object({
   finders_fees_usd: z.number().int().nullable(),
   related_persons: z.array(Person),
   sales_compensation_recipients: z.array(Recipient),
+  signatures: z.array(FormDSignature).describe('Signature block: one entry per issuer signature.'),
   source: z.string(),
   source_kind: z.string(),
   source_url: z.string().nullable(),

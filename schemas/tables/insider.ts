@@ -40,6 +40,7 @@ const filingColumns = {
   other_text: { type: 'VARCHAR' },
   owners: { type: 'JSON', description: 'Array of {cik, name, relationships[], officer_title, other_text}.' },
   aff10b5one: { type: 'BOOLEAN', description: 'Rule 10b5-1 checkbox of the filing (2023+); null when the form predates it.' },
+  signatures: { type: 'JSON', description: 'Array of {name, date}: every ownerSignature of the filing (date YYYY-MM-DD), in document order.' },
 } as const satisfies ColumnMap;
 
 const positionColumns = {

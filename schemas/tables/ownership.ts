@@ -13,6 +13,7 @@ export const beneficialOwnershipTable = defineTable({
     schedule: { type: 'VARCHAR', description: '13D or 13G.' },
     is_amendment: { type: 'BOOLEAN', nullable: false },
     amendment_no: { type: 'INTEGER' },
+    previous_accession: { type: 'VARCHAR', description: 'Amendments (structured XML): accession of the filing amended (headerData/previousAccessionNumber).' },
     structured: { type: 'BOOLEAN', nullable: false, description: 'True for the structured XML; false for values read from a legacy text/HTML cover page.' },
     filed_date: { type: 'DATE', nullable: false, description: 'Filing date (bare XML without container: latest signature date).' },
     filed_quarter: { type: 'VARCHAR', nullable: false },

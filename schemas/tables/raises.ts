@@ -45,7 +45,7 @@ export const formDOfferingsTable = defineTable({
     issuers: { type: 'JSON', description: 'Primary issuer and co-issuers.' },
     related_persons: { type: 'JSON', description: 'Executive officers, directors, promoters: names, relationships, clarification.' },
     recipients: { type: 'JSON', description: 'Sales compensation recipients (brokers/finders) with CRD numbers and states of solicitation.' },
-    signatures: { type: 'JSON' },
+    signatures: { type: 'JSON', description: 'Array of {issuer_name, signature_name, name_of_signer, title, date (YYYY-MM-DD)} of the signature block.' },
     source_kind: { type: 'VARCHAR', nullable: false, description: 'data_set or xml.' },
     source_url: { type: 'VARCHAR' },
   },

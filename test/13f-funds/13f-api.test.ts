@@ -20,6 +20,46 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
   });
   afterAll(async () => app?.close());
 
+  it('filings_13f rows carry the SIGNATURE, OTHERMANAGER2 and OTHERMANAGER members (HSBC 13F-HR/A)', async () => {
+    const [row] = await app.services.lake.query(
+      'SELECT signature_name, signature_title, signature_phone, signature, signature_city, signature_state_or_country, ' +
+        'CAST(signature_date AS VARCHAR) AS signature_date, other_included_managers, other_managers FROM filings_13f WHERE accession_number = $1',
+      ['0001085146-13-001075'],
+    );
+    expect(row).toMatchObject({
+      signature_name: 'J. S. LEACH',
+      signature_title: 'HEAD OF REGULATORY REPORTING',
+      signature_phone: '44-0-20-7992-3688',
+      signature: '/s/ J. S. Leach',
+      signature_city: 'LONDON',
+      signature_state_or_country: 'X0',
+      signature_date: '2013-06-21',
+      other_managers: null,
+    });
+    const included = JSON.parse(String(row!.other_included_managers));
+    // Ordered by sequence number (the member lists 1, 17, 2, 3 …).
+    expect(included.slice(0, 3).map((m: any) => [m.sequence_number, m.name])).toEqual([
+      [1, 'HSBC BANK USA, N.A.'],
+      [2, 'HSBC GLOBAL ASSET MANAGEMENT (HONG KONG) LTD'],
+      [3, 'HSBC INTERNATIONAL TRUSTEE LTD'],
+    ]);
+    expect(included[0]).toEqual({
+      sequence_number: 1,
+      cik: null,
+      form13f_file_number: null,
+      crd_number: null,
+      sec_file_number: null,
+      name: 'HSBC BANK USA, N.A.',
+    });
+    // OTHERMANAGER (cover page), in OTHERMANAGER_SK order.
+    const [scotia] = await app.services.lake.query('SELECT other_managers FROM filings_13f WHERE accession_number = $1', ['0000009631-13-000008']);
+    expect(JSON.parse(String(scotia!.other_managers)).map((m: any) => [m.cik, m.form13f_file_number, m.name])).toEqual([
+      ['0001335644', '028-11461', 'SCOTIA CAPITAL INC.'],
+      ['0001483272', '028-13705', 'Scotia Asset Management L.P.'],
+      ['0001335382', '028-11459', 'BANK OF NOVA SCOTIA TRUST CO'],
+    ]);
+  });
+
   it('RESTATEMENT replaces the original: 0001569205 2013Q1 serves the restated shares, VALUE ×1000', async () => {
     const r = await app.get('/v1/holdings?manager=1569205&cusip=169905106');
     expect(r.status).toBe(200);

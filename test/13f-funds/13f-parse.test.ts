@@ -141,7 +141,28 @@ describe.skipIf(!hasFixtures)('13F-HR XML filings (real fixtures)', () => {
       accepted_at: '2023-03-23T11:27:45',
       report_type: '13F COMBINATION REPORT',
       table_value_total_reported: 11019796,
+      previous_accession: null,
+      signature_name: 'Steven Goulart',
+      signature_title: 'EVP & Chief Investment Officer',
+      signature_phone: '973-355-4814',
+      signature: '/s/ Steven Goulart',
+      signature_city: 'WHIPPANY',
+      signature_state_or_country: 'NJ',
+      signature_date: '2023-03-22',
+      other_included_managers: null,
     });
+    // The cover page's otherManagersInfo: the other managers reporting for MetLife.
+    expect(JSON.parse(p.filing!.other_managers!)).toEqual([
+      { cik: '0000931588', form13f_file_number: '028-16107', crd_number: null, sec_file_number: null, name: 'PROVIDA PENSION FUND ADMINISTRATOR' },
+      { cik: '0000728618', form13f_file_number: '028-00491', crd_number: null, sec_file_number: null, name: 'METROPOLITAN LIFE INSURANCE CO/NY' },
+      {
+        cik: '0001529735',
+        form13f_file_number: '028-18628',
+        crd_number: '000142463',
+        sec_file_number: '801-67314',
+        name: 'MetLife Investment Management, LLC',
+      },
+    ]);
     expect(p.rows[0]).toMatchObject({
       issuer_name: 'ISHARES MSCI CHILE ETF',
       cusip_raw: '464286640',

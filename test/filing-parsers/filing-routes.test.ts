@@ -127,6 +127,7 @@ describe.skipIf(!hasFixtures)('per-filing endpoints over real HTTP against the l
     expect(rec.issuer).toEqual({ cik: '0000320193', name: 'Apple Inc.', ticker: 'AAPL' });
     expect(rec.owners[0]).toMatchObject({ cik: '0001462356', name: 'Adams Katherine L.', relationships: ['Officer'] });
     expect(rec.transactions.filter((t: any) => t.trans_code === 'S')).toHaveLength(7);
+    expect(rec.signatures).toEqual([{ name: '/s/ Sam Whittington, Attorney-in-Fact for Katherine L. Adams', date: '2022-05-06' }]);
     // The submission header's ACCEPTANCE-DATETIME 20220506183057 is US Eastern (daylight) time.
     expect(r.body.as_of).toBe('2022-05-06T22:30:57Z');
   });

@@ -35,7 +35,15 @@ describe.skipIf(!hasFixtures)('Form D XML parser on every real Form D fixture', 
       ['Patrick Whelchel', '5389090', 'H & L Equities, LLC', 'FL,GA,TX'],
       ['Scott Harrison', '4981070', 'H & L Equities, LLC', 'FL,GA,TX'],
     ]);
-    expect(d.signatures[0].date).toBe('2023-01-27');
+    expect(d.signatures).toEqual([
+      {
+        issuer_name: '1685 38th REIT, L.L.C.',
+        signature_name: 'Daniel Belldegrun',
+        name_of_signer: 'Daniel Belldegrun',
+        title: 'President and CEO',
+        date: '2023-01-27',
+      },
+    ]);
   });
 
   it('D/A amendment keeps the previous accession and the amounts', async () => {
@@ -126,7 +134,27 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
       total_offering_indefinite: true,
       total_amount_sold: 500000,
       sales_compensation_recipients: [{ name: 'Gabelli & Company', crd: '7353', states_of_solicitation: ['All States'] }],
+      signatures: [
+        {
+          issuer_name: 'Gabelli International Gold Fund, Ltd.',
+          signature_name: '/s/ Douglas R. Jamieson',
+          name_of_signer: 'Douglas R. Jamieson',
+          title: 'President of the Manager',
+          date: '2009-03-16',
+        },
+      ],
     });
+  });
+
+  it('data set rows carry the SIGNATURES member, signature name included', async () => {
+    const r = await app.get('/v1/raises?is_amendment=false&limit=100');
+    const fromDataSet = r.body.data.filter((x: any) => x.source_kind === 'data_set');
+    expect(fromDataSet.length).toBeGreaterThan(0);
+    for (const x of fromDataSet) {
+      expect(x.signatures).toHaveLength(1);
+      expect(x.signatures[0].signature_name).toMatch(/^\/s\/ /);
+      expect(x.signatures[0].date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
   });
 
   it('min_amount never matches Indefinite; fund_type and industry are substrings; state filter', async () => {

@@ -26,8 +26,11 @@ describe.skipIf(!hasFixtures)('Form 144 XML parser (real Apple / Maestri notice,
         class_of_securities: 'Common',
         broker_name: 'Goldman Sachs & Co. LLC',
         broker_normalized_name: 'goldman sachs',
+        broker_street1: '200 West Street',
+        broker_street2: null,
         broker_city: 'New York',
         broker_state: 'NY',
+        broker_zip: '10282',
         units_to_be_sold: 69996,
         aggregate_market_value: 11588537.76,
         units_outstanding: 15821946000,
@@ -102,6 +105,9 @@ describe.skipIf(!hasFixtures)('/v1/insider/form144 over demo notices (real forma
     expect(r.body.data.length).toBeGreaterThan(0);
     expect(new Set(r.body.data.map((x: any) => x.broker_normalized_name))).toEqual(new Set(['goldman sachs']));
     expect(new Set(r.body.data.map((x: any) => x.broker_name)).size).toBeGreaterThanOrEqual(1);
+    // The broker's address and the notice signature are kept on every line.
+    expect(r.body.data[0].broker_address).toEqual({ street1: '200 West Street', street2: null, city: 'New York', state_or_country: 'NY', zip_code: '10282' });
+    expect(r.body.data[0].signature).toMatch(/ on behalf of /);
   });
 
   it('numeric and date filters; issuer filter', async () => {

@@ -70,6 +70,8 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
       source_url: 'https://www.sec.gov/Archives/edgar/data/1836754/000149315224038908/0001493152-24-038908-index.htm',
     });
     expect(row.footnotes).toEqual([{ field: 'exerciseDate', id: 'F1', text: null }]);
+    // OWNER_SIGNATURE.tsv: DD-MON-YYYY date as ISO.
+    expect(row.signatures).toEqual([{ name: '/s/ LeeAnn Rohmann', date: '2024-09-30' }]);
   });
 
   it('XML rows: owners, relationship, price footnotes, 10b5-1 flag; ticker and code filters', async () => {
@@ -94,6 +96,7 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
       owners: [{ cik: '0001462356', name: 'Adams Katherine L.', relationships: ['Officer'], officer_title: 'SVP, GC and Secretary', other_text: null }],
       value_usd: 1461211.84,
       aff10b5one: null,
+      signatures: [{ name: '/s/ Sam Whittington, Attorney-in-Fact for Katherine L. Adams', date: '2022-05-06' }],
       source_kind: 'xml',
     });
     expect(first.price_footnote).toMatch(/^This transaction was executed in multiple trades/);

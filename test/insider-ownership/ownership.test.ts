@@ -169,6 +169,14 @@ describe.skipIf(!hasFixtures)('/v1/ownership over demo structured filings and th
     });
   });
 
+  it('structured amendments carry previous_accession from headerData; originals and legacy filings have null', async () => {
+    const r = await app.get('/v1/ownership?limit=100');
+    const amendments = r.body.data.filter((x: any) => x.structured && x.is_amendment);
+    expect(amendments.length).toBeGreaterThan(0);
+    for (const x of amendments) expect(x.previous_accession).toMatch(/^\d{10}-24-\d{6}$/);
+    expect(r.body.data.filter((x: any) => !x.is_amendment || !x.structured).every((x: any) => x.previous_accession === null)).toBe(true);
+  });
+
   it('form_class folds both families; role, person, filed range, cik_filer', async () => {
     const g = await app.get('/v1/ownership?form_class=13g&limit=100');
     expect(g.body.data.length).toBeGreaterThan(1);

@@ -3,10 +3,30 @@ import { loadMemberTables, loadTsv } from '../../sources/edgar/funds/tsv.ts';
 import { boolSql, cikSql, dmySql, numSql, textSql } from '../../sources/edgar/funds/work.ts';
 
 /**
- * Loads one unpacked Form 13F data set (SUBMISSION, COVERPAGE, SUMMARYPAGE, INFOTABLE) into the raw tables with
- * DuckDB's reader: the ≈3 million INFOTABLE rows never pass through JS.
+ * Loads one unpacked Form 13F data set (SUBMISSION, COVERPAGE, SUMMARYPAGE, INFOTABLE; OTHERMANAGER, OTHERMANAGER2
+ * and SIGNATURE when present) into the raw tables with DuckDB's reader: the ≈3 million INFOTABLE rows never pass
+ * through JS.
  */
-export const DATASET_MEMBERS = ['SUBMISSION.TSV', 'COVERPAGE.TSV', 'SUMMARYPAGE.TSV', 'INFOTABLE.TSV'];
+export const DATASET_MEMBERS = [
+  'SUBMISSION.TSV',
+  'COVERPAGE.TSV',
+  'SUMMARYPAGE.TSV',
+  'INFOTABLE.TSV',
+  'OTHERMANAGER.TSV',
+  'OTHERMANAGER2.TSV',
+  'SIGNATURE.TSV',
+];
+
+const MANAGER_COLUMNS = ['ACCESSION_NUMBER', 'CIK', 'FORM13FFILENUMBER', 'CRDNUMBER', 'SECFILENUMBER', 'NAME'];
+
+/** One JSON list per accession of an other-manager member, in the member's key order. */
+function managersJson(table: string, key: string, withSequence: boolean): string {
+  const seq = withSequence ? `sequence_number := ${numSql(key, 'INTEGER')}, ` : '';
+  return `SELECT trim(ACCESSION_NUMBER) AS acc, to_json(list(struct_pack(${seq}cik := ${cikSql('CIK')},
+      form13f_file_number := ${textSql('FORM13FFILENUMBER')}, crd_number := ${textSql('CRDNUMBER')},
+      sec_file_number := ${textSql('SECFILENUMBER')}, name := ${textSql('NAME')}) ORDER BY TRY_CAST(${key} AS BIGINT)))::VARCHAR AS list
+    FROM ${table} GROUP BY 1`;
+}
 
 export async function loadDataset13f(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
   const ok = await loadMemberTables(
@@ -22,6 +42,13 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
         table: 'ds13f_summary',
         columns: ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
       },
+      { member: 'OTHERMANAGER.TSV', table: 'ds13f_othermgr', columns: [...MANAGER_COLUMNS, 'OTHERMANAGER_SK'] },
+      { member: 'OTHERMANAGER2.TSV', table: 'ds13f_othermgr2', columns: [...MANAGER_COLUMNS, 'SEQUENCENUMBER'] },
+      {
+        member: 'SIGNATURE.TSV',
+        table: 'ds13f_signature',
+        columns: ['ACCESSION_NUMBER', 'NAME', 'TITLE', 'PHONE', 'SIGNATURE', 'CITY', 'STATEORCOUNTRY', 'SIGNATUREDATE'],
+      },
     ],
   );
   if (!ok) return;
@@ -36,10 +63,16 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
            ${dmySql('s.FILING_DATE')}, NULL, upper(trim(s.SUBMISSIONTYPE)), ${boolSql('c.ISAMENDMENT')}, ${numSql('c.AMENDMENTNO', 'INTEGER')},
            upper(${textSql('c.AMENDMENTTYPE')}), upper(${textSql('c.REPORTTYPE')}), ${textSql('c.FORM13FFILENUMBER')}, ${textSql('c.CRDNUMBER')},
            ${textSql('c.SECFILENUMBER')}, ${numSql('p.OTHERINCLUDEDMANAGERSCOUNT', 'INTEGER')}, ${numSql('p.TABLEENTRYTOTAL', 'INTEGER')},
-           ${numSql('p.TABLEVALUETOTAL')}, ${boolSql('p.ISCONFIDENTIALOMITTED')}, NULL, 'sec_13f_dataset'
+           ${numSql('p.TABLEVALUETOTAL')}, ${boolSql('p.ISCONFIDENTIALOMITTED')}, NULL, 'sec_13f_dataset',
+           NULL, om.list, om2.list, ${textSql('g.NAME')}, ${textSql('g.TITLE')}, ${textSql('g.PHONE')}, ${textSql('g.SIGNATURE')},
+           ${textSql('g.CITY')}, ${textSql('g.STATEORCOUNTRY')}, ${dmySql('g.SIGNATUREDATE')}
     FROM ds13f_sub s
     LEFT JOIN ds13f_cover c ON trim(c.ACCESSION_NUMBER) = trim(s.ACCESSION_NUMBER)
     LEFT JOIN ds13f_summary p ON trim(p.ACCESSION_NUMBER) = trim(s.ACCESSION_NUMBER)
+    LEFT JOIN (${managersJson('ds13f_othermgr', 'OTHERMANAGER_SK', false)}) om ON om.acc = trim(s.ACCESSION_NUMBER)
+    LEFT JOIN (${managersJson('ds13f_othermgr2', 'SEQUENCENUMBER', true)}) om2 ON om2.acc = trim(s.ACCESSION_NUMBER)
+    LEFT JOIN (SELECT * FROM ds13f_signature QUALIFY row_number() OVER (PARTITION BY trim(ACCESSION_NUMBER) ORDER BY 1) = 1) g
+      ON trim(g.ACCESSION_NUMBER) = trim(s.ACCESSION_NUMBER)
     WHERE ${cikSql('s.CIK')} IS NOT NULL AND coalesce(${dmySql('s.PERIODOFREPORT')}, ${dmySql('c.REPORTCALENDARORQUARTER')}) IS NOT NULL
       AND trim(s.ACCESSION_NUMBER) NOT IN (SELECT accession_number FROM raw13f_filing)`);
 

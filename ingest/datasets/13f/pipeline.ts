@@ -209,7 +209,9 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            CAST(round(f.table_value_total_reported * d.multiplier) AS BIGINT) AS table_value_total_usd,
            coalesce(a.n, 0) AS info_rows, a.v AS info_value_usd, f.is_confidential_omitted, f.schema_version,
            d.unit AS value_unit_decision, d.basis AS value_unit_basis, d.reason AS value_unit_reason, d.median_price AS implied_price_median,
-           d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason, f.source, d.source_url, ${pv} AS parser_version
+           d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason,
+           f.source, d.source_url, ${pv} AS parser_version, f.previous_accession, f.other_managers, f.other_included_managers,
+           f.signature_name, f.signature_title, f.signature_phone, f.signature, f.signature_city, f.signature_state_or_country, f.signature_date
     FROM raw13f_filing f JOIN dec13f d USING (accession_number)
     LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
                FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`,

@@ -9,12 +9,17 @@ import { form144Table } from '../../../schemas/tables/form144.ts';
 import { writeForm144Sample } from './sample.ts';
 import { SOURCE } from '../../../schemas/sources.ts';
 
-/** The table's columns of one securities line: the broker's city and state are parsed but not stored. */
+/** The table's columns of one securities line. */
 function lineColumns(l: Form144Line) {
   return {
     class_of_securities: l.class_of_securities,
     broker_name: l.broker_name,
     broker_normalized_name: l.broker_normalized_name,
+    broker_street1: l.broker_street1,
+    broker_street2: l.broker_street2,
+    broker_city: l.broker_city,
+    broker_state_or_country: l.broker_state,
+    broker_zip_code: l.broker_zip,
     units_to_be_sold: l.units_to_be_sold,
     aggregate_market_value: l.aggregate_market_value,
     units_outstanding: l.units_outstanding,
@@ -74,6 +79,7 @@ export default defineIngester({
         sold_past_3_months: n.sold_past_3_months,
         nothing_to_report_past_3_months: n.nothing_to_report_past_3_months,
         remarks: n.remarks,
+        signature: n.signature,
         source_url: input.url ?? filingIndexUrl(n.issuer_cik, n.accession),
       };
       let seq = 0;

@@ -24,6 +24,7 @@ const MEMBERS: Record<string, string[]> = {
   ],
   REPORTINGOWNER: ['ACCESSION_NUMBER', 'RPTOWNERCIK', 'RPTOWNERNAME', 'RPTOWNER_RELATIONSHIP', 'RPTOWNER_TITLE', 'RPTOWNER_TXT'],
   FOOTNOTES: ['ACCESSION_NUMBER', 'FOOTNOTE_ID', 'FOOTNOTE_TXT'],
+  OWNER_SIGNATURE: ['ACCESSION_NUMBER', 'OWNERSIGNATURENAME', 'OWNERSIGNATUREDATE'],
   NONDERIV_TRANS: [
     'ACCESSION_NUMBER',
     'NONDERIV_TRANS_SK',
@@ -186,6 +187,13 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
       first(other_text ORDER BY ord) FILTER (WHERE other_text IS NOT NULL) AS other_text
     FROM o GROUP BY accession`);
 
+  // Signatures in file order (the data set keeps the XML's order of ownerSignature elements).
+  await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds_signatures AS
+    SELECT ACCESSION_NUMBER AS accession,
+      to_json(list(struct_pack(name := nullif(trim(OWNERSIGNATURENAME), ''),
+        date := strftime(${sqlDdMonYyyy('OWNERSIGNATUREDATE')}, '%Y-%m-%d')) ORDER BY ds_row))::VARCHAR AS signatures
+    FROM ds_owner_signature GROUP BY ACCESSION_NUMBER`);
+
   const filedDate = sqlDdMonYyyy('s.FILING_DATE');
   await ctx.sql(`CREATE OR REPLACE TEMP TABLE ds_filing AS
     SELECT s.ACCESSION_NUMBER AS accession, upper(trim(s.DOCUMENT_TYPE)) AS form_type,
@@ -199,8 +207,10 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
       o.owners, o.owner_cik, o.owner_name, o.owner_ciks, o.owner_names,
       nullif(concat_ws(',', CASE WHEN o.is_director THEN 'Director' END, CASE WHEN o.is_officer THEN 'Officer' END,
         CASE WHEN o.is_ten_percent_owner THEN 'TenPercentOwner' END, CASE WHEN o.is_other THEN 'Other' END), '') AS relationship,
-      o.is_director, o.is_officer, o.is_ten_percent_owner, o.is_other, o.officer_title, o.other_text
-    FROM ds_submission s LEFT JOIN ds_owners o ON o.accession = s.ACCESSION_NUMBER`);
+      o.is_director, o.is_officer, o.is_ten_percent_owner, o.is_other, o.officer_title, o.other_text,
+      coalesce(sig.signatures, '[]') AS signatures
+    FROM ds_submission s LEFT JOIN ds_owners o ON o.accession = s.ACCESSION_NUMBER
+    LEFT JOIN ds_signatures sig ON sig.accession = s.ACCESSION_NUMBER`);
 
   const bad = await ctx.sql(`SELECT accession FROM ds_filing WHERE filed_date IS NULL OR issuer_cik IS NULL OR accession IS NULL LIMIT 1000`);
   for (const b of bad) ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `accession ${b.accession}: unparsable FILING_DATE or ISSUERCIK` });
@@ -208,7 +218,7 @@ export async function loadInsiderDataSet(ctx: LoadContext, dir: string, sourceUr
   const common = (alias: string, member: string, sk: string, derivative: boolean) => `
       f.accession, f.form_type, f.is_amendment, f.filed_date, f.filed_quarter, f.period_of_report, f.date_of_orig_sub,
       f.issuer_cik, f.issuer_name, f.ticker, f.owner_cik, f.owner_name, f.owner_ciks, f.owner_names, f.relationship,
-      f.is_director, f.is_officer, f.is_ten_percent_owner, f.is_other, f.officer_title, f.other_text, f.owners, f.aff10b5one,
+      f.is_director, f.is_officer, f.is_ten_percent_owner, f.is_other, f.officer_title, f.other_text, f.owners, f.aff10b5one, f.signatures,
       ${derivative} AS is_derivative,
       trim(${alias}.SECURITY_TITLE) AS security_title,
       ${sqlNum(`${alias}.SHRS_OWND_FOLWNG_TRANS`)} AS shares_owned_after,

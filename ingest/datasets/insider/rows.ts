@@ -62,6 +62,7 @@ function filingColumns(doc: OwnershipDocument, keys: FilingKeys, sourceKind: 'xm
     other_text: owners.find((o) => o.otherText)?.otherText ?? null,
     owners: owners.map(ownerJson),
     aff10b5one: doc.aff10b5One,
+    signatures: doc.signatures,
     source_kind: sourceKind,
     source_url: doc.url ?? filingIndexUrl(keys.issuerCik, accession),
   };

@@ -54,6 +54,7 @@ export default defineIngester({
         schedule: d.schedule,
         is_amendment: d.is_amendment,
         amendment_no: d.amendment_no,
+        previous_accession: d.previous_accession,
         structured: d.structured,
         filed_date: filed,
         filed_quarter: quarterOf(filed),

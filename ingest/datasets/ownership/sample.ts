@@ -15,11 +15,13 @@ const HOLDERS = [
 ];
 const mdy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
 const esc = (s: string) => s.replace(/&/g, '&amp;');
+/** Amendments name the filing they amend in the header, as the structured schedules require. */
+const previousTag = (previous: string | null) => (previous ? `<previousAccessionNumber>${previous}</previousAccessionNumber>` : '');
 
-function xml13D(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date): string {
+function xml13D(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date, previous: string | null): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13D" xmlns:com="http://www.sec.gov/edgar/common">
-<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
+<headerData><submissionType>${form}</submissionType>${previousTag(previous)}<filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
     `XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
 <formData><coverPageHeader><securitiesClassTitle>Common Stock</securitiesClassTitle><dateOfEvent>${mdy(event)}</dateOfEvent>
 <issuerInfo><issuerCIK>${issuer[0]}</issuerCIK><issuerCUSIP>${issuer[2]}</issuerCUSIP><issuerName>${esc(issuer[1])}` +
@@ -39,10 +41,10 @@ function xml13D(form: string, issuer: string[], holder: string[], shares: number
   );
 }
 
-function xml13G(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date): string {
+function xml13G(form: string, issuer: string[], holder: string[], shares: number, pct: number, event: Date, previous: string | null): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?><edgarSubmission xmlns="http://www.sec.gov/edgar/schedule13g" xmlns:com="http://www.sec.gov/edgar/common">
-<headerData><submissionType>${form}</submissionType><filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
+<headerData><submissionType>${form}</submissionType>${previousTag(previous)}<filerInfo><filer><filerCredentials><cik>${holder[0]}</cik><ccc>` +
     `XXXXXXXX</ccc></filerCredentials></filer><liveTestFlag>LIVE</liveTestFlag></filerInfo></headerData>
 <formData><coverPageHeader><securitiesClassTitle>Common Stock</securitiesClassTitle>` +
     `<eventDateRequiresFilingThisStatement>${mdy(event)}</eventDateRequiresFilingThisStatement>
@@ -80,8 +82,9 @@ export async function writeSchedule13Sample(dir: string, opts: SampleOptions): P
     const event = new Date(filed.getTime() - 3 * 86400000);
     const shares = Math.round(1e6 + rnd() * 9e6);
     const pct = Math.round((5 + rnd() * 15) * 10) / 10;
-    const xml = is13D ? xml13D(form, issuer, holder, shares, pct, event) : xml13G(form, issuer, holder, shares, pct, event);
     const acc = `${holder[0]}-25-${String(i + 1).padStart(6, '0')}`;
+    const previous = form.endsWith('/A') ? `${holder[0]}-24-${String(i + 1).padStart(6, '0')}` : null;
+    const xml = is13D ? xml13D(form, issuer, holder, shares, pct, event, previous) : xml13G(form, issuer, holder, shares, pct, event, previous);
     const txt = submissionTxt({
       accession: acc,
       formType: form,

@@ -86,7 +86,7 @@ const MEMBERS: Record<string, string[]> = {
     'STATES_OR_VALUE_LIST',
     'FOREIGNSOLICITATION',
   ],
-  SIGNATURES: ['ACCESSIONNUMBER', 'SIGNATURE_SEQ_KEY', 'ISSUERNAME', 'NAMEOFSIGNER', 'SIGNATURETITLE', 'SIGNATUREDATE'],
+  SIGNATURES: ['ACCESSIONNUMBER', 'SIGNATURE_SEQ_KEY', 'ISSUERNAME', 'SIGNATURENAME', 'NAMEOFSIGNER', 'SIGNATURETITLE', 'SIGNATUREDATE'],
 };
 
 export function isFormDDataSetFolder(dir: string): boolean {
@@ -144,7 +144,8 @@ export async function loadFormDDataSet(ctx: LoadContext, dir: string): Promise<v
       FROM fd_recipients GROUP BY ACCESSIONNUMBER),
     sig AS (
       SELECT ACCESSIONNUMBER AS acc, to_json(list(struct_pack(
-          issuer_name := ${nz('ISSUERNAME')}, name_of_signer := ${nz('NAMEOFSIGNER')}, title := ${nz('SIGNATURETITLE')},
+          issuer_name := ${nz('ISSUERNAME')}, signature_name := ${nz('SIGNATURENAME')}, name_of_signer := ${nz('NAMEOFSIGNER')},
+          title := ${nz('SIGNATURETITLE')},
           date := strftime(${anyDate('SIGNATUREDATE')}, '%Y-%m-%d')) ORDER BY ${seqKey('SIGNATURE_SEQ_KEY')}, ds_row))::VARCHAR AS signatures
       FROM fd_signatures GROUP BY ACCESSIONNUMBER)
     SELECT s.ACCESSIONNUMBER AS accession, upper(trim(s.SUBMISSIONTYPE)) AS submission_type,

@@ -1,6 +1,7 @@
 /** The public surface of `ingest/sources/edgar` for the API (and other layers above): import from here, not from its files. */
 export { acceptanceToIso } from './archive/acceptance-time.ts';
 export { classify8kItems, excerptOf } from './archive/classify-8k.ts';
+export { parseCoverPage } from './archive/cover.ts';
 export { EFTS_WINDOW, type EftsHit, toFullTextHit, walkEfts } from './archive/efts.ts';
 export { parseExhibit21 } from './archive/ex21.ts';
 export { extractItem, findItemSections } from './archive/extract.ts';

@@ -46,6 +46,29 @@ function infoRows(root: XmlNode, accession: string): RawInfo[] {
   }));
 }
 
+/** An other-manager entry of the cover page (`otherManager`) or of the summary page (`otherManager2/otherManager`). */
+function managerJson(m: XmlNode | null) {
+  return {
+    cik: padCik(textAt(m, 'cik')),
+    form13f_file_number: cleanText(textAt(m, 'form13FFileNumber')),
+    crd_number: cleanText(textAt(m, 'crdNumber')),
+    sec_file_number: cleanText(textAt(m, 'secFileNumber')),
+    name: cleanText(textAt(m, 'name')),
+  };
+}
+
+function otherManagers(cover: XmlNode | null, summary: XmlNode | null): { reporting: string | null; included: string | null } {
+  const reporting = children(at(cover, 'otherManagersInfo'), 'otherManager').map(managerJson);
+  const included = children(at(summary, 'otherManagers2Info'), 'otherManager2').map((m2) => ({
+    sequence_number: toInt(textAt(m2, 'sequenceNumber')),
+    ...managerJson(at(m2, 'otherManager')),
+  }));
+  return {
+    reporting: reporting.length ? JSON.stringify(reporting) : null,
+    included: included.length ? JSON.stringify(included) : null,
+  };
+}
+
 function coverFiling(root: XmlNode, accession: string, hints: FilingHints): RawFiling | null {
   const header = at(root, 'headerData');
   const form = at(root, 'formData');
@@ -56,6 +79,8 @@ function coverFiling(root: XmlNode, accession: string, hints: FilingHints): RawF
   const submissionType = cleanText(textAt(header, 'submissionType'));
   if (!cik || !period || !submissionType) return null;
   const address = at(cover, 'filingManager/address');
+  const signature = at(form, 'signatureBlock');
+  const others = otherManagers(cover, summary);
   return {
     accession_number: accession,
     cik,
@@ -82,6 +107,16 @@ function coverFiling(root: XmlNode, accession: string, hints: FilingHints): RawF
     is_confidential_omitted: toBool(textAt(summary, 'isConfidentialOmitted')),
     schema_version: cleanText(textAt(root, 'schemaVersion')),
     source: 'sec_13f_xml',
+    previous_accession: normalizeAccession(textAt(header, 'previousAccessionNumber')),
+    other_managers: others.reporting,
+    other_included_managers: others.included,
+    signature_name: cleanText(textAt(signature, 'name')),
+    signature_title: cleanText(textAt(signature, 'title')),
+    signature_phone: cleanText(textAt(signature, 'phone')),
+    signature: cleanText(textAt(signature, 'signature')),
+    signature_city: cleanText(textAt(signature, 'city')),
+    signature_state_or_country: cleanText(textAt(signature, 'stateOrCountry')),
+    signature_date: toIsoDate(textAt(signature, 'signatureDate')),
   };
 }
 

@@ -81,7 +81,8 @@ export interface FormDFiling {
   sales_commissions_usd: number | null;
   finders_fees_usd: number | null;
   gross_proceeds_used_usd: number | null;
-  signatures: { issuer_name: string | null; name_of_signer: string | null; title: string | null; date: string | null }[];
+  /** signatureBlock/signature: `signature_name` is the signature as typed ("/s/ …"), `name_of_signer` the printed name. */
+  signatures: { issuer_name: string | null; signature_name: string | null; name_of_signer: string | null; title: string | null; date: string | null }[];
 }
 
 export class FormDXmlError extends Error {}
@@ -135,6 +136,7 @@ export function parseFormDXml(input: string, meta: { accession?: string } = {}):
   const types = find(od, 'typesOfSecuritiesOffered');
   const signatures = all(find(od, 'signatureBlock'), 'signature').map((s) => ({
     issuer_name: findText(s, 'issuerName'),
+    signature_name: findText(s, 'signatureName'),
     name_of_signer: findText(s, 'nameOfSigner'),
     title: findText(s, 'signatureTitle'),
     date: toIsoDate(findText(s, 'signatureDate')),

@@ -9,8 +9,11 @@ export interface Form144Line {
   class_of_securities: string | null;
   broker_name: string | null;
   broker_normalized_name: string | null;
+  broker_street1: string | null;
+  broker_street2: string | null;
   broker_city: string | null;
   broker_state: string | null;
+  broker_zip: string | null;
   /** Units TO BE sold (proposed, not executed). */
   units_to_be_sold: number | null;
   aggregate_market_value: number | null;
@@ -52,6 +55,7 @@ export interface Form144Notice {
   remarks: string | null;
   notice_date: string | null;
   plan_adoption_dates: string[];
+  /** noticeSignature/signature as typed (the signing date is `notice_date`). */
   signature: string | null;
 }
 
@@ -93,8 +97,11 @@ export function parseForm144Xml(input: string, meta: { accession?: string } = {}
         class_of_securities: findText(s, 'securitiesClassTitle'),
         broker_name: broker,
         broker_normalized_name: normalizeBrokerName(broker),
+        broker_street1: findText(s, 'brokerOrMarketmakerDetails/address/street1'),
+        broker_street2: findText(s, 'brokerOrMarketmakerDetails/address/street2'),
         broker_city: findText(s, 'brokerOrMarketmakerDetails/address/city'),
         broker_state: findText(s, 'brokerOrMarketmakerDetails/address/stateOrCountry'),
+        broker_zip: findText(s, 'brokerOrMarketmakerDetails/address/zipCode'),
         units_to_be_sold: toNumber(findText(s, 'noOfUnitsSold')),
         aggregate_market_value: toNumber(findText(s, 'aggregateMarketValue')),
         units_outstanding: toNumber(findText(s, 'noOfUnitsOutstanding')),

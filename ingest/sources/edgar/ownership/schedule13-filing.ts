@@ -29,6 +29,8 @@ export interface Schedule13Filing {
   schedule: '13D' | '13G' | null;
   is_amendment: boolean;
   amendment_no: number | null;
+  /** Structured amendments: headerData/previousAccessionNumber, the filing amended. Legacy covers do not state it. */
+  previous_accession: string | null;
   structured: boolean;
   filer_cik: string | null;
   filer_name: string | null;

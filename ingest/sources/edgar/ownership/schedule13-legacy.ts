@@ -145,6 +145,7 @@ export function parseLegacySchedule13(input: string, header: FilingHeader | null
     schedule: cls.schedule,
     is_amendment: cls.is_amendment || amend != null,
     amendment_no: amend ? Number(amend[1]) : null,
+    previous_accession: null,
     structured: false,
     filer_cik: filedBy?.cik ?? null,
     filer_name: filedBy?.name ?? persons[0]?.name ?? null,

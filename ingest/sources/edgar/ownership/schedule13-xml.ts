@@ -75,6 +75,7 @@ function parseStructured(xml: string, header: FilingHeader | null): Schedule13Fi
     schedule: cls.schedule ?? (is13G ? '13G' : '13D'),
     is_amendment: cls.is_amendment,
     amendment_no: toNumber(findText(cover, 'amendmentNo')),
+    previous_accession: normalizeAccession(findText(root, 'headerData/previousAccessionNumber')),
     structured: true,
     filer_cik: filerCik ?? filedBy?.cik ?? null,
     filer_name: filedBy?.name ?? persons.find((p) => p.cik && p.cik === filerCik)?.name ?? persons[0]?.name ?? null,
