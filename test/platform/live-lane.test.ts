@@ -1,4 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import { runDaily } from '../../api/core/scheduler.ts';
 import { createLiveLane } from '../../ingest/pipeline/index.ts';
 import { hasFixtures } from '../support/fixtures.ts';
@@ -64,6 +68,9 @@ describe.skipIf(!hasFixtures)('live lane', () => {
   it('events follow in the same poll, and a poll with nothing new fetches one page and writes nothing', async () => {
     const ev = await app.services.lake.query(`SELECT event_type, accession FROM events WHERE accession LIKE '0001999999-%'`);
     expect(ev.filter((e) => e.event_type === 'sec.filing.new')).toHaveLength(4);
+    // The 8-K's item from its header page, as the nightly submissions lane would give it.
+    expect(ev.filter((e) => e.event_type === 'sec.8k.executive_change')).toHaveLength(2);
+    expect(ev.filter((e) => e.event_type === 'sec.form4.insider_sell')).toHaveLength(1);
     const before = sec.hits.length;
     expect(await app.services.live.pollOnce()).toBeNull();
     expect(sec.hits.length - before).toBe(1);
@@ -143,5 +150,15 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     const rows = await app.services.lake.query(`SELECT accession, cik, count(*)::INTEGER AS n FROM filings GROUP BY 1, 2 HAVING count(*) > 1`);
     expect(rows).toEqual([]);
     expect((await lakeAccessions('filings')).length).toBe(sec.published.length);
+    // The 8-K items the live lane took from the header page survive the daily index's merge.
+    const items = await app.services.lake.query(`SELECT DISTINCT items FROM filings WHERE form = '8-K' AND accession LIKE '0001999999-%'`);
+    expect(items).toEqual([{ items: '5.02' }]);
+
+    // The nightly lane re-reading the same Form 4s (its --from path) adds no event either.
+    const dir = await mkdtemp(join(tmpdir(), 'live-f4-'));
+    for (const f of sec.published.filter((p) => p.form === '4')) await writeFile(join(dir, `${f.accession}.txt`), f.body);
+    const s = await app.ingest(datasetInsider, { from: dir });
+    expect(s.rowsWritten).toBeGreaterThan(0);
+    expect(s.events.appended).toBe(0);
   });
 });

@@ -80,6 +80,8 @@ function eastern(d: Date): string {
   return `${new Date(d.getTime() - 5 * 3600_000).toISOString().slice(0, 19)}-05:00`;
 }
 
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 const easternDay = (d: Date) => new Date(d.getTime() - 5 * 3600_000).toISOString().slice(0, 10);
 
 function feedXml(base: string, entries: { f: Published; p: Party }[]): Buffer {
@@ -140,6 +142,15 @@ export async function startFakeRegulator(opts: { now?: () => Date } = {}) {
         .flatMap((f) => f.parties.map((p) => `${Number(p.cik)}|${p.name}|${f.form}|${daily[1]}|edgar/data/${Number(p.cik)}/${f.accession}.txt`));
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`Description: Daily Index\n\nCIK|Company Name|Form Type|Date Filed|File Name\n${'-'.repeat(80)}\n${lines.join('\n')}\n`);
+      return;
+    }
+    const hdr = url.pathname.match(/^\/Archives\/edgar\/data\/\d+\/\d{18}\/(\d{10}-\d{2}-\d{6})-index-headers\.html$/);
+    const headed = hdr ? published.find((f) => f.accession === hdr[1]) : undefined;
+    if (headed) {
+      // The real page: the colon-dialect header HTML-escaped inside <PRE>.
+      const head = headed.body.slice(0, headed.body.indexOf('</SEC-HEADER>') + 13);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<HTML><HEAD><TITLE>SEC EDGAR Submission ${headed.accession}</TITLE></HEAD><BODY>\n<PRE>${escapeHtml(head)}</PRE></BODY></HTML>\n`);
       return;
     }
     const txt = url.pathname.match(/^\/Archives\/edgar\/data\/\d+\/\d{18}\/(\d{10}-\d{2}-\d{6})\.txt$/);

@@ -5,6 +5,7 @@ import type { Settings } from '../../../schemas/settings.ts';
 import type { HttpClient } from '../../sources/common/http.ts';
 import { cikDigits } from '../../sources/common/normalize.ts';
 import type { FeedFiling } from '../../sources/edgar/bulk/current-feed.ts';
+import type { HeaderFacts } from '../../sources/edgar/archive/index-headers.ts';
 import { findIngester } from '../registry.ts';
 import type { runIngest } from '../runner.ts';
 import { datasetForForm } from './route.ts';
@@ -13,6 +14,8 @@ export interface FetchedFiling {
   filing: FeedFiling;
   /** The downloaded full submission `.txt`; null for forms whose index row is all the lake takes. */
   path: string | null;
+  /** 8-Ks: items and acceptance time from the header page. */
+  header?: HeaderFacts;
 }
 
 export interface BatchResult {
@@ -43,6 +46,34 @@ export function masterIdx(filings: FeedFiling[]): string {
 }
 
 /**
+ * The header facts of the batch's 8-Ks in the submissions JSON's own columnar shape (`CIK##########_live.json`,
+ * one per party CIK), so the filings dataset enriches their index rows exactly as the nightly submissions lane
+ * does. The acceptance time keeps the header's Eastern digits, as the submissions JSON itself writes them.
+ */
+export function submissionsDocs(batch: FetchedFiling[]): { name: string; doc: unknown }[] {
+  const byCik = new Map<string, { name: string; rows: { f: FeedFiling; h: HeaderFacts }[] }>();
+  for (const b of batch) {
+    if (!b.header) continue;
+    for (const p of b.filing.parties) {
+      const e = byCik.get(p.cik) ?? { name: p.name, rows: [] };
+      e.rows.push({ f: b.filing, h: b.header });
+      byCik.set(p.cik, e);
+    }
+  }
+  return [...byCik].map(([cik, e]) => {
+    const a = e.rows.map(({ h }) => h.accepted?.match(/^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/));
+    const recent = {
+      accessionNumber: e.rows.map(({ f }) => f.accession),
+      filingDate: e.rows.map(({ f }) => filedDay(f)),
+      acceptanceDateTime: a.map((m) => (m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z` : '')),
+      form: e.rows.map(({ f }) => f.form),
+      items: e.rows.map(({ h }) => h.items.join(',')),
+    };
+    return { name: `CIK${cik.padStart(10, '0')}_live.json`, doc: { cik: String(Number(cik)), name: e.name, filings: { recent, files: [] } } };
+  });
+}
+
+/**
  * Ingests one live batch through the datasets' own `--from` paths: the filing index first (every filing), then
  * each owning dataset over its filings' submission files. Each run merges into the partitions it touches and
  * runs the events diff stage, so events follow in the same call. Throws when any run fails (the caller keeps
@@ -57,6 +88,7 @@ export async function ingestLiveBatch(
   try {
     await mkdir(join(dir, 'filings'), { recursive: true });
     await writeFile(join(dir, 'filings', 'master.live.idx'), masterIdx(batch.map((b) => b.filing)));
+    for (const s of submissionsDocs(batch)) await writeFile(join(dir, 'filings', s.name), JSON.stringify(s.doc));
     const owned = new Map<string, FetchedFiling[]>();
     for (const b of batch) {
       const ds = datasetForForm(b.filing.form);

@@ -12,9 +12,10 @@ import {
   parseCurrentFeed,
   submissionTxtUrl,
 } from '../../sources/edgar/bulk/current-feed.ts';
+import { indexHeadersUrl, parseIndexHeadersPage } from '../../sources/edgar/archive/index-headers.ts';
 import { runIngest } from '../runner.ts';
 import { type BatchResult, type FetchedFiling, ingestLiveBatch } from './ingest-batch.ts';
-import { datasetForForm, LIVE_DATASETS } from './route.ts';
+import { datasetForForm, isEightK, LIVE_DATASETS } from './route.ts';
 import { emptyState, type LiveState, readLiveState, writeLiveState } from './state.ts';
 
 /** What /healthz and /v1/sources show of the lane (the record in schemas/ is its one definition). */
@@ -121,6 +122,12 @@ export function createLiveLane(opts: LiveLaneOptions): LiveLane {
   }
 
   async function fetchOne(f: FeedFiling): Promise<FetchedFiling> {
+    if (isEightK(f.form)) {
+      // The header page alone carries the items the 8-K events need (a few KB instead of the whole submission).
+      h.requests++;
+      const res = await http.get(indexHeadersUrl(settings.SEC_BASE_URL, f.parties[0].cik, f.accession), { whenPaused: 'fail', retries: 1 });
+      return { filing: f, path: null, header: parseIndexHeadersPage(res.body.toString('latin1'), f.filedDate) };
+    }
     if (!datasetForForm(f.form)) return { filing: f, path: null };
     h.requests++;
     const path = await http.download(submissionTxtUrl(settings.SEC_BASE_URL, f.parties[0].cik, f.accession), { whenPaused: 'fail', retries: 1 });

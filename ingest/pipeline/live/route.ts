@@ -1,3 +1,6 @@
+/** 8-K and 8-K/A: the filing index takes their items from the header page (ingest-batch.ts). */
+export const isEightK = (form: string) => /^8-K(\/A)?$/i.test(form.trim());
+
 /**
  * Which dataset's per-filing ingest owns a form (besides the filing index, which lists every filing). Forms not
  * listed here need no download: their filing-index row comes from the feed entry itself.
