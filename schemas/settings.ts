@@ -45,6 +45,8 @@ const SettingsSchema = z.object({
   LIVE_MAX_PAGES: z.coerce.number().int().min(1).default(20),
   /** Filings fetched and ingested in one batch at most; the rest wait for the next poll (shown as backlog). */
   LIVE_MAX_BATCH: z.coerce.number().int().min(1).default(500),
+  /** A partition's live append files are folded back into its data file once there are this many. */
+  LIVE_COMPACT_FILES: z.coerce.number().int().min(1).default(120),
   /** Hosts webhook deliveries may reach despite resolving to loopback/private ranges (tests, local development). */
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),

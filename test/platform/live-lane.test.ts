@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ describe.skipIf(!hasFixtures)('live lane', () => {
       routes: [...filingsRoutes, ...eventsRoutes, ...serviceRoutes],
       now: clock.now,
       // Two feed entries a page: a Form 4 (issuer + owner entries) fills a page by itself, so paging is exercised.
-      env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url, LIVE: 'on', LIVE_PAGE_SIZE: '2', LIVE_INTERVAL_MS: '30000', THROTTLE_PAUSE_MS: '0' },
+      env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url, LIVE: 'on', LIVE_PAGE_SIZE: '2', LIVE_INTERVAL_MS: '30000', THROTTLE_PAUSE_MS: '0', LIVE_COMPACT_FILES: '4' },
     });
   });
   afterAll(async () => {
@@ -133,6 +134,25 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     expect(lane.health()).toMatchObject({ status: 'idle', interval_ms: 30_000 });
   });
 
+  it('each batch appends a small file to the partition instead of rewriting it; at LIVE_COMPACT_FILES they are folded back', async () => {
+    const dir = join(app.settings.lakeDir, 'filings', 'filed_quarter=2026Q1');
+    const files = () => readdirSync(dir).filter((f) => f.endsWith('.parquet'));
+    const rowsBefore = await lakeAccessions('filings');
+    const lane = createLiveLane({ settings: app.settings, http: app.services.http, now: clock.now });
+    const counts: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      clock.advance(30_000);
+      sec.publish('8k');
+      await lane.pollOnce();
+      counts.push(files().filter((f) => f.startsWith('part-live-')).length);
+    }
+    // Compaction ran whenever a fourth append file appeared: back to the data file alone, never 4 files left.
+    expect(counts).toContain(0);
+    expect(Math.max(...counts)).toBeLessThan(4);
+    expect(files()).toContain('data.parquet');
+    expect((await lakeAccessions('filings')).length).toBe(rowsBefore.length + 4);
+  });
+
   it('/v1/sources shows the lane on the tables it feeds', async () => {
     const r = await app.get('/v1/sources', null);
     const filings = r.body.data.find((d: { table: string }) => d.table === 'filings');
@@ -150,6 +170,9 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     const rows = await app.services.lake.query(`SELECT accession, cik, count(*)::INTEGER AS n FROM filings GROUP BY 1, 2 HAVING count(*) > 1`);
     expect(rows).toEqual([]);
     expect((await lakeAccessions('filings')).length).toBe(sec.published.length);
+    // The daily lane's merge folded the live append files back into the partition's one data file.
+    const quarter = `filed_quarter=${sec.easternDay(clock.now()).slice(0, 4)}Q${Math.ceil(Number(sec.easternDay(clock.now()).slice(5, 7)) / 3)}`;
+    expect(readdirSync(join(app.settings.lakeDir, 'filings', quarter)).filter((f) => f.endsWith('.parquet'))).toEqual(['data.parquet']);
     // The 8-K items the live lane took from the header page survive the daily index's merge.
     const items = await app.services.lake.query(`SELECT DISTINCT items FROM filings WHERE form = '8-K' AND accession LIKE '0001999999-%'`);
     expect(items).toEqual([{ items: '5.02' }]);

@@ -6,9 +6,14 @@ import type { HttpClient } from '../../sources/common/http.ts';
 import { cikDigits } from '../../sources/common/normalize.ts';
 import type { FeedFiling } from '../../sources/edgar/bulk/current-feed.ts';
 import type { HeaderFacts } from '../../sources/edgar/archive/index-headers.ts';
+import { runDiffStage } from '../../events/diff-stage.ts';
 import { findIngester } from '../registry.ts';
+import { compactAppends } from './compact.ts';
 import type { runIngest } from '../runner.ts';
 import { datasetForForm } from './route.ts';
+
+/** `lake`: the batch's filings are in the filing index; `events`: their filing events are appended (latency benches). */
+export type LiveStage = 'lake' | 'events';
 
 export interface FetchedFiling {
   filing: FeedFiling;
@@ -19,10 +24,13 @@ export interface FetchedFiling {
 }
 
 export interface BatchResult {
+  accessions: string[];
   filings: number;
   rows: number;
   events: number;
   datasets: string[];
+  /** Partitions whose append files were folded back into their data file after this batch (`table/value`). */
+  compacted: string[];
 }
 
 /** The feed's `Filed:` date, else the acceptance day in Eastern time (what EDGAR files it under). */
@@ -81,10 +89,11 @@ export function submissionsDocs(batch: FetchedFiling[]): { name: string; doc: un
  */
 export async function ingestLiveBatch(
   batch: FetchedFiling[],
-  deps: { settings: Settings; http: HttpClient; run: typeof runIngest },
+  deps: { settings: Settings; http: HttpClient; run: typeof runIngest; onStage?: (stage: LiveStage, accessions: string[]) => void },
 ): Promise<BatchResult> {
   const dir = join(deps.settings.dataDir, '.work', `live-${randomUUID().slice(0, 8)}`);
-  const result: BatchResult = { filings: batch.length, rows: 0, events: 0, datasets: [] };
+  const accessions = batch.map((b) => b.filing.accession);
+  const result: BatchResult = { accessions, filings: batch.length, rows: 0, events: 0, datasets: [], compacted: [] };
   try {
     await mkdir(join(dir, 'filings'), { recursive: true });
     await writeFile(join(dir, 'filings', 'master.live.idx'), masterIdx(batch.map((b) => b.filing)));
@@ -101,10 +110,20 @@ export async function ingestLiveBatch(
     for (const name of ['filings', ...owned.keys()]) {
       const def = await findIngester(name);
       if (!def) throw new Error(`live lane: no dataset named ${name}`);
-      const s = await deps.run(def, { from: join(dir, name) }, deps.settings, { http: deps.http, quiet: true });
+      // The diff stage is run here rather than inside the run only to stamp the two moments apart.
+      const s = await deps.run(def, { from: join(dir, name) }, deps.settings, { http: deps.http, quiet: true, skipDiff: true, appendOnly: true });
+      // The filing index lists every filing of the batch: from here they are in the lake.
+      if (name === 'filings') deps.onStage?.('lake', accessions);
+      const changed = s.tables.map((t) => ({ table: t.table, partitions: t.partitions.map((p) => p.value), accessions }));
+      if (changed.length) result.events += (await runDiffStage(deps.settings, changed, { quiet: true })).appended;
+      if (name === 'filings') deps.onStage?.('events', accessions);
       result.rows += s.rowsWritten;
-      result.events += s.events.appended;
       result.datasets.push(name);
+      for (const t of s.tables) {
+        const spec = def.tables.find((x) => x.name === t.table)!;
+        const values = t.partitions.map((p) => p.value);
+        result.compacted.push(...(await compactAppends(deps.settings, spec, values, deps.settings.LIVE_COMPACT_FILES)).map((v) => `${t.table}/${v}`));
+      }
     }
     return result;
   } finally {

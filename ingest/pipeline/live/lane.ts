@@ -14,7 +14,7 @@ import {
 } from '../../sources/edgar/bulk/current-feed.ts';
 import { indexHeadersUrl, parseIndexHeadersPage } from '../../sources/edgar/archive/index-headers.ts';
 import { runIngest } from '../runner.ts';
-import { type BatchResult, type FetchedFiling, ingestLiveBatch } from './ingest-batch.ts';
+import { type BatchResult, type FetchedFiling, ingestLiveBatch, type LiveStage } from './ingest-batch.ts';
 import { datasetForForm, isEightK, LIVE_DATASETS } from './route.ts';
 import { emptyState, type LiveState, readLiveState, writeLiveState } from './state.ts';
 
@@ -32,6 +32,8 @@ export interface LiveLaneOptions {
   log?: (m: string) => void;
   /** Called after a batch reached the lake and its events were appended (the server kicks the monitor worker). */
   onBatch?: (r: BatchResult) => void;
+  /** Called inside a batch as stages complete (benches measure publish → lake with it). */
+  onStage?: (stage: LiveStage, accessions: string[]) => void;
 }
 
 export interface LiveLane {
@@ -194,7 +196,7 @@ export function createLiveLane(opts: LiveLaneOptions): LiveLane {
       }
       if (fetched.length) {
         try {
-          result = await ingestLiveBatch(fetched, { settings, http, run });
+          result = await ingestLiveBatch(fetched, { settings, http, run, onStage: opts.onStage });
         } catch (err) {
           for (const f of fetched) {
             const p = s.pending.find((x) => x.accession === f.filing.accession)!;
