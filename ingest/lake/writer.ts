@@ -84,8 +84,8 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
 /**
  * The live lane's write: each staged partition's rows go to a new small file beside the partition's
  * `data.parquet` instead of rewriting it (a quarter of the filing index takes ~30 s to rewrite on 2 cores; see
- * docs/live-lane.md). Readers see every `*.parquet` of a partition; the next merge of the partition, or
- * `compactPartition`, folds these files back into `data.parquet`.
+ * docs/live-lane.md). Readers see every `*.parquet` of a partition; the next merge of the partition, or the
+ * live lane's `compactAppends` (ingest/pipeline/live/compact.ts), folds these files back into `data.parquet`.
  */
 export async function appendStagedPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec): Promise<WrittenPartition[]> {
   const staging = sqlIdent(`staging_${spec.name}`);

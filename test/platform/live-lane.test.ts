@@ -31,7 +31,15 @@ describe.skipIf(!hasFixtures)('live lane', () => {
       routes: [...filingsRoutes, ...eventsRoutes, ...serviceRoutes],
       now: clock.now,
       // Two feed entries a page: a Form 4 (issuer + owner entries) fills a page by itself, so paging is exercised.
-      env: { SEC_BASE_URL: sec.url, SEC_DATA_BASE_URL: sec.url, LIVE: 'on', LIVE_PAGE_SIZE: '2', LIVE_INTERVAL_MS: '30000', THROTTLE_PAUSE_MS: '0', LIVE_COMPACT_FILES: '4' },
+      env: {
+        SEC_BASE_URL: sec.url,
+        SEC_DATA_BASE_URL: sec.url,
+        LIVE: 'on',
+        LIVE_PAGE_SIZE: '2',
+        LIVE_INTERVAL_MS: '30000',
+        THROTTLE_PAUSE_MS: '0',
+        LIVE_COMPACT_FILES: '4',
+      },
     });
   });
   afterAll(async () => {

@@ -40,10 +40,7 @@ async function templates(): Promise<Record<Kind, Template>> {
   const k8 = await readFixture('8k/8k_meta_2025-12-19_item5.02_full_submission.txt');
   const d13 = await readFixture('schedule13dg/schedule13d_aadi_bioscience_bml_2024_structured.xml');
   const swap = (text: string, oldAcc: string, oldDay: string) => (acc: string, day: string) =>
-    text
-      .replaceAll(oldAcc, acc)
-      .replaceAll(oldAcc.replace(/-/g, ''), acc.replace(/-/g, ''))
-      .replaceAll(oldDay, day.replace(/-/g, ''));
+    text.replaceAll(oldAcc, acc).replaceAll(oldAcc.replace(/-/g, ''), acc.replace(/-/g, '')).replaceAll(oldDay, day.replace(/-/g, ''));
   return {
     form4: {
       form: '4',

@@ -114,8 +114,14 @@ export function createLiveLane(opts: LiveLaneOptions): LiveLane {
       if (page === 0 && entries[0]) h.newest_feed_entry_at = entries[0].updated;
       let reachedKnown = false;
       for (const e of entries) {
-        if (known.has(e.accession) || (s.newest_ingested && e.updated < s.newest_ingested)) reachedKnown = true;
-        else out.push(e);
+        if (known.has(e.accession)) {
+          reachedKnown = true;
+          continue;
+        }
+        // An unknown filing older than the mark is still taken (a filing the feed listed late is not skipped);
+        // it only ends the paging, for when the seen list no longer holds the filings around the mark.
+        out.push(e);
+        if (s.newest_ingested && e.updated < s.newest_ingested) reachedKnown = true;
       }
       // A first start takes the current page only; history is the daily and nightly lanes' job.
       if (reachedKnown || entries.length < count || bootstrap) return { entries: out, gap: false };
@@ -170,8 +176,10 @@ export function createLiveLane(opts: LiveLaneOptions): LiveLane {
       const { entries, gap } = await newEntries(s);
       bootstrap = false;
       if (gap) {
-        troubled = true;
-        fail(`more than ${settings.LIVE_MAX_PAGES} feed pages of new filings since the last poll: older ones are left to the daily lane`, false);
+        // Reported, not a reason to slow down: polling less often would only widen the next gap.
+        h.errors++;
+        h.last_error = `more than ${settings.LIVE_MAX_PAGES} feed pages of new filings since the last poll: older ones are left to the daily lane`;
+        log(`live: ${h.last_error}`);
       }
       // Oldest first, so a batch cut short by throttling keeps the feed's order.
       const fresh = groupFeedFilings(entries).reverse();

@@ -24,7 +24,7 @@ export interface LiveState {
 }
 
 /** The feed holds about a day of filings at the real rate; a day is ~6,000 accessions. */
-export const SEEN_CAP = 20_000;
+const SEEN_CAP = 20_000;
 
 export function emptyState(): LiveState {
   return { version: 1, newest_ingested: null, seen: [], pending: [] };
