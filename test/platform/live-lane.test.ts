@@ -131,6 +131,14 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     expect(await lakeAccessions('beneficial_ownership')).toContain(late.accession);
   });
 
+  it('a filing the feed lists late, with an acceptance time older than the newest ingested, is still taken', async () => {
+    const lane = createLiveLane({ settings: app.settings, http: app.services.http, now: clock.now });
+    const late = sec.publish('8k', new Date(clock.now().getTime() - 10 * MINUTE));
+    await lane.pollOnce();
+    expect(await lakeAccessions('filings')).toContain(late.accession);
+    expect(lane.health().backlog).toBe(0);
+  });
+
   it('a throttled feed doubles the interval (degraded), and a clean poll restores it', async () => {
     const lane = createLiveLane({ settings: app.settings, http: app.services.http, now: clock.now });
     sec.throttleFeed(2);
