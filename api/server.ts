@@ -7,6 +7,7 @@ import { createApp } from './core/app.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
+import { runIngest } from '../ingest/pipeline/index.ts';
 import { closeServices, createServices, type ServiceOverrides, type Services } from './core/services.ts';
 import { startDemoMode } from './demo/demo-mode.ts';
 import { startWorkers } from './core/workers.ts';
@@ -53,7 +54,10 @@ export async function startServer(settings: Settings = loadSettings(), overrides
 
   const workers = startWorkers(services);
   const scheduleLog = services.log.child({ component: 'schedule' });
-  const scheduler = startScheduler(settings, (m) => scheduleLog.info(m));
+  // The nightly and daily lanes download through the services' client, so they, the live lane and the live API
+  // routes share one SEC_MAX_RPS budget instead of each run starting its own.
+  const sharedRun: typeof runIngest = (d, args, s, opts) => runIngest(d, args, s, { ...opts, http: services.http });
+  const scheduler = startScheduler(settings, (m) => scheduleLog.info(m), sharedRun);
 
   return {
     services,

@@ -35,6 +35,18 @@ const SettingsSchema = z.object({
   SCHEDULE: bool.default(false),
   NIGHTLY_CRON: z.string().default('30 3 * * *'),
   DAILY_CRON: z.string().default('15 22 * * 1-5'),
+  /** The live lane (docs/live-lane.md): polls the latest-filings feed inside the server; off unless LIVE=on. */
+  LIVE: bool.default(false),
+  LIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Ceiling of the interval after throttling or failures (it doubles each time, and resets on a clean poll). */
+  LIVE_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(600_000),
+  LIVE_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  /** Feed pages read in one poll at most before the lane reports a gap (left to the daily lane). */
+  LIVE_MAX_PAGES: z.coerce.number().int().min(1).default(20),
+  /** Filings fetched and ingested in one batch at most; the rest wait for the next poll (shown as backlog). */
+  LIVE_MAX_BATCH: z.coerce.number().int().min(1).default(500),
+  /** A partition's live append files are folded back into its data file once there are this many. */
+  LIVE_COMPACT_FILES: z.coerce.number().int().min(1).default(120),
   /** Hosts webhook deliveries may reach despite resolving to loopback/private ranges (tests, local development). */
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../ingest/lake/index.ts';
+import { createLiveLane, type LiveLane } from '../../ingest/pipeline/index.ts';
 import { createHttpClient, type HttpClient } from '../../ingest/sources/common/index.ts';
 import { createFilingStore, type FilingStore } from '../../ingest/sources/edgar/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
@@ -23,6 +24,8 @@ export interface Services {
   filings: FilingStore;
   /** Monitor matching and webhook deliveries; idle until started (the server starts it, tests run cycles by hand). */
   monitoring: MonitoringRuntime;
+  /** The live lane (LIVE=on): idle until the server's workers start it; its health shows in /healthz and /v1/sources. */
+  live: LiveLane;
   /** The process logger at LOG_LEVEL; requests log through a child carrying their request id. */
   log: Logger;
   /** Signs pagination cursors of every list, dataset or custom (api/core/cursor.ts). */
@@ -48,6 +51,8 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
   const state = await openStateStore(overrides.statePath ?? join(settings.dataDir, 'state.duckdb'));
   const lake = await openLake(settings.lakeDir, { extraTables: overrides.extraTables });
   const http = overrides.http ?? createHttpClient(settings);
+  const monitoring = createMonitoring({ state, lake, settings, now, log }, overrides.monitoring);
+  const liveLog = log.child({ component: 'live' });
   return {
     settings,
     lake,
@@ -60,7 +65,9 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
       settings,
       lookupCiks: async (acc) => (await lake.query('SELECT DISTINCT cik FROM filings WHERE accession = $1', [acc])).map((r) => String(r.cik)),
     }),
-    monitoring: createMonitoring({ state, lake, settings, now, log }, overrides.monitoring),
+    monitoring,
+    // A batch's events are in the lake when onBatch fires: matching them now instead of at the next cycle.
+    live: createLiveLane({ settings, http, now, log: (m) => liveLog.info(m), onBatch: () => monitoring.kick() }),
     log,
     cursorSecret: overrides.cursorSecret ?? cursorSecret(settings),
     now,
@@ -68,6 +75,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
 }
 
 export async function closeServices(s: Services): Promise<void> {
+  await s.live.stop();
   await s.monitoring.stop();
   s.lake.close();
   await s.state.close();

@@ -6,13 +6,21 @@ export interface Worker {
   start(services: Services): { stop(): Promise<void> };
 }
 
-/** The server's workers, listed explicitly: the monitor matcher with the webhook delivery scheduler. */
+/** The server's workers, listed explicitly: the monitor matcher with the webhook delivery scheduler, and the live lane. */
 const WORKERS: readonly Worker[] = [
   {
     name: 'monitoring',
     start(services) {
       services.monitoring.start();
       return { stop: () => services.monitoring.stop() };
+    },
+  },
+  {
+    name: 'live',
+    start(services) {
+      // Does nothing unless LIVE=on.
+      services.live.start();
+      return { stop: () => services.live.stop() };
     },
   },
 ];

@@ -5,7 +5,7 @@ import { SOURCE } from '../../schemas/sources.ts';
 export default defineRoute({
   method: 'get',
   path: '/healthz',
-  summary: 'Liveness and reachability of the lake and the state store',
+  summary: 'Liveness and reachability of the lake and the state store, and the live lane',
   description: 'Public. HTTP 200 when both are reachable, 503 otherwise.',
   tag: 'Service',
   source: SOURCE.svc,
@@ -20,6 +20,8 @@ export default defineRoute({
       status: lakeOk && stateOk ? 'ok' : 'degraded',
       lake: { reachable: lakeOk, tables: catalog.length },
       state_store: { reachable: stateOk },
+      // The live lane's trouble is shown, not turned into a 503: the API still serves the lake.
+      live: services.live.health(),
       version: '0.1.0',
       time: services.now().toISOString(),
     };

@@ -13,6 +13,7 @@ export default defineRoute({
   record: sourceRecord,
   async handler({ services }) {
     const catalog = await services.lake.catalog();
+    const live = services.live.health();
     const data = catalog.map((e) => ({
       table: e.table,
       dataset: e.dataset,
@@ -23,6 +24,7 @@ export default defineRoute({
       last_refresh: e.last_refresh,
       partition_key: e.partition_key,
       partitions: e.partitions.map((p) => ({ value: p.value, rows: p.rows, refreshed_at: p.refreshed_at, parser_version: p.parser_version })),
+      live: live.enabled && live.datasets.includes(e.dataset) ? live : null,
     }));
     const newest =
       data

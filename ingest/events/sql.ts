@@ -1,3 +1,4 @@
+import type { ChangedTable } from './handler.ts';
 import { sqlString } from '../lake/duck.ts';
 
 /**
@@ -17,6 +18,26 @@ export function evidenceSql(o: { sourceType: string; url: string; retrievedAt: s
 export const ENTITY_LOOKUP = `(SELECT cik, any_value(ticker) AS ticker, any_value(name) AS name FROM entities GROUP BY cik)`;
 
 /** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
+/**
+ * `inPartitions` over the changed partitions, narrowed to the changed accessions when every change names them
+ * (the live lane), so a batch of 25 filings does not re-draft a whole quarter.
+ */
+export function inChanged(col: string, changed: ChangedTable[], params: unknown[], accessionCol: string): string {
+  const where = inPartitions(
+    col,
+    changed.flatMap((c) => c.partitions),
+    params,
+  );
+  if (!changed.length || !changed.every((c) => c.accessions)) return where;
+  const accs = [...new Set(changed.flatMap((c) => c.accessions!))];
+  if (!accs.length) return 'false';
+  const list = accs.map((a) => {
+    params.push(a);
+    return `$${params.length}`;
+  });
+  return `${where} AND ${accessionCol} IN (${list.join(', ')})`;
+}
+
 export function inPartitions(col: string, values: string[], params: unknown[]): string {
   if (!values.length) return 'false';
   return `CAST("${col}" AS VARCHAR) IN (${values

@@ -3,3 +3,4 @@ export { discoverModules } from './discover.ts';
 export { dependencyOrder, loadIngesters } from './registry.ts';
 export { runIngest } from './runner.ts';
 export { ingestSamples } from './samples.ts';
+export { createLiveLane, type LiveLane } from './live/lane.ts';

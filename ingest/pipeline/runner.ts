@@ -7,7 +7,7 @@ import type { BadRow } from '../lake/staging.ts';
 import type { DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './contract.ts';
 import { openDuck, queryRows } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
-import { writeStagedPartitions, type WrittenPartition } from '../lake/writer.ts';
+import { appendStagedPartitions, writeStagedPartitions, type WrittenPartition } from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
 import { createProgress } from './progress.ts';
 import { findIngester } from './registry.ts';
@@ -34,6 +34,11 @@ export interface RunOptions {
   quiet?: boolean;
   /** Skip the events diff stage (benches measuring the ingest alone). */
   skipDiff?: boolean;
+  /**
+   * Write each partition's rows as a new small file beside it instead of rewriting it (the live lane's batches;
+   * folded back by the partition's next merge). Only for merge-mode tables.
+   */
+  appendOnly?: boolean;
   /** Test hook: throw after staging, before any partition is renamed into place (crash simulation). */
   failBeforeCommit?: boolean;
 }
@@ -133,10 +138,13 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         if (opts.failBeforeCommit) throw new Error('simulated crash before commit');
         for (const t of def.tables) {
           progress.phase(`writing ${t.name}`);
-          const parts = await writeStagedPartitions(conn, settings.lakeDir, t);
+          const parts =
+            opts.appendOnly && t.writeMode === 'merge'
+              ? await appendStagedPartitions(conn, settings.lakeDir, t)
+              : await writeStagedPartitions(conn, settings.lakeDir, t);
           if (!parts.length) continue;
           progress.note(`${t.name}: ${parts.map((p) => `${p.value} (${p.rows.toLocaleString('en-US')} rows)`).join(', ')} written`);
-          await updateCatalog(settings, def, t.name, parts, batch.inputs, batch.args);
+          await updateCatalog(settings, def, t.name, parts, batch.inputs, batch.args, !!opts.appendOnly && t.writeMode === 'merge');
           const existing = summary.tables.find((x) => x.table === t.name);
           if (existing) existing.partitions.push(...parts);
           else summary.tables.push({ table: t.name, partitions: parts });
@@ -175,6 +183,7 @@ async function updateCatalog(
   parts: WrittenPartition[],
   inputs: RawInput[],
   args: IngestArgs,
+  appended = false,
 ): Promise<void> {
   const spec = def.tables.find((t) => t.name === table)!;
   const now = new Date().toISOString();
@@ -194,6 +203,12 @@ async function updateCatalog(
   entry.source_urls = def.sourceUrls;
   const byValue = new Map(entry.partitions.map((p) => [p.value, p]));
   for (const p of parts) {
+    const before = byValue.get(p.value);
+    // An append adds rows to the partition (and keeps the inputs the partition was last derived from).
+    if (appended && before) {
+      byValue.set(p.value, { ...before, rows: before.rows + p.rows, refreshed_at: now });
+      continue;
+    }
     const pe: PartitionEntry = {
       value: p.value,
       dataset: def.name,

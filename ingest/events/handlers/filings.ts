@@ -1,6 +1,6 @@
 import type { DiffHandler } from '../handler.ts';
 import { FIXED_IMPORTANCE, MEDIUM_FORMS } from '../importance.ts';
-import { ENTITY_LOOKUP, evidenceSql, inPartitions } from '../sql.ts';
+import { ENTITY_LOOKUP, evidenceSql, inChanged } from '../sql.ts';
 
 /** 8-K item number → event type (taxonomy: docs/api-contract.md; items: docs/formats/12-form-items-8k-10k-10q.md). */
 const EIGHT_K_EVENTS: Record<string, string> = {
@@ -33,10 +33,9 @@ export const filingsHandler: DiffHandler = {
   tables: ['filings'],
   async run(_ctx, changed) {
     const params: unknown[] = [new Date().toISOString()];
-    const parts = changed.flatMap((c) => c.partitions);
     const base =
       `SELECT f.*, en.ticker AS en_ticker, coalesce(en.name, f.company) AS en_name FROM filings f LEFT JOIN ${ENTITY_LOOKUP} en ON en.cik = f.cik ` +
-      `WHERE ${inPartitions('filed_quarter', parts, params)} ` +
+      `WHERE ${inChanged('filed_quarter', changed, params, 'f.accession')} ` +
       `QUALIFY row_number() OVER (PARTITION BY f.accession ORDER BY (en.ticker IS NULL), f.cik) = 1`;
     const url = `coalesce(b.primary_document_url, b.filing_url)`;
     const occurred = `coalesce(CAST(b.acceptance_datetime AS VARCHAR), CAST(b.filed_date AS VARCHAR))`;

@@ -1,6 +1,6 @@
 import type { DiffHandler } from '../handler.ts';
 import { byValueSql } from '../importance.ts';
-import { ENTITY_LOOKUP, evidenceSql, inPartitions } from '../sql.ts';
+import { ENTITY_LOOKUP, evidenceSql, inChanged } from '../sql.ts';
 
 const CODE_EVENTS = {
   P: 'sec.form4.insider_buy',
@@ -18,11 +18,7 @@ export const form4Handler: DiffHandler = {
   tables: ['insider_transactions'],
   async run(_ctx, changed) {
     const params: unknown[] = [new Date().toISOString()];
-    const where = inPartitions(
-      'filed_quarter',
-      changed.flatMap((c) => c.partitions),
-      params,
-    );
+    const where = inChanged('filed_quarter', changed, params, 'accession');
     const mapping = Object.entries(CODE_EVENTS)
       .map(([c, t]) => `('${c}', '${t}')`)
       .join(', ');
