@@ -10,6 +10,7 @@ import { startScheduler } from './core/scheduler.ts';
 import { closeServices, createServices, type Services } from './core/services.ts';
 import { startWorkers } from './core/workers.ts';
 import { ROUTES } from './routes.ts';
+import { recoverInterruptedRuns } from '../ingest/pipeline/index.ts';
 
 export interface RunningServer {
   services: Services;
@@ -24,6 +25,17 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings = loadSettings()): Promise<RunningServer> {
   const services = await createServices(settings);
+  // An ingest killed mid-commit is finished and dead runs' scratch removed; in the background, since it may wait
+  // for a dead run's table locks to go stale (docs/architecture.md, "Crash safety").
+  const recoveryLog = services.log.child({ component: 'recovery' });
+  const recovery = recoverInterruptedRuns(settings, { quiet: true })
+    .then((r) => {
+      if (r.rolledForward.length) recoveryLog.warn(`finished the interrupted commit of ${r.rolledForward.join(', ')}`);
+      if (r.cleaned.workDirs.length || r.cleaned.tempFiles.length) {
+        recoveryLog.info(`removed ${r.cleaned.workDirs.length} scratch folder(s) and ${r.cleaned.tempFiles.length} temp file(s) of dead runs`);
+      }
+    })
+    .catch((err) => recoveryLog.error(`recovery of interrupted ingests failed: ${(err as Error).message}`));
   const handle = createApp(services, { routes: ROUTES });
   const server = createServer(handle.app);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
@@ -60,6 +72,7 @@ export async function startServer(settings: Settings = loadSettings()): Promise<
     port,
     async close() {
       scheduler.stop();
+      await recovery;
       await workers.stop();
       await new Promise<void>((r) => adminServer.close(() => r()));
       await new Promise<void>((r) => server.close(() => r()));

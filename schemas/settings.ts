@@ -38,6 +38,8 @@ const SettingsSchema = z.object({
   /** Hosts webhook deliveries may reach despite resolving to loopback/private ranges (tests, local development). */
   WEBHOOK_ALLOW_HOSTS: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Share of a partition's rows (or of a run's rows, rejected) beyond which an ingest refuses to replace the lake. */
+  INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

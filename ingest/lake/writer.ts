@@ -14,34 +14,51 @@ export interface WrittenPartition {
   rows: number;
 }
 
+/** A partition file written under a temp name, waiting for the run's commit (ingest/lake/commit.ts) to rename it. */
+export interface StagedPartition extends WrittenPartition {
+  staged: string;
+  target: string;
+}
+
 /**
- * Writes every partition present in `staging_<table>` to the lake. Each partition is one file written under a
- * temp name then renamed over `data.parquet`: POSIX rename is atomic, so a reader sees the old file or the new
- * one, never half of either, and re-running the same period replaces it (idempotent).
- * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first.
+ * Writes every partition present in `staging_<table>` as one file per partition under a temp name beside its
+ * target `data.parquet` (same folder, so the commit's rename is atomic: a reader sees the old file or the new one,
+ * never half of either). Nothing becomes visible here: the runner validates the staged partitions, then commits
+ * all of a run's tables together. Re-running the same period replaces the partition (idempotent).
+ * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first, read
+ * from `pending` (a file this run staged for the same target in an earlier batch) or else from the lake.
  */
-export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec): Promise<WrittenPartition[]> {
+export async function writeStagedPartitions(
+  conn: DuckDBConnection,
+  lakeDir: string,
+  spec: TableSpec,
+  runId: string,
+  pending: ReadonlyMap<string, string> = new Map(),
+): Promise<StagedPartition[]> {
   const staging = sqlIdent(`staging_${spec.name}`);
   const part = sqlIdent(spec.partitionBy);
   const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),
   );
-  const written: WrittenPartition[] = [];
+  const written: StagedPartition[] = [];
   for (const value of values) {
     const dir = partitionDir(lakeDir, spec, value);
     const target = join(dir, PARTITION_FILE);
-    if (spec.writeMode === 'merge' && existsSync(target)) {
+    const existing = pending.get(target) ?? (existsSync(target) ? target : null);
+    if (spec.writeMode === 'merge' && existing) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
       await conn.run(
         // The file holds no partition column (it is the folder name): add it back so a key may include it.
         `INSERT INTO ${staging} BY NAME SELECT e.* FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-          `read_parquet(${sqlString(target)}, hive_partitioning = false)) e ` +
+          `read_parquet(${sqlString(existing)}, hive_partitioning = false)) e ` +
           `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
       );
     }
     await mkdir(dir, { recursive: true });
-    const tmp = join(dir, `.${PARTITION_FILE}.tmp-${randomUUID()}`);
+    // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
+    // batches of one run apart.
+    const tmp = join(dir, `.${randomUUID().slice(0, 8)}-${PARTITION_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
     try {
       await conn.run(
@@ -49,8 +66,7 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
           `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
-      await rename(tmp, target);
-      written.push({ value, rows: Number(n) });
+      written.push({ value, rows: Number(n), staged: tmp, target });
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
@@ -66,7 +82,8 @@ export async function appendPartitionFile(conn: DuckDBConnection, lakeDir: strin
   const dir = partitionDir(lakeDir, spec, value);
   await mkdir(dir, { recursive: true });
   const name = `part-${Date.now()}-${randomUUID().slice(0, 8)}.parquet`;
-  const tmp = join(dir, `.${name}.tmp`);
+  // A temp mark without a run: the cleaner removes it once older than the lock staleness (ingest/lake/scratch.ts).
+  const tmp = join(dir, `.${name}.tmp-${randomUUID().slice(0, 8)}`);
   try {
     await conn.run(`COPY (${selectSql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
     const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
