@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { isLocked, LOCK_STALE_MS, tryLock } from './lock.ts';
 
 /**
@@ -13,8 +13,6 @@ import { isLocked, LOCK_STALE_MS, tryLock } from './lock.ts';
 export interface RunScratch {
   id: string;
   workDir: string;
-  /** The name of a not-yet-committed file beside `target` (never matches `*.parquet` nor `_catalog.json`). */
-  tempFor(target: string): string;
   /** Removes the work folder and drops the run's lock. */
   finish(): Promise<void>;
 }
@@ -24,10 +22,6 @@ export function workRoot(dataDir: string): string {
 }
 
 const TEMP_MARK = '.tmp-';
-
-export function tempName(target: string, runId: string): string {
-  return join(target, '..', `.${basename(target)}${TEMP_MARK}${runId}`);
-}
 
 /** The run id a temp file name carries, or null for a name that is not a temp file. */
 function runOfTemp(name: string): string | null {
@@ -45,7 +39,6 @@ export async function startRun(dataDir: string, label: string, staleMs = LOCK_ST
   return {
     id,
     workDir,
-    tempFor: (target) => tempName(target, id),
     async finish() {
       await rm(workDir, { recursive: true, force: true });
       await release().catch(() => undefined);

@@ -145,7 +145,24 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
     };
     let batchBad = 0;
     let batchFirstBad: BadRow | undefined;
+    // Rows read per file (kept, per table, or rejected), against the counts files declare (ctx.declaredRows).
+    const kept = new Map<string, Map<string, number>>();
+    const rejected = new Map<string, number>();
+    const declared = new Map<string, number>();
+    const countRead = (file: string | undefined, table?: string) => {
+      if (!file) return;
+      if (!table) {
+        rejected.set(file, (rejected.get(file) ?? 0) + 1);
+        return;
+      }
+      let m = kept.get(file);
+      if (!m) kept.set(file, (m = new Map()));
+      m.set(table, (m.get(table) ?? 0) + 1);
+    };
+    // A line may feed several tables (a sorted copy): the table that kept most of a file's rows stands for it.
+    const readFrom = (file: string) => Math.max(0, ...(kept.get(file)?.values() ?? [])) + (rejected.get(file) ?? 0);
     const onBad = (b: BadRow) => {
+      countRead(b.file);
       summary.badRows++;
       batchBad++;
       batchFirstBad ??= b;
@@ -168,6 +185,9 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         });
         batchBad = 0;
         batchFirstBad = undefined;
+        kept.clear();
+        rejected.clear();
+        declared.clear();
         const inputPaths = batch.inputs.map((i) => i.path);
         const sources = new PartitionSources();
         try {
@@ -180,12 +200,14 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             ...ctx,
             parserVersion: def.parserVersion,
             badRow: onBad,
+            declaredRows: (file, rows) => declared.set(file, rows),
             async append(table, row, where) {
               const s = staging.get(table.name);
               if (!s) throw new Error(`${def.name}: append to table ${table.name}, which is not in the dataset's tables`);
               // The one counter of appended rows (see Progress.rows): a rejected row is a bad row, not progress.
               if (await s.append(row, where)) {
                 progress.rows(1);
+                countRead(where?.file, table.name);
                 sources.note(table.name, (row as Record<string, unknown>)[table.partitionBy], inputOfRow(where?.file, inputPaths));
               }
             },
@@ -207,8 +229,12 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${sqlIdent(`staging_${t.name}`)}`);
             staged += Number(n);
           }
-          const rejected = checkRejections(staged, batchBad, batchFirstBad, maxDrop);
-          if (rejected) refusals.push(batches.length > 1 ? `${batch.label}: ${rejected}` : rejected);
+          const rejection = checkRejections(staged, batchBad, batchFirstBad, maxDrop);
+          if (rejection) refusals.push(batches.length > 1 ? `${batch.label}: ${rejection}` : rejection);
+          for (const [file, rows] of declared) {
+            const read = readFrom(file);
+            if (read < rows) refusals.push(`${file}: ${read} row(s) read where the file declares ${rows}: the file is cut short or was partly unread`);
+          }
           // Before anything is written: SQL-path loads skip row validation, and no validation sees a repeated key.
           progress.phase('checking primary keys');
           for (const t of def.tables) await assertStagedKeys(conn, t);

@@ -40,9 +40,15 @@ describe('a dataset commits all its tables together (crash safety)', () => {
 
   it('a crash after the first table is renamed is rolled forward by the next start: both tables show the new run', async () => {
     await writePairsCsv(join(app.dataDir, 'v2'), 'v2');
-    const crash = app.ingest(twoTableIngester, { from: join(app.dataDir, 'v2') }, { afterRename: (done) => {
-      if (done === 1) throw new Error('simulated crash between tables');
-    } });
+    const crash = app.ingest(
+      twoTableIngester,
+      { from: join(app.dataDir, 'v2') },
+      {
+        afterRename: (done) => {
+          if (done === 1) throw new Error('simulated crash between tables');
+        },
+      },
+    );
     await expect(crash).rejects.toThrow(/simulated crash between tables/);
     // The hazard the manifest exists for: one table new, its sorted copy old, until the commit is finished.
     expect(await both()).toEqual({ byId: ['v2'], byName: ['v1'] });

@@ -14,7 +14,7 @@ import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
 /** Validation before replace: a run that read a cut file, rejected its rows or would shrink a partition refuses to write. */
 describe('ingest validation before replace', () => {
   let app: TestApp;
-  const count = async () => Number((await app.services.lake.query('SELECT count(*) AS n FROM toy_firms'))[0].n);
+  const count = async () => Number((await app.services.lake.query("SELECT count(*) AS n FROM toy_firms WHERE snapshot_date = '2026-01-01'"))[0].n);
   const refusal = async (p: Promise<unknown>) => {
     const err = await p.then(
       () => null,
@@ -90,6 +90,22 @@ describe('ingest validation before replace', () => {
     expect(n).toBe(50);
   });
 
+  it('a file holding fewer rows than it declares is refused', async () => {
+    const dir = join(app.dataDir, 'declared');
+    const file = await writeToyCsv(dir, '2026-01-01', 100);
+    const base = toyIngester();
+    // A loader whose format carries a row count (here: a count the test states for the file).
+    const declaring = defineIngester({
+      ...base,
+      async load(ctx, inputs, args) {
+        ctx.declaredRows?.(inputs[0].path, 120);
+        await base.load(ctx, inputs, args);
+      },
+    });
+    expect(await refusal(app.ingest(declaring, { from: dir }))).toContain(`${file}: 100 row(s) read where the file declares 120`);
+    expect(await count()).toBe(100);
+  });
+
   it('a DuckDB error while a loader reads its file names the file and the column it expected', async () => {
     const dir = join(app.dataDir, 'layout');
     const file = join(dir, 'firms-2026-03-01.csv');
@@ -99,7 +115,8 @@ describe('ingest validation before replace', () => {
       ...toyIngester(),
       async load(ctx, inputs) {
         await ctx.sql(
-          `INSERT INTO staging_toy_firms (snapshot_date, id, name, aum, parser_version) SELECT DATE '2026-03-01', id, name, aum, 1 FROM read_csv(${sqlString(inputs[0].path)})`,
+          'INSERT INTO staging_toy_firms (snapshot_date, id, name, aum, parser_version) ' +
+            `SELECT DATE '2026-03-01', id, name, aum, 1 FROM read_csv(${sqlString(inputs[0].path)})`,
         );
       },
       inputs: (_c, args) => localInputs(args.from!),
@@ -134,7 +151,9 @@ describe.skipIf(!hasFixtures)(`a Form 144 filing cut mid-XML (real fixture) ${ha
     await writeFile(join(cut, name), xml.slice(0, xml.indexOf('<ns2:noOfUnitsSold>') + '<ns2:noOfUnitsSold>'.length + 2));
     const err = await app.ingest(form144, { from: cut }, { skipDiff: true }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(IngestRefused);
-    expect((err as Error).message).toMatch(new RegExp(`${name.replace(/\./g, '\\.')}:\\d+: the XML ends before its root element <ns2:edgarSubmission> is closed`));
+    expect((err as Error).message).toMatch(
+      new RegExp(`${name.replace(/\./g, '\\.')}:\\d+: the XML ends before its root element <ns2:edgarSubmission> is closed`),
+    );
     expect((err as Error).message).toContain("<ns2:noOfUnitsSold>69')");
     expect(await app.services.lake.query('SELECT units_to_be_sold, aggregate_market_value, broker_name FROM form144_notices')).toEqual(before);
   });

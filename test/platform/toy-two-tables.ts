@@ -15,7 +15,14 @@ const columns = {
   id: { type: 'VARCHAR', nullable: false },
   name: { type: 'VARCHAR', nullable: false },
 } as const;
-export const pairsById = defineTable({ name: 'toy_pairs', description: 'crash test', columns, partitionBy: 'snapshot_date', sortBy: ['id'], primaryKey: ['id'] });
+export const pairsById = defineTable({
+  name: 'toy_pairs',
+  description: 'crash test',
+  columns,
+  partitionBy: 'snapshot_date',
+  sortBy: ['id'],
+  primaryKey: ['id'],
+});
 export const pairsByName = defineTable({
   name: 'toy_pairs_by_name',
   description: 'crash test, sorted copy',
