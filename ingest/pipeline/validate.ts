@@ -55,9 +55,12 @@ export function checkReplacement(dataset: string, plan: PlannedPartition, prior:
     const share = Math.round((1 - plan.rows / before.rows) * 100);
     out.push(`${name}: would replace ${before.rows} rows with ${plan.rows} (a drop of ${share}%, more than INGEST_MAX_DROP=${maxDrop})`);
   }
+  // A partial set is this run's files all among the snapshot's, some missing; new file names (a newer download) are a
+  // new set, not a partial one.
   const have = new Set(plan.inputs.map((p) => basename(p)));
-  const missing = [...new Set(before.inputs.map((i) => basename(i.path)))].filter((n) => !have.has(n));
-  if (missing.length && before.inputs.length > 1) {
+  const had = new Set(before.inputs.map((i) => basename(i.path)));
+  const missing = [...had].filter((n) => !have.has(n));
+  if (missing.length && have.size > 0 && [...have].every((n) => had.has(n))) {
     out.push(`${name}: the snapshot was built from ${before.inputs.length} files and this run lacks ${missing.join(', ')} (pass the full set)`);
   }
   return out;
