@@ -39,7 +39,8 @@ export async function tryLock(path: string, opts: LockOptions = {}): Promise<() 
     realpath: false,
     stale: opts.staleMs ?? LOCK_STALE_MS,
     retries: 0,
-    onCompromised: opts.onCompromised ?? (() => undefined),
+    // proper-lockfile's default throws from a timer (an uncaught exception that would kill the server): warn instead.
+    onCompromised: opts.onCompromised ?? ((err) => process.emitWarning(`lock ${path} compromised: ${err.message}`)),
   });
 }
 
