@@ -1,7 +1,9 @@
+import { createReadStream } from 'node:fs';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyRenames, removeManifest, writeManifest, type Rename } from '../../ingest/lake/commit.ts';
+import { checkComplete } from '../../ingest/sources/common/complete.ts';
 import { percentile, type BenchResult } from './support.ts';
 
 const TABLES = 2;
@@ -53,7 +55,19 @@ export default async function commitBench(): Promise<BenchResult[]> {
       await removeManifest(lake, run);
     });
     const files = TABLES * (PARTITIONS + 1);
+    // The whole-file check of a CSV input (one pass: lines and quotes) against reading the same file and nothing else.
+    const csv = join(lake, 'big.csv');
+    const line = 'F000001,"Firm, Inc.",NY,123456789,Y\n';
+    await writeFile(csv, line.repeat(Math.ceil((64 << 20) / line.length)));
+    const t0 = performance.now();
+    for await (const _ of createReadStream(csv));
+    const readMs = performance.now() - t0;
+    const t1 = performance.now();
+    await checkComplete(csv);
+    const checkMs = performance.now() - t1;
     return [
+      { name: 'whole-file check, 64 MB CSV: plain read (baseline)', figures: { ms: Math.round(readMs) } },
+      { name: 'whole-file check, 64 MB CSV: checkComplete', figures: { ms: Math.round(checkMs) } },
       { name: `commit ${files} files: renames alone (baseline)`, figures: { p50_ms: percentile(base, 50), p99_ms: percentile(base, 99) } },
       { name: `commit ${files} files: manifest + fsync + renames`, figures: { p50_ms: percentile(manifest, 50), p99_ms: percentile(manifest, 99) } },
     ];
