@@ -9,6 +9,7 @@ import { commitsDir } from '../../ingest/lake/commit.ts';
 import { startRun, workRoot } from '../../ingest/lake/scratch.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import raises from '../../ingest/datasets/raises/dataset.ts';
 import { pairsById, pairsByName, twoTableIngester, writePairsCsv } from './toy-two-tables.ts';
 
 const run = promisify(execFile);
@@ -111,5 +112,37 @@ describe('a dataset commits all its tables together (crash safety)', () => {
     } finally {
       await live.finish();
     }
+  });
+});
+
+describe('the events of a run killed mid-commit appear with the roll forward, not only after a rerun', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('Form D offerings: no events after the crash, their events once the next start finishes the commit', async () => {
+    const dir = join(app.dataDir, 'raises');
+    await raises.sample!(dir, { seed: 1, scale: 1 });
+    const crash = app.ingest(
+      raises,
+      { from: dir },
+      {
+        afterRename: (done) => {
+          if (done === 1) throw new Error('simulated crash after the first rename');
+        },
+      },
+    );
+    await expect(crash).rejects.toThrow(/simulated crash/);
+    const formD = async () => Number((await app.services.lake.query("SELECT count(*) AS n FROM events WHERE event_type LIKE 'sec.formd.%'"))[0].n);
+    expect(await formD()).toBe(0);
+    const r = await recoverInterruptedRuns(app.settings, { quiet: true });
+    expect(r.rolledForward).toHaveLength(1);
+    const n = await formD();
+    expect(n).toBeGreaterThan(0);
+    // A second start finds nothing to finish and appends nothing twice.
+    expect((await recoverInterruptedRuns(app.settings, { quiet: true })).rolledForward).toEqual([]);
+    expect(await formD()).toBe(n);
   });
 });
