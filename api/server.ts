@@ -7,7 +7,7 @@ import { createApp } from './core/app.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
-import { runIngest } from '../ingest/pipeline/index.ts';
+import { recoverInterruptedRuns, runIngest } from '../ingest/pipeline/index.ts';
 import { closeServices, createServices, type ServiceOverrides, type Services } from './core/services.ts';
 import { startDemoMode } from './demo/demo-mode.ts';
 import { startWorkers } from './core/workers.ts';
@@ -26,6 +26,17 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings = loadSettings(), overrides: ServiceOverrides = {}): Promise<RunningServer> {
   const services = await createServices(settings, overrides);
+  // An ingest killed mid-commit is finished and dead runs' scratch removed; in the background, since it may wait
+  // for a dead run's table locks to go stale (docs/architecture.md, "Crash safety").
+  const recoveryLog = services.log.child({ component: 'recovery' });
+  const recovery = recoverInterruptedRuns(settings, { quiet: true })
+    .then((r) => {
+      if (r.rolledForward.length) recoveryLog.warn(`finished the interrupted commit of ${r.rolledForward.join(', ')}`);
+      if (r.cleaned.workDirs.length || r.cleaned.tempFiles.length) {
+        recoveryLog.info(`removed ${r.cleaned.workDirs.length} scratch folder(s) and ${r.cleaned.tempFiles.length} temp file(s) of dead runs`);
+      }
+    })
+    .catch((err) => recoveryLog.error(`recovery of interrupted ingests failed: ${(err as Error).message}`));
   const handle = createApp(services, { routes: ROUTES });
   const server = createServer(handle.app);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
@@ -65,6 +76,7 @@ export async function startServer(settings: Settings = loadSettings(), overrides
     port,
     async close() {
       scheduler.stop();
+      await recovery;
       await workers.stop();
       await new Promise<void>((r) => adminServer.close(() => r()));
       await new Promise<void>((r) => server.close(() => r()));

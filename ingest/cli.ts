@@ -1,9 +1,13 @@
 import { parseArgs } from 'node:util';
 import { loadIngesters } from './pipeline/registry.ts';
 import { runIngest } from './pipeline/runner.ts';
+import { IngestRefused } from './pipeline/validate.ts';
 import { loadSettings } from '../schemas/settings.ts';
 
-/** `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]]`, `--list`. */
+/**
+ * `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]] [--force]`, `--list`.
+ * Exit codes: 0 written, 1 failed, 2 usage, 3 refused by validation (the lake left as it was; `--force` overrides).
+ */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -13,6 +17,7 @@ const { values, positionals } = parseArgs({
     from: { type: 'string' },
     accession: { type: 'string' },
     quiet: { type: 'boolean' },
+    force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -21,7 +26,7 @@ async function main(): Promise<number> {
   const ingesters = await loadIngesters();
   if (values.list || values.help || positionals.length === 0) {
     console.log(
-      'usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…]\n' +
+      'usage: npm run ingest -- <dataset> [--period 2024Q3] [--date YYYY-MM-DD] [--from <dir|file>] [--accession cik/acc,…] [--force]\n' +
         '  --accession with --from <one filing>: the accession of a bare document whose file name has none (insider, ownership, form144, raises)\n' +
         '  --from files with another extension are read by content (a .raw full submission) or listed as skipped\n\ndatasets:',
     );
@@ -42,10 +47,12 @@ async function main(): Promise<number> {
   }
   const settings = loadSettings();
   let failed = 0;
+  let refused = 0;
   for (const name of positionals) {
     try {
       const s = await runIngest(name, { period: values.period, date: values.date, from: values.from, accession: values.accession }, settings, {
         quiet: values.quiet,
+        force: values.force,
       });
       console.log(
         `${s.dataset}: ${s.rowsWritten.toLocaleString('en-US')} rows written ` +
@@ -59,12 +66,18 @@ async function main(): Promise<number> {
         if (s.badRows > 20) console.log(`    … and ${s.badRows - 20} more (see _catalog.json last_run)`);
       }
       if (s.events.handlers) console.log(`  events: ${s.events.appended} new`);
+      for (const r of s.forced) console.log(`  replaced despite (--force): ${r}`);
     } catch (err) {
+      if (err instanceof IngestRefused) {
+        refused++;
+        console.error(err.message);
+        continue;
+      }
       failed++;
       console.error(`${name}: ingest failed: ${(err as Error).message}`);
     }
   }
-  return failed ? 1 : 0;
+  return failed ? 1 : refused ? 3 : 0;
 }
 
 process.exitCode = await main();

@@ -56,6 +56,8 @@ const SettingsSchema = z.object({
    */
   DEMO: bool.default(false),
   DEMO_RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).default(8443),
+  /** Share of a partition's rows (or of a run's rows, rejected) beyond which an ingest refuses to replace the lake. */
+  INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCatalogEntry, writeCatalogEntry } from '../lake/catalog.ts';
 import { queryRows, sqlString } from '../lake/duck.ts';
 import { appendPartitionFile } from '../lake/writer.ts';
 import { openLakeReader, type LakeReader } from '../lake/reader.ts';
 import { withLock } from '../lake/lock.ts';
+import { startRun } from '../lake/scratch.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
@@ -37,8 +38,9 @@ export async function appendEvents(settings: Settings, drafts: EventDraft[], opt
   const now = opts.now ?? new Date();
   const lock = join(settings.lakeDir, eventsTable.name, '.lock');
   return withLock(lock, async () => {
-    const workDir = join(settings.dataDir, '.work', `events-${randomUUID().slice(0, 8)}`);
-    await mkdir(workDir, { recursive: true });
+    // A registered run: the scratch cleaner of another process's start leaves a live run's folder alone.
+    const scratch = await startRun(settings.dataDir, 'events');
+    const workDir = scratch.workDir;
     const lake = opts.lake ?? (await openLakeReader(settings.lakeDir));
     const conn = await lake.connect();
     const table = `event_drafts_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -76,7 +78,7 @@ export async function appendEvents(settings: Settings, drafts: EventDraft[], opt
       await conn.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       conn.closeSync();
       if (!opts.lake) lake.close();
-      await rm(workDir, { recursive: true, force: true });
+      await scratch.finish();
     }
   });
 }

@@ -57,3 +57,15 @@ export async function writeCatalogEntry(lakeDir: string, entry: CatalogEntry): P
   await writeFile(tmp, JSON.stringify(entry, null, 2));
   await rename(tmp, p);
 }
+
+/**
+ * Writes a catalog entry under the run's temp name, for the run's commit to rename into place with its partitions
+ * (ingest/lake/commit.ts): the catalog never describes partitions a crash kept from becoming visible.
+ */
+export async function stageCatalogEntry(lakeDir: string, entry: CatalogEntry, runId: string): Promise<{ from: string; to: string }> {
+  const to = catalogPath(lakeDir, entry.table);
+  await mkdir(dirname(to), { recursive: true });
+  const from = `${to}.tmp-${runId}`;
+  await writeFile(from, JSON.stringify(entry, null, 2));
+  return { from, to };
+}

@@ -25,13 +25,32 @@ export interface WrittenPartition {
   rows: number;
 }
 
+/** A partition file written under a temp name, waiting for the run's commit (ingest/lake/commit.ts) to rename it. */
+export interface StagedPartition extends WrittenPartition {
+  staged: string;
+  target: string;
+  /** Live append files folded into (merge) or superseded by (replace) the staged file: removed once it is in place. */
+  superseded: string[];
+  /** A new append file (the live lane's write): it adds rows to the partition instead of replacing it. */
+  appended?: boolean;
+}
+
 /**
- * Writes every partition present in `staging_<table>` to the lake. Each partition is one file written under a
- * temp name then renamed over `data.parquet`: POSIX rename is atomic, so a reader sees the old file or the new
- * one, never half of either, and re-running the same period replaces it (idempotent).
- * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first.
+ * Writes every partition present in `staging_<table>` as one file per partition under a temp name beside its
+ * target `data.parquet` (same folder, so the commit's rename is atomic: a reader sees the old file or the new one,
+ * never half of either). Nothing becomes visible here: the runner validates the staged partitions, then commits
+ * all of a run's tables together. Re-running the same period replaces the partition (idempotent).
+ * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first, read
+ * from `pending` (a file this run staged for the same target in an earlier batch) or else from the lake.
  */
-export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec, alsoRewrite: string[] = []): Promise<WrittenPartition[]> {
+export async function writeStagedPartitions(
+  conn: DuckDBConnection,
+  lakeDir: string,
+  spec: TableSpec,
+  runId: string,
+  pending: ReadonlyMap<string, string> = new Map(),
+  alsoRewrite: string[] = [],
+): Promise<StagedPartition[]> {
   const staging = sqlIdent(`staging_${spec.name}`);
   const part = sqlIdent(spec.partitionBy);
   const staged = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
@@ -39,28 +58,31 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
   );
   // `alsoRewrite`: partitions rewritten from what they hold though nothing is staged for them (compaction).
   const values = [...new Set([...staged, ...alsoRewrite])].sort();
-  const written: WrittenPartition[] = [];
+  const written: StagedPartition[] = [];
   for (const value of values) {
     const dir = partitionDir(lakeDir, spec, value);
     const target = join(dir, PARTITION_FILE);
     const appended = await appendFiles(dir);
-    const existing = [...(existsSync(target) ? [target] : []), ...appended];
+    // A file this run staged earlier already holds the partition's append files (folded when it was written).
+    const earlier = pending.get(target);
+    const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
     if (spec.writeMode === 'merge' && existing.length) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-      // The live lane's append files are folded in here (compaction): for a key in several files the newest file
-      // wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two rows.
-      const files = existing.map(sqlString).join(', ');
       await conn.run(
         // The file holds no partition column (it is the folder name): add it back so a key may include it.
+        // The live lane's append files are folded in here (compaction): for a key in several files the newest file
+        // wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two rows.
         `INSERT INTO ${staging} BY NAME SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-          `read_parquet([${files}], hive_partitioning = false, filename = true, union_by_name = true) ` +
+          `read_parquet([${existing.map(sqlString).join(', ')}], hive_partitioning = false, filename = true, union_by_name = true) ` +
           `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
           `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
       );
     }
     await mkdir(dir, { recursive: true });
-    const tmp = join(dir, `.${PARTITION_FILE}.tmp-${randomUUID()}`);
+    // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
+    // batches of one run apart.
+    const tmp = join(dir, `.${randomUUID().slice(0, 8)}-${PARTITION_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
     try {
       await conn.run(
@@ -68,11 +90,7 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
           `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
-      await rename(tmp, target);
-      // Folded into (merge) or superseded by (replace) the new file. A crash before this leaves rows the next
-      // rewrite folds again (newest wins), never a lost row.
-      for (const f of appended) await rm(f, { force: true });
-      written.push({ value, rows: Number(n) });
+      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended });
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
@@ -84,23 +102,36 @@ export async function writeStagedPartitions(conn: DuckDBConnection, lakeDir: str
 /**
  * The live lane's write: each staged partition's rows go to a new small file beside the partition's
  * `data.parquet` instead of rewriting it (a quarter of the filing index takes ~30 s to rewrite on 2 cores; see
- * docs/live-lane.md). Readers see every `*.parquet` of a partition; the next merge of the partition, or the
- * live lane's `compactAppends` (ingest/pipeline/live/compact.ts), folds these files back into `data.parquet`.
+ * docs/live-lane.md). Staged under a temp name like any partition file, so the run's commit makes it visible with the
+ * run's other tables. Readers see every `*.parquet` of a partition; the next merge of the partition, or the live
+ * lane's `compactAppends` (ingest/pipeline/live/compact.ts), folds these files back into `data.parquet`.
  */
-export async function appendStagedPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec): Promise<WrittenPartition[]> {
+export async function stageAppendPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec, runId: string): Promise<StagedPartition[]> {
   const staging = sqlIdent(`staging_${spec.name}`);
   const part = sqlIdent(spec.partitionBy);
   const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),
   );
   const order = spec.sortBy.map(sqlIdent).join(', ');
-  const written: WrittenPartition[] = [];
+  const written: StagedPartition[] = [];
   for (const value of values) {
+    const dir = partitionDir(lakeDir, spec, value);
+    await mkdir(dir, { recursive: true });
     // Zero-padded time first, so names sort oldest to newest (the merge's newest-wins rule reads the name).
-    const name = `${APPEND_PREFIX}${String(Date.now()).padStart(15, '0')}-${randomUUID().slice(0, 8)}.parquet`;
-    const select = `SELECT * EXCLUDE (${part}) FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}${order ? ` ORDER BY ${order}` : ''}`;
-    const n = await appendPartitionFile(conn, lakeDir, spec, value, select, name);
-    if (n) written.push({ value, rows: n });
+    const target = join(dir, `${APPEND_PREFIX}${String(Date.now()).padStart(15, '0')}-${randomUUID().slice(0, 8)}.parquet`);
+    const tmp = `${target}.tmp-${runId}`;
+    try {
+      await conn.run(
+        `COPY (SELECT * EXCLUDE (${part}) FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}${order ? ` ORDER BY ${order}` : ''}) ` +
+          `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
+      if (Number(n) === 0) await rm(tmp, { force: true });
+      else written.push({ value, rows: Number(n), staged: tmp, target, superseded: [], appended: true });
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
   return written;
 }
@@ -108,17 +139,12 @@ export async function appendStagedPartitions(conn: DuckDBConnection, lakeDir: st
 /**
  * Appends a new file to a partition (append-only tables such as events): never rewrites what is there.
  */
-export async function appendPartitionFile(
-  conn: DuckDBConnection,
-  lakeDir: string,
-  spec: TableSpec,
-  value: string,
-  selectSql: string,
-  name = `part-${Date.now()}-${randomUUID().slice(0, 8)}.parquet`,
-): Promise<number> {
+export async function appendPartitionFile(conn: DuckDBConnection, lakeDir: string, spec: TableSpec, value: string, selectSql: string): Promise<number> {
   const dir = partitionDir(lakeDir, spec, value);
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${name}.tmp`);
+  const name = `part-${Date.now()}-${randomUUID().slice(0, 8)}.parquet`;
+  // A temp mark without a run: the cleaner removes it once older than the lock staleness (ingest/lake/scratch.ts).
+  const tmp = join(dir, `.${name}.tmp-${randomUUID().slice(0, 8)}`);
   try {
     await conn.run(`COPY (${selectSql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
     const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);

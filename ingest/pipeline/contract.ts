@@ -54,6 +54,12 @@ export interface LoadContext extends IngestContext {
   /** Report a source line that could not be parsed (wrong column count, unparsable number…). */
   badRow(row: BadRow): void;
   /**
+   * The number of rows a file says it holds (a trailer, a cover-page total), under the same `file` name the loader
+   * passes to `append`/`badRow`: a run that read fewer rows from it (kept or rejected) is refused as cut short.
+   * Optional so that contexts built outside the runner (test harnesses) need not provide it; call it as `ctx.declaredRows?.(…)`.
+   */
+  declaredRows?(file: string, rows: number): void;
+  /**
    * SQL on the run's work database, for bulk files DuckDB reads 10× faster than JS (read_csv).
    * Insert into `staging_<table>`, whose columns are the table's columns plus `parser_version`; non-null columns
    * are NOT NULL there. Rows inserted this way skip row validation, so after `load` the runner checks every staged

@@ -39,7 +39,7 @@ describe('lake writer and catalog', () => {
   it('a crash before commit leaves the previous partition untouched and no temp file visible', async () => {
     const other = join(app.dataDir, 'in2');
     await writeToyCsv(other, '2026-01-01', 5);
-    await expect(app.ingest(toyIngester(), { from: other }, { failBeforeCommit: true })).rejects.toThrow(/simulated crash/);
+    await expect(app.ingest(toyIngester(), { from: other }, { failBeforeCommit: true, force: true })).rejects.toThrow(/simulated crash/);
     const [{ n }] = await app.services.lake.query('SELECT count(*) AS n FROM toy_firms');
     expect(n).toBe(118);
     const part = join(app.settings.lakeDir, 'toy_firms', 'snapshot_date=2026-01-01');

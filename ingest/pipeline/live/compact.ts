@@ -1,17 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../../schemas/settings.ts';
 import type { TableSpec } from '../../../schemas/table.ts';
+import { applyRenames, removeManifest, writeManifest, type RunManifest } from '../../lake/commit.ts';
 import { openDuck } from '../../lake/duck.ts';
 import { partitionDir } from '../../lake/layout.ts';
 import { withLock } from '../../lake/lock.ts';
+import { startRun } from '../../lake/scratch.ts';
 import { createStagingTable } from '../../lake/staging.ts';
 import { appendFiles, writeStagedPartitions } from '../../lake/writer.ts';
 
 /**
  * Folds a partition's live append files back into its `data.parquet` once there are `threshold` or more of them
- * (one file a poll; reads slow down with many small files), under the table's ingest lock like any write.
+ * (one file a poll; reads slow down with many small files), under the table's ingest lock like any write, and
+ * committed like an ingest (a manifest, then the renames and the folded files' removal: a crash is rolled forward).
  * Returns the partitions compacted.
  */
 export async function compactAppends(settings: Settings, spec: TableSpec, values: string[], threshold: number): Promise<string[]> {
@@ -19,16 +20,28 @@ export async function compactAppends(settings: Settings, spec: TableSpec, values
   for (const v of values) if ((await appendFiles(partitionDir(settings.lakeDir, spec, v))).length >= threshold) due.push(v);
   if (!due.length) return [];
   return withLock(join(settings.lakeDir, spec.name, '.lock'), async () => {
-    const workDir = join(settings.dataDir, '.work', `compact-${randomUUID().slice(0, 8)}`);
-    await mkdir(workDir, { recursive: true });
-    const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), { threads: '2', temp_directory: join(workDir, 'spill') });
+    const scratch = await startRun(settings.dataDir, `compact-${spec.name}`);
+    const { instance, conn } = await openDuck(join(scratch.workDir, 'work.duckdb'), { threads: '2', temp_directory: join(scratch.workDir, 'spill') });
     try {
       await createStagingTable(conn, spec);
-      return (await writeStagedPartitions(conn, settings.lakeDir, spec, due)).map((p) => p.value);
+      const parts = await writeStagedPartitions(conn, settings.lakeDir, spec, scratch.id, new Map(), due);
+      const manifest: RunManifest = {
+        run: scratch.id,
+        dataset: `compact-${spec.name}`,
+        tables: [spec.name],
+        renames: parts.map((p) => ({ from: p.staged, to: p.target })),
+        removals: parts.flatMap((p) => p.superseded),
+        changed: [],
+        events: false,
+      };
+      await writeManifest(settings.lakeDir, manifest);
+      await applyRenames(manifest);
+      await removeManifest(settings.lakeDir, scratch.id);
+      return parts.map((p) => p.value);
     } finally {
       conn.closeSync();
       instance.closeSync();
-      await rm(workDir, { recursive: true, force: true });
+      await scratch.finish();
     }
   });
 }

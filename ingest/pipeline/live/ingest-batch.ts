@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../../schemas/settings.ts';
 import type { HttpClient } from '../../sources/common/http.ts';
@@ -7,6 +6,7 @@ import { cikDigits } from '../../sources/common/normalize.ts';
 import type { FeedFiling } from '../../sources/edgar/bulk/current-feed.ts';
 import type { HeaderFacts } from '../../sources/edgar/archive/index-headers.ts';
 import { runDiffStage } from '../../events/diff-stage.ts';
+import { startRun } from '../../lake/scratch.ts';
 import type { ChangedTable } from '../../events/handler.ts';
 import { findIngester } from '../registry.ts';
 import { compactAppends } from './compact.ts';
@@ -93,7 +93,9 @@ export async function ingestLiveBatch(
   batch: FetchedFiling[],
   deps: { settings: Settings; http: HttpClient; run: typeof runIngest; onStage?: (stage: LiveStage, accessions: string[]) => void },
 ): Promise<BatchResult> {
-  const dir = join(deps.settings.dataDir, '.work', `live-${randomUUID().slice(0, 8)}`);
+  // A run's scratch (held by its heartbeat lock), so a dead-scratch cleaner never takes it from a live batch.
+  const scratch = await startRun(deps.settings.dataDir, 'live');
+  const dir = scratch.workDir;
   const accessions = batch.map((b) => b.filing.accession);
   const result: BatchResult = { accessions, filings: batch.length, rows: 0, events: 0, datasets: [], compacted: [] };
   try {
@@ -130,6 +132,6 @@ export async function ingestLiveBatch(
     deps.onStage?.('events', accessions);
     return result;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await scratch.finish();
   }
 }

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogEntry } from '../../ingest/lake/catalog.ts';
+import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
+
+const run = promisify(execFile);
+
+/**
+ * `npm run ingest` on the advisers roster, whose monthly snapshot is two files (registered and exempt-reporting
+ * advisers): a partial set or a cut download exits 3 and leaves the snapshot as it was; `--force` replaces it.
+ */
+describe('ingest CLI: refusals, exit codes and --force', () => {
+  let dataDir: string;
+  let full: string;
+  let ria: string;
+  let era: string;
+  const cli = async (...args: string[]) => {
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    return run(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', 'advisers', '--quiet', ...args], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  };
+  const rows = async () => (await readCatalogEntry(join(dataDir, 'lake'), 'advisers'))!.record_count;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'filings-cli-'));
+    full = join(dataDir, 'full');
+    ({ ria, era } = await writeRosterSample(full, { seed: 7, scale: 1 }));
+    const first = await cli('--from', full);
+    expect(first.code).toBe(0);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('one file of a two-file snapshot exits 3, naming the missing file; the snapshot keeps both', async () => {
+    const before = await rows();
+    const r = await cli('--from', ria);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('not replacing the lake');
+    expect(r.stderr).toContain(`this run lacks ${era.split('/').pop()}`);
+    expect(await rows()).toBe(before);
+  });
+
+  it('a roster zip cut short exits 3 naming it, and --force replaces anyway (exit 0)', async () => {
+    const before = await rows();
+    const cut = join(dataDir, 'cut');
+    await mkdir(cut);
+    for (const f of [ria, era]) await copyFile(f, join(cut, f.split('/').pop()!));
+    const cutRia = join(cut, ria.split('/').pop()!);
+    await truncate(cutRia, Math.floor((await readFile(cutRia)).length / 2));
+    const r = await cli('--from', cut);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/ia\d+\.zip: the zip has no central directory at its end/);
+    expect(await rows()).toBe(before);
+
+    const forced = await cli('--from', ria, '--force');
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('replaced despite (--force)');
+    expect(await rows()).toBeLessThan(before);
+    // Nothing of the refused or forced runs is left behind.
+    expect(await readdir(join(dataDir, '.work'))).toEqual([]);
+  });
+});
