@@ -25,7 +25,10 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 function registerRecords(registry: OpenAPIRegistry): Map<z.ZodType, z.ZodType> {
   const named = new Map<z.ZodType, z.ZodType>();
   const names = new Set<string>();
-  for (const [exportName, value] of Object.entries(records)) {
+  // In export-name order: a module namespace lists its names sorted, but a transformed module (vitest) in the order
+  // of the `export *` lines, and the generated client types must not depend on which ran.
+  const entries = Object.entries(records).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [exportName, value] of entries) {
     if (!(value instanceof z.ZodType) || named.has(value)) continue;
     const name = pascal(exportName);
     if (names.has(name)) throw new Error(`two record schemas would be named ${name}`);

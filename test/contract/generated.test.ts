@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportPath } from '../../api/core/export.ts';
 import { operationIdOf } from '../../api/core/openapi.ts';
 import { ROUTES } from '../../api/routes.ts';
 import { startUpstream, type Upstream } from '../filing-parsers/upstream-server.ts';
@@ -78,7 +79,11 @@ const EXPECTED_STATUS: Record<string, { status: number; why: string }> = {
   postWebhooksDeliveriesByDeliveryIdRetry: { status: 409, why: 'the delivery made by the test call is pending, which cannot be redelivered' },
 };
 
-const ops = ROUTES.map((ep) => ({ method: ep.kind === 'custom' ? ep.method : 'get', path: ep.path }))
+const ops = [
+  ...ROUTES.map((ep) => ({ method: ep.kind === 'custom' ? ep.method : 'get', path: ep.path })),
+  // Every list's bulk export is an operation of its own.
+  ...ROUTES.filter((ep) => ep.kind === 'list').map((ep) => ({ method: 'get', path: exportPath(ep.path) })),
+]
   // Deletions last: the other operations use the monitor and endpoint they delete.
   .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
 
@@ -222,7 +227,7 @@ describe('the contract, generated from /openapi.json', () => {
       const pathValues: Record<string, string> = {};
       for (const prm of params.filter((x) => x.in === 'path')) pathValues[prm.name] = await pathValue(opId, path, prm);
       const good: Record<string, string> = { ...CALLS[opId]?.query };
-      for (const prm of params.filter((x) => x.in === 'query' && x.required && good[x.name] === undefined)) good[prm.name] = String(prm.schema.example ?? 'x');
+      for (const prm of params.filter((x) => x.in === 'query' && x.required && good[x.name] === undefined)) good[prm.name] = String(prm.schema.example ?? prm.schema.enum?.[0] ?? 'x');
       const body = BODIES[opId]?.();
       const url = `${fill(path, pathValues)}${query(good)}`;
 

@@ -123,8 +123,8 @@ describe('ingest inputs: --accession and content sniffing', () => {
     const dir = join(root, 'bare');
     await mkdir(dir);
     await writeFile(join(dir, 'form4_rivera.xml'), form4Xml({ cik: '0001900001', name: 'Lee Morgan' }, 2500));
-    const refused = await app.ingest(insider, { from: dir }, { skipDiff: true });
-    expect(refused.badRowSamples).toEqual([{ file: 'form4_rivera.xml', line: null, reason: 'missing accession' }]);
+    // Every row rejected: the run is refused (exit 3), naming the file and why.
+    await expect(app.ingest(insider, { from: dir }, { skipDiff: true })).rejects.toThrow(/every row was rejected.*form4_rivera\.xml: missing accession/s);
 
     const s = await app.ingest(insider, { from: join(dir, 'form4_rivera.xml'), accession: '0001900001-25-000007' }, { skipDiff: true });
     expect(s.badRows).toBe(0);
@@ -155,12 +155,10 @@ describe('ingest inputs: --accession and content sniffing', () => {
     const dir = join(root, '13f', '0001900009-25-000003');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'cover.pdf'), '%PDF-1.7\n%binary\n');
-    const s = await app.ingest(def13f, { from: join(root, '13f') }, { skipDiff: true });
-    expect(s.badRowSamples).toContainEqual({
-      file: 'cover.pdf',
-      line: null,
-      reason: 'skipped: not a data set member, zip or 13F filing (by extension or content)',
-    });
+    // The only file is not a filing: nothing was read, so the run is refused, naming the file.
+    await expect(app.ingest(def13f, { from: join(root, '13f') }, { skipDiff: true })).rejects.toThrow(
+      /cover\.pdf: skipped: not a data set member, zip or 13F filing \(by extension or content\)/,
+    );
   });
 
   it('explicitAccession and sniffInput', async () => {
