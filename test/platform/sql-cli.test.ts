@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,12 +37,16 @@ describe('sql bundle: built on first use, rebuilt when a source changes', () => 
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('builds once, then is current; an edited input or a removed bundle rebuilds it', async () => {
+  it('builds once, then is current; an edited input or a removed bundle rebuilds it, a touched one does not', async () => {
     const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs') };
     expect(ensureBundle(target).built).toBe('no bundle yet');
     expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('one\n');
     expect(ensureBundle(target).built).toBeNull();
     expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['dep.ts', 'main.ts']);
+
+    await utimes(join(root, 'dep.ts'), new Date('2030-01-01'), new Date('2030-01-01'));
+    expect(ensureBundle(target).built).toBeNull();
+    expect(readStamp(target)?.inputs['dep.ts']?.mtimeMs).toBe(Date.parse('2030-01-01'));
 
     await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'two';\n");
     expect(ensureBundle(target).built).toBe('dep.ts changed');
