@@ -2,7 +2,7 @@
 PORT ?= 8080
 export PORT
 
-.PHONY: install test demo demo-data bench typecheck serve clean lint deps deadcode check
+.PHONY: install test demo demo-data bench typecheck serve clean lint deps deadcode check sql-bundle
 
 # `npm install`, not `npm ci`: the lock file records the DuckDB binding for this platform only (its optional
 # per-platform packages are prereleases npm does not list for other platforms), which `npm ci` rejects.
@@ -53,9 +53,13 @@ demo-data: install
 serve: install
 	npx tsx api/server.ts
 
-## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS).
-bench: install
+## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS, the sql CLI's cold start).
+bench: install sql-bundle
 	npx tsx test/bench/run.ts $(BENCH)
 
+# The prebuilt `npm run sql` (dist/sql.cjs, gitignored): built now if missing or stale, else on its first use.
+sql-bundle: install
+	node ingest/sql-bundle.cjs
+
 clean:
-	rm -rf data/lake data/raw data/samples data/.work data/filings data/demo data/state.duckdb* data/admin.sock
+	rm -rf dist data/lake data/raw data/samples data/.work data/filings data/demo data/state.duckdb* data/admin.sock

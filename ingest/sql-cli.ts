@@ -4,12 +4,16 @@ import { openSqlSession } from './lake/sql-session.ts';
 import { formatRows, type OutputFormat } from './sql-format.ts';
 import { repl } from './sql-repl.ts';
 import { ALL_TABLES } from '../schemas/tables/index.ts';
-import { loadSettings } from '../schemas/settings.ts';
+import { dataDirs } from '../schemas/data-dirs.ts';
 
 /**
  * `npm run sql -- "<SQL>" [--format table|csv|json] [--out FILE]`: the lake as one view per table, read-only, so it
  * runs beside the server and an ingest. Without a query: the interactive prompt (ingest/sql-repl.ts). `--out` writes
  * the result with DuckDB's COPY (CSV, Parquet or JSON by the file's extension), never into the data folder.
+ *
+ * `npm run sql` runs this file bundled (ingest/sql-launch.cjs → dist/sql.cjs, docs/analyst-sql.md), so it imports
+ * only what a query needs (no zod, no settings validation: `DATA_DIR` is the one setting it reads) and has no
+ * top-level await (the bundle is CommonJS).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -17,7 +21,7 @@ const { values, positionals } = parseArgs({
 });
 
 async function main(): Promise<number> {
-  const settings = loadSettings();
+  const settings = dataDirs(process.env.DATA_DIR);
   const format = (['table', 'csv', 'json'].includes(values.format!) ? values.format : 'table') as OutputFormat;
   const session = await openSqlSession(settings.lakeDir, settings.dataDir, ALL_TABLES);
   try {
@@ -41,4 +45,6 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+main().then((code) => {
+  process.exitCode = code;
+});

@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR, type DataDirs, dataDirs } from './data-dirs.ts';
 
 /**
  * Every setting, validated once (zod) from the environment. Base URLs default to the real hosts; tests and
@@ -12,7 +12,7 @@ const SettingsSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   /** The address clients reach the API at, for the OpenAPI `servers` entry; default http://HOST:PORT. */
   PUBLIC_URL: z.string().url().optional(),
-  DATA_DIR: z.string().default('data'),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   SEC_BASE_URL: z.string().url().default('https://www.sec.gov'),
   SEC_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),
   SEC_EFTS_BASE_URL: z.string().url().default('https://efts.sec.gov'),
@@ -61,7 +61,7 @@ const SettingsSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
-export type Settings = z.infer<typeof SettingsSchema> & { dataDir: string; lakeDir: string; rawDir: string };
+export type Settings = z.infer<typeof SettingsSchema> & DataDirs;
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const picked: Record<string, string> = {};
@@ -74,8 +74,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`invalid settings:\n${lines}`);
   }
-  const dataDir = resolve(r.data.DATA_DIR);
-  return { ...r.data, dataDir, lakeDir: resolve(dataDir, 'lake'), rawDir: resolve(dataDir, 'raw') };
+  return { ...r.data, ...dataDirs(r.data.DATA_DIR) };
 }
 
 /** The real regulator hosts, which demand a declared User-Agent. */

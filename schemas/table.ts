@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Column types of lake tables. `JSON` is stored as VARCHAR holding JSON text (lists of owners, addresses…):
  * plain Parquet strings stay readable from any SQL client, and DuckDB's `->>` operators query them.
@@ -107,50 +105,6 @@ const FRAMEWORK_COLUMNS: Record<string, ColumnSpec> = {
 
 export function allColumns(spec: TableSpec): Record<string, ColumnSpec> {
   return { ...spec.columns, ...FRAMEWORK_COLUMNS };
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function zodFor(col: ColumnSpec): z.ZodType {
-  let t: z.ZodType;
-  switch (col.type) {
-    case 'VARCHAR':
-      t = z.string();
-      break;
-    // z.any() would let null through a non-null JSON column (and NOT NULL would then fail the whole staging load).
-    case 'JSON':
-      t = col.nullable === false ? z.custom<JsonValue>((v) => v !== null && v !== undefined, 'expected a JSON value') : z.any();
-      break;
-    case 'BIGINT':
-      t = z.number().int().or(z.bigint());
-      break;
-    case 'INTEGER':
-      t = z.number().int();
-      break;
-    case 'DOUBLE':
-      t = z.number();
-      break;
-    case 'BOOLEAN':
-      t = z.boolean();
-      break;
-    case 'DATE':
-      t = z.string().regex(ISO_DATE, 'expected YYYY-MM-DD');
-      break;
-    case 'TIMESTAMP':
-      t = z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/, 'expected an ISO timestamp');
-      break;
-  }
-  return col.nullable === false ? t : t.nullable().optional();
-}
-
-/**
- * The row validator of a table, generated from its column list (one source of truth). Strict: a key the table
- * does not have is an error, not silently dropped, so a misspelt column cannot turn into a null one.
- */
-export function rowSchema(spec: TableSpec): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, col] of Object.entries(spec.columns)) shape[name] = zodFor(col);
-  return z.strictObject(shape);
 }
 
 /** DuckDB column definitions of a staging table: non-null columns carry NOT NULL, so SQL-path loads are held to them too. */

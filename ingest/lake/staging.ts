@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
-import { allColumns, ddlColumns, rowSchema, type TableSpec } from '../../schemas/table.ts';
+import { rowSchema } from '../../schemas/row-schema.ts';
+import { allColumns, ddlColumns, type TableSpec } from '../../schemas/table.ts';
 
 /** A source line that could not become a row, reported with its place (never aborts a run). */
 export interface BadRow {

@@ -1,7 +1,7 @@
 import type { BadRow } from '../../ingest/lake/staging.ts';
 import type { DatasetIngester, IngestArgs, LoadContext, RawInput } from '../../ingest/pipeline/contract.ts';
 import { loadSettings } from '../../schemas/settings.ts';
-import { rowSchema } from '../../schemas/table.ts';
+import { rowSchema } from '../../schemas/row-schema.ts';
 
 /**
  * Runs an ingester's `load` against an in-memory sink: rows are validated with the same zod schema the lake

@@ -1,13 +1,11 @@
 import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { createTestApp } from '../support/harness.ts';
-import { join } from 'node:path';
-import { latency, percentile, processWallMs, type BenchResult } from './support.ts';
+import { latency, type BenchResult } from './support.ts';
 
 /**
  * Platform figures: ingest rows/s of every dataset's demo sample through the real pipeline, then p50/p99 of a
- * first page (limit 25) of every list endpoint over real HTTP, then the analyst path's cold start (`npm run sql`
- * with one query, a fresh process each time) next to the same query in a bare DuckDB process (the floor: Node plus
- * the DuckDB binding, no TypeScript). BENCH_SCALE multiplies the sample sizes.
+ * first page (limit 25) of every list endpoint over real HTTP. BENCH_SCALE multiplies the sample sizes. The
+ * analyst path's cold start (`npm run sql`) has its own area: sql-cli.bench.ts.
  */
 export default async function platformBench(): Promise<BenchResult[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -34,26 +32,8 @@ export default async function platformBench(): Promise<BenchResult[]> {
       const l = await latency(() => app.get(url), 50, 5);
       out.push({ name: `GET ${url}`, figures: { rows: first.body.data.length, p50_ms: l.p50_ms, p99_ms: l.p99_ms } });
     }
-    out.push(await sqlColdStart(app.dataDir));
   } finally {
     await app.close();
   }
   return out;
-}
-
-const SQL_QUERY = 'SELECT count(*) AS n, sum(value_usd) AS usd FROM holdings_13f';
-
-/** Median of 5 cold starts of `npm run sql` (as the npm script runs it) and of a bare DuckDB process. */
-async function sqlColdStart(dataDir: string): Promise<BenchResult> {
-  const glob = join(dataDir, 'lake', 'holdings_13f', '*', '*.parquet');
-  const bare =
-    "const {DuckDBInstance}=require('@duckdb/node-api');(async()=>{const c=await (await DuckDBInstance.create(':memory:')).connect();" +
-    `await c.runAndReadAll(${JSON.stringify(SQL_QUERY.replace('holdings_13f', `read_parquet('${glob}')`))})})()`;
-  const ours: number[] = [];
-  const floor: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    ours.push(await processWallMs(['--import', 'tsx', 'ingest/sql-cli.ts', SQL_QUERY], { DATA_DIR: dataDir }));
-    floor.push(await processWallMs(['-e', bare]));
-  }
-  return { name: 'npm run sql cold start (1 query) vs bare DuckDB process', figures: { p50_ms: percentile(ours, 50), bare_p50_ms: percentile(floor, 50) } };
 }

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** One bench's printed figures: `{ name: 'advisers: /v1/advisers 3 filters', figures: { p50_ms: 4.1, … } }`. */
@@ -54,13 +55,40 @@ export async function ingestInChild(args: string[], env: Record<string, string>)
   });
 }
 
-/** Wall time of one child process from spawn to exit (its output discarded); throws on a non-zero exit. */
-export async function processWallMs(args: string[], env: Record<string, string> = {}): Promise<number> {
+/**
+ * Wall time of one child process (Node itself unless `command` names another, e.g. npm) from spawn to exit, its
+ * output discarded; throws on a non-zero exit.
+ */
+export async function processWallMs(args: string[], env: Record<string, string> = {}, command = process.execPath): Promise<number> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     child.on('close', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))));
   });
+}
+
+/**
+ * CPU time (user + system, ms) of this process's finished children so far, from Linux's /proc (cutime + cstime,
+ * which include their own waited-for children, npm's for instance); NaN elsewhere. Unlike wall time it hardly moves
+ * with the machine's load, so it compares runs measured on a busy shared machine.
+ */
+export function childrenCpuMs(): number {
+  try {
+    const perSecond = clockTicksPerSecond(); // first: its getconf child would count otherwise
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    // Fields 16 and 17 of proc(5), counted from the state (field 3) here; in clock ticks.
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / perSecond;
+  } catch {
+    return NaN;
+  }
+}
+
+let ticks: number | undefined;
+function clockTicksPerSecond(): number {
+  ticks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return ticks;
 }

@@ -7,7 +7,8 @@ import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
 import { defineIngester, type LoadContext } from '../../ingest/pipeline/contract.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
-import { ddlColumns, defineTable, rowSchema, type RowOf } from '../../schemas/table.ts';
+import { rowSchema } from '../../schemas/row-schema.ts';
+import { ddlColumns, defineTable, type RowOf } from '../../schemas/table.ts';
 import type { holdings13f } from '../../schemas/tables/13f.ts';
 import { firmsTable } from './toy-dataset.ts';
 

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import whistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
+import { runIngest } from '../../ingest/pipeline/runner.ts';
+import { ensureBundle, readStamp, SQL_CLI } from '../../ingest/sql-bundle.cjs';
+import { loadSettings } from '../../schemas/settings.ts';
+
+const run = promisify(execFile);
+
+type Outcome = { code: number; stdout: string; stderr: string };
+
+/** Runs a command to its exit; a non-zero exit is an outcome, not a throw. */
+async function outcome(cmd: string, args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Outcome> {
+  const env = { ...process.env, LOG_LEVEL: 'silent', ...opts.env };
+  const child = run(cmd, args, { env });
+  if (opts.input !== undefined) child.child.stdin?.end(opts.input);
+  return child.then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+/**
+ * The prebuilt bundle behind `npm run sql` (ingest/sql-bundle.cjs): built when missing, current until one of its
+ * inputs changes, and free of packages the CLI does not need (zod, Express: their load is most of a cold start).
+ */
+describe('sql bundle: built on first use, rebuilt when a source changes', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'sql-bundle-'));
+    await writeFile(join(root, 'main.ts'), "import { greeting } from './dep.ts';\nconsole.log(greeting);\n");
+    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'one';\n");
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('builds once, then is current; an edited input or a removed bundle rebuilds it, a touched one does not', async () => {
+    const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs') };
+    expect(ensureBundle(target).built).toBe('no bundle yet');
+    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('one\n');
+    expect(ensureBundle(target).built).toBeNull();
+    expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['dep.ts', 'main.ts']);
+
+    await utimes(join(root, 'dep.ts'), new Date('2030-01-01'), new Date('2030-01-01'));
+    expect(ensureBundle(target).built).toBeNull();
+    expect(readStamp(target)?.inputs['dep.ts']?.mtimeMs).toBe(Date.parse('2030-01-01'));
+
+    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'two';\n");
+    expect(ensureBundle(target).built).toBe('dep.ts changed');
+    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('two\n');
+    expect(ensureBundle(target).built).toBeNull();
+
+    await rm(target.outFile);
+    expect(ensureBundle(target).built).toBe('no bundle yet');
+  });
+
+  it('the sql CLI bundle requires the DuckDB binding and no other package (no zod, no Express)', () => {
+    ensureBundle(SQL_CLI);
+    const stamp = readStamp(SQL_CLI);
+    expect(stamp?.packages).toEqual(['@duckdb/node-api']);
+    expect(Object.keys(stamp?.inputs ?? {})).toContain('ingest/lake/sql-session.ts');
+    expect(Object.keys(stamp?.inputs ?? {})).not.toContain('schemas/settings.ts');
+  });
+});
+
+/**
+ * `npm run sql` end to end on a lake holding the whistleblower sample: the launcher (what the npm script runs),
+ * output formats, refusals, `--out`, `--tables` and the prompt fed on stdin.
+ */
+describe('npm run sql: answers, refusals and files through the bundle', () => {
+  let dataDir: string;
+  let rows: number;
+  const sql = (args: string[], input?: string) => outcome(process.execPath, ['ingest/sql-launch.cjs', ...args], { env: { DATA_DIR: dataDir }, input });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'sql-cli-'));
+    const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const samples = join(dataDir, 'samples', 'whistleblower');
+    await whistleblower.sample?.(samples, { seed: 42, scale: 1 });
+    rows = (await runIngest(whistleblower, { from: samples }, settings, { quiet: true })).rowsWritten;
+    expect(rows).toBeGreaterThan(0);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('answers a query over a lake view in CSV, and the npm script runs the same launcher', async () => {
+    const r = await sql(['--format', 'csv', 'SELECT count(*) AS n FROM whistleblower_orders']);
+    expect(r).toMatchObject({ code: 0, stdout: `n\n${rows}\n` });
+    const viaNpm = await outcome('npm', ['run', '-s', 'sql', '--', '--format', 'json', 'SELECT 41 + 1 AS answer'], { env: { DATA_DIR: dataDir } });
+    expect(viaNpm.code).toBe(0);
+    expect(JSON.parse(viaNpm.stdout)).toEqual([{ answer: 42 }]);
+  });
+
+  it('refuses COPY before it runs (exit 1), and --out inside the data folder', async () => {
+    const copy = await sql([`COPY (SELECT 1) TO '${join(dataDir, 'lake', 'x.csv')}'`]);
+    expect(copy.code).toBe(1);
+    expect(copy.stderr).toContain('COPY is refused');
+    const inside = await sql(['--out', join(dataDir, 'out.csv'), 'SELECT 1 AS one']);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toContain('refused inside the data folder');
+  });
+
+  it('--out writes the result outside the data folder; --tables lists every table', async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'sql-out-'));
+    try {
+      const file = join(outDir, 'orders.csv');
+      const r = await sql(['--out', file, 'SELECT award_order_no FROM whistleblower_orders ORDER BY 1']);
+      expect(r).toMatchObject({ code: 0, stdout: `${rows} rows written to ${file}\n` });
+      expect((await readFile(file, 'utf8')).split('\n')[0]).toBe('award_order_no');
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+    const tables = await sql(['--tables']);
+    expect(tables.code).toBe(0);
+    expect(tables.stdout).toMatch(/^whistleblower_orders\s+SEC whistleblower/m);
+  });
+
+  it('without a query reads statements from stdin (the prompt, piped)', async () => {
+    const r = await sql(['--format', 'csv'], 'SELECT 6 * 7 AS answer;\nSELECT count(*) AS n\n  FROM whistleblower_orders;\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('answer\n42');
+    expect(r.stdout).toContain(`n\n${rows}`);
+  });
+});
