@@ -1,13 +1,15 @@
 import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { createTestApp } from '../support/harness.ts';
 import { join } from 'node:path';
+import { scaleOutBench } from './scale-out.ts';
 import { latency, percentile, processWallMs, type BenchResult } from './support.ts';
 
 /**
  * Platform figures: ingest rows/s of every dataset's demo sample through the real pipeline, then p50/p99 of a
  * first page (limit 25) of every list endpoint over real HTTP, then the analyst path's cold start (`npm run sql`
  * with one query, a fresh process each time) next to the same query in a bare DuckDB process (the floor: Node plus
- * the DuckDB binding, no TypeScript). BENCH_SCALE multiplies the sample sizes.
+ * the DuckDB binding, no TypeScript), then throughput with 1, 2 and 4 API processes on one PostgreSQL state store
+ * beside one process on the embedded store (test/bench/scale-out.ts). BENCH_SCALE multiplies the sample sizes.
  */
 export default async function platformBench(): Promise<BenchResult[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -38,6 +40,7 @@ export default async function platformBench(): Promise<BenchResult[]> {
   } finally {
     await app.close();
   }
+  out.push(...(await scaleOutBench()));
   return out;
 }
 
