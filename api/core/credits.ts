@@ -138,10 +138,7 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
       if (tx.dialect.shared) {
         // Other processes debit the same account: the row exists first, then is locked until COMMIT, so their
         // read-check-update sequences queue on it (READ COMMITTED alone would let two read the same balance).
-        await tx.run('INSERT INTO credit_usage (account_id, period, used, requests) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING', [
-          account.accountId,
-          period,
-        ]);
+        await tx.run('INSERT INTO credit_usage (account_id, period, used, requests) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING', [account.accountId, period]);
       }
       const rows = await tx.all(`SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2${tx.dialect.forUpdate}`, [account.accountId, period]);
       const used = rows.length ? Number(rows[0].used) : 0;

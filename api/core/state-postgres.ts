@@ -26,7 +26,7 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';

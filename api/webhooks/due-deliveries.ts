@@ -101,9 +101,10 @@ export async function claimDue(db: StateDb, picked: Picked, now: Date, workerId:
     );
     if (!rows.length) return [];
     const attempts = rows.map((r) => ({ id: randomUUID(), delivery_id: r.id, attempt_no: Number(r.attempts) }));
+    const attemptRows = tx.dialect.jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', attempt_no: 'INTEGER' });
     await tx.run(
       `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, outcome, started_at, worker_id)
-       SELECT r.id, r.delivery_id, r.attempt_no, 'sending', $2, $3 FROM ${tx.dialect.jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', attempt_no: 'INTEGER' })}`,
+       SELECT r.id, r.delivery_id, r.attempt_no, 'sending', $2, $3 FROM ${attemptRows}`,
       [JSON.stringify(attempts), ts, workerId],
     );
     return rows.map((r, i) => ({ row: r, attemptId: attempts[i].id }));

@@ -72,9 +72,7 @@ describe('two API processes on one PostgreSQL state store', () => {
     const { key, account_id: account } = await createKey(state, { plan: 'free' });
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     try {
-      const statuses = await Promise.all(
-        Array.from({ length: 1000 }, (_, i) => getStatus(agent, servers[i % 2].port, '/v1/trading-suspensions?limit=5', key)),
-      );
+      const statuses = await Promise.all(Array.from({ length: 1000 }, (_, i) => getStatus(agent, servers[i % 2].port, '/v1/trading-suspensions?limit=5', key)));
       const count = (s: number) => statuses.filter((x) => x === s).length;
       // 100 free credits at 5 per list call: 20 served, every other call refused with 402, none with anything else.
       expect({ ok: count(200), refused: count(402), other: statuses.length - count(200) - count(402) }).toEqual({ ok: 20, refused: 980, other: 0 });

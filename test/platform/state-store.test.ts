@@ -215,8 +215,8 @@ for (const engine of engines) {
       expect(sentOurs).toHaveLength(120);
       expect(new Set(sentOurs).size).toBe(120);
       const attempts = await s.a.all(
-        `SELECT delivery_id, count(*) AS n, min(outcome) AS outcome FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE account_id = $1)
-         GROUP BY delivery_id`,
+        `SELECT delivery_id, count(*) AS n, min(outcome) AS outcome FROM webhook_attempts
+         WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE account_id = $1) GROUP BY delivery_id`,
         [account],
       );
       expect(attempts).toHaveLength(120);

@@ -71,7 +71,9 @@ export async function startTestPostgres(): Promise<TestPostgres | { skipped: str
   // A test run killed midway must not leave a server behind.
   const onExit = () => {
     try {
-      const [c, a] = user ? user.wrap(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']) : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']];
+      const [c, a] = user
+        ? user.wrap(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'])
+        : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']];
       execFileSync(c, a, { stdio: 'ignore' });
     } catch {
       /* already stopped */

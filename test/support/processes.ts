@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 
 /** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
 export interface ApiProcess {
