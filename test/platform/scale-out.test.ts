@@ -56,7 +56,8 @@ beforeAll(async () => {
     NODE_EXTRA_CA_CERTS: caFile,
   };
   servers = await Promise.all([startApiProcess(env), startApiProcess(env)]);
-});
+  // initdb, an ingest and two server processes starting (TypeScript loader, every route): minutes on a busy machine.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -81,7 +82,7 @@ describe('two API processes on one PostgreSQL state store', () => {
     } finally {
       agent.destroy();
     }
-  });
+  }, 300_000);
 
   it('deliveries due while both processes poll are each sent once', async (ctx) => {
     if (!state || !receiver) return ctx.skip(skipped);
