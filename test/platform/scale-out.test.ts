@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../api/core/keys.ts';
 import { openStateStore, type StateStore } from '../../api/core/state.ts';
@@ -83,6 +85,20 @@ describe('two API processes on one PostgreSQL state store', () => {
       agent.destroy();
     }
   }, 300_000);
+
+  it('npm run keys opens the shared store directly: the key it creates works on both processes', async (ctx) => {
+    if (!state) return ctx.skip(skipped);
+    const env = { ...process.env, DATA_DIR: dataDir, STATE_DATABASE_URL: url, LOG_LEVEL: 'silent' };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--json'], { env });
+    const created = JSON.parse(stdout) as { key: string; plan: string };
+    expect(created.plan).toBe('builder');
+    const agent = new Agent({ keepAlive: false });
+    try {
+      expect(await Promise.all(servers.map((p) => getStatus(agent, p.port, '/v1/account', created.key)))).toEqual([200, 200]);
+    } finally {
+      agent.destroy();
+    }
+  });
 
   it('deliveries due while both processes poll are each sent once', async (ctx) => {
     if (!state || !receiver) return ctx.skip(skipped);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../api/core/auth.ts';
 import { createMeter, openCharge, type Meter } from '../../api/core/credits.ts';
 import { createKey, findKeyByHash, hashKey, listKeys, revokeKey } from '../../api/core/keys.ts';
-import { openStateStore, type StateStore } from '../../api/core/state.ts';
+import { openStateStore, type StateStore, stateTarget } from '../../api/core/state.ts';
+import { loadSettings } from '../../schemas/settings.ts';
 import { createMonitor } from '../../api/monitors/monitor-service.ts';
 import { MonitorScanner } from '../../api/monitors/scanner.ts';
 import { getDelivery, listDeliveries } from '../../api/webhooks/delivery-service.ts';
@@ -81,6 +82,15 @@ async function call(meter: Meter, account: Account, range: { min: number; max: n
   await charge.settle(cost);
   return true;
 }
+
+describe('choosing the state store', () => {
+  it('STATE_DATABASE_URL (postgres:// or postgresql://) selects PostgreSQL; unset, the embedded file in DATA_DIR', () => {
+    expect(stateTarget(loadSettings({ DATA_DIR: '/srv/filings' }))).toBe('/srv/filings/state.duckdb');
+    const url = 'postgresql://api:secret@db.internal:5432/filings';
+    expect(stateTarget(loadSettings({ DATA_DIR: '/srv/filings', STATE_DATABASE_URL: url }))).toBe(url);
+    expect(() => loadSettings({ STATE_DATABASE_URL: 'mysql://db/filings' })).toThrow(/STATE_DATABASE_URL/);
+  });
+});
 
 for (const engine of engines) {
   describe(`state store on ${engine.name}`, () => {
