@@ -9,6 +9,10 @@ export PORT
 node_modules/.installed: package.json package-lock.json
 	@# Info-ZIP unzip reads the Deflate64 members some of the regulator's zips carry (yauzl cannot).
 	@command -v unzip >/dev/null || (apt-get update -qq && apt-get install -y -qq unzip) || echo "warning: install unzip for Deflate64 zip members"
+	@# PostgreSQL's server binaries (initdb, pg_ctl): the state-store suite also runs against a throw-away local cluster
+	@# (test/support/postgres.ts), and skips that half loudly without them.
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql) \
+		|| echo "warning: install postgresql (its server binaries) to run the state-store suite on PostgreSQL"
 	npm install --no-audit --no-fund
 	@touch $@
 

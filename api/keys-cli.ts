@@ -5,12 +5,13 @@ import { parseArgs } from 'node:util';
 import { loadSettings } from '../schemas/settings.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
-import { openStateStore } from './core/state.ts';
+import { isPostgresUrl, openStateStore, stateTarget } from './core/state.ts';
 
 /**
  * `npm run keys -- create --plan <plan> [--name …]`, `keys list`, `keys revoke <id|key>`: the operator's
  * dashboard. While the server runs it owns the state file, so the CLI talks to it over its admin socket
  * (DATA_DIR/admin.sock, reachable only from this machine's file system); otherwise it opens the file itself.
+ * A PostgreSQL store (STATE_DATABASE_URL) is shared by every process, so the CLI always opens it directly.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -46,8 +47,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const socketPath = join(settings.dataDir, 'admin.sock');
+  const target = stateTarget(settings);
   let out: unknown;
   const serverUp =
+    !isPostgresUrl(target) &&
     existsSync(socketPath) &&
     (await viaSocket(socketPath, 'GET', '/keys').then(
       () => true,
@@ -58,7 +61,7 @@ async function main(): Promise<number> {
     else if (cmd === 'list') out = await viaSocket(socketPath, 'GET', '/keys');
     else out = await viaSocket(socketPath, 'POST', '/keys/revoke', { id: arg });
   } else {
-    const state = await openStateStore(join(settings.dataDir, 'state.duckdb'));
+    const state = await openStateStore(target);
     try {
       if (cmd === 'create') out = await createKey(state, { plan: values.plan as PlanId, name: values.name, accountId: values.account });
       else if (cmd === 'list') out = await listKeys(state);

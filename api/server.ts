@@ -42,26 +42,9 @@ export async function startServer(settings: Settings = loadSettings(), overrides
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   const port = (server.address() as { port: number }).port;
 
-  const admin = express();
-  admin.use(express.json());
-  admin.post('/keys', async (req, res) => {
-    const plan = String(req.body?.plan ?? '') as PlanId;
-    if (!PLAN_IDS.includes(plan)) {
-      res.status(400).json({ error: `unknown plan '${plan}'` });
-      return;
-    }
-    res.json(await createKey(services.state, { plan, name: req.body?.name, accountId: req.body?.account }));
-  });
-  admin.get('/keys', async (_req, res) => res.json(await listKeys(services.state)));
-  admin.post('/keys/revoke', async (req, res) => {
-    const ok = await revokeKey(services.state, String(req.body?.id ?? ''));
-    handle.auth.clearCache();
-    res.json({ revoked: ok });
-  });
-  const socketPath = join(settings.dataDir, 'admin.sock');
-  rmSync(socketPath, { force: true });
-  const adminServer = createServer(admin);
-  await new Promise<void>((resolve) => adminServer.listen(socketPath, resolve));
+  // The admin socket exists for the embedded store, which only this process may open. A PostgreSQL store is
+  // shared: `npm run keys` opens it directly, and a revocation reaches every process's key cache within 5 s.
+  const adminServer = services.state.dialect.shared ? null : await startAdminSocket(services, settings, () => handle.auth.clearCache());
 
   const workers = startWorkers(services);
   const scheduleLog = services.log.child({ component: 'schedule' });
@@ -78,11 +61,36 @@ export async function startServer(settings: Settings = loadSettings(), overrides
       scheduler.stop();
       await recovery;
       await workers.stop();
-      await new Promise<void>((r) => adminServer.close(() => r()));
+      if (adminServer) await new Promise<void>((r) => adminServer.close(() => r()));
       await new Promise<void>((r) => server.close(() => r()));
       await closeServices(services);
     },
   };
+}
+
+/** `npm run keys` against the running server: create, list and revoke keys over DATA_DIR/admin.sock. */
+async function startAdminSocket(services: Services, settings: Settings, clearAuthCache: () => void): Promise<Server> {
+  const admin = express();
+  admin.use(express.json());
+  admin.post('/keys', async (req, res) => {
+    const plan = String(req.body?.plan ?? '') as PlanId;
+    if (!PLAN_IDS.includes(plan)) {
+      res.status(400).json({ error: `unknown plan '${plan}'` });
+      return;
+    }
+    res.json(await createKey(services.state, { plan, name: req.body?.name, accountId: req.body?.account }));
+  });
+  admin.get('/keys', async (_req, res) => res.json(await listKeys(services.state)));
+  admin.post('/keys/revoke', async (req, res) => {
+    const ok = await revokeKey(services.state, String(req.body?.id ?? ''));
+    clearAuthCache();
+    res.json({ revoked: ok });
+  });
+  const socketPath = join(settings.dataDir, 'admin.sock');
+  rmSync(socketPath, { force: true });
+  const adminServer = createServer(admin);
+  await new Promise<void>((resolve) => adminServer.listen(socketPath, resolve));
+  return adminServer;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,6 +13,14 @@ const SettingsSchema = z.object({
   /** The address clients reach the API at, for the OpenAPI `servers` entry; default http://HOST:PORT. */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  /**
+   * `postgres://user:pass@host:5432/db`: keep keys, credits, monitors and deliveries in PostgreSQL, shared by any
+   * number of API processes and workers. Unset: the embedded file DATA_DIR/state.duckdb (one server process).
+   */
+  STATE_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//i, 'a postgres:// or postgresql:// URL')
+    .optional(),
   SEC_BASE_URL: z.string().url().default('https://www.sec.gov'),
   SEC_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),
   SEC_EFTS_BASE_URL: z.string().url().default('https://efts.sec.gov'),

@@ -40,7 +40,9 @@ const WAIT_FOR_HELD_MS = 10_000;
  * Credits reserved by calls still in progress, per account, and a wake-up for the calls waiting on them. A call
  * reserves the top of its cost range and usually gives part back when it settles, so a refusal while others hold
  * reservations would be premature (measured before: a free key's last 26 credits went unused while 402s said
- * "4 remain"). One process owns the state store, so this in-memory count is the whole truth.
+ * "4 remain"). With the embedded store one process owns it, so this in-memory count is the whole truth. On a shared
+ * PostgreSQL store each process sees its own holds only: debits still never overdraw (the row lock), but a free key's
+ * last credits may be refused while a call in another process holds a reservation it later partly gives back.
  */
 class Holds {
   private readonly held = new Map<string, number>();
@@ -100,9 +102,9 @@ class Holds {
 }
 
 /**
- * The meter. A debit is one conditional UPDATE inside the state store's single queue, so 200 concurrent
- * requests cannot overdraw: the free plan is refused at its allowance (402), paid plans run into recorded
- * overage. A call reserves the top of its cost range first; the handler's final cost and failures are refunded.
+ * The meter. A debit is one transaction, serialized per account by the DuckDB store's single queue or by a row lock
+ * on PostgreSQL (every process), so 1,000 concurrent requests cannot overdraw: the free plan is refused at its
+ * allowance (402), paid plans run into recorded overage. A call reserves the top of its cost range first; the handler's final cost and failures are refunded.
  * A free-plan call that does not fit while other calls of the account hold reservations waits for them to settle
  * before it is refused, so credits are used to the last one and the 402's "remain" figure is the settled balance.
  */
@@ -119,17 +121,31 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
    * remains when that still covers `min` (the key's last credits). Returns the amount debited and the balance,
    * or the settled use when nothing can be debited yet.
    */
-  function tryDebit(account: Account, period: string, max: number, min: number): Promise<{ debited: number; balance: Balance } | { short: number }> {
+  async function tryDebit(account: Account, period: string, max: number, min: number): Promise<{ debited: number; balance: Balance } | { short: number }> {
     const plan = PLANS[account.plan];
+    const cannotFit = (used: number) =>
+      opts.metering && plan.one_time && used + max > plan.included_credits && (holds.of(account.accountId) > 0 || plan.included_credits - used < min);
+    if (state.dialect.shared && plan.one_time) {
+      // An exhausted free key is refused on a plain read, without queueing on the row lock behind every other call of
+      // the account (test/platform/scale-out.test.ts, 1,000 calls on one free key over two processes, one run each on
+      // the shared 2-core machine: 19 s with every refusal taking the lock, 12 s without). Used credits only grow
+      // between refunds, so the locked path would refuse it too.
+      const used = await usedIn(account.accountId, period);
+      if (cannotFit(used)) return { short: used };
+    }
     let added = 0;
     const debited = state.transaction(async (tx) => {
-      const rows = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [account.accountId, period]);
+      if (tx.dialect.shared) {
+        // Other processes debit the same account: the row exists first, then is locked until COMMIT, so their
+        // read-check-update sequences queue on it (READ COMMITTED alone would let two read the same balance).
+        await tx.run('INSERT INTO credit_usage (account_id, period, used, requests) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING', [account.accountId, period]);
+      }
+      const rows = await tx.all(`SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2${tx.dialect.forUpdate}`, [account.accountId, period]);
       const used = rows.length ? Number(rows[0].used) : 0;
       let credits = max;
       if (opts.metering && plan.one_time && used + max > plan.included_credits) {
-        const remain = plan.included_credits - used;
-        if (holds.of(account.accountId) > 0 || remain < min) return { short: used };
-        credits = remain;
+        if (cannotFit(used)) return { short: used };
+        credits = plan.included_credits - used;
       }
       if (rows.length) {
         await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [

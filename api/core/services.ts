@@ -11,7 +11,7 @@ import type { TableSpec } from '../../schemas/table.ts';
 import { createMonitoring, type MonitoringOptions, type MonitoringRuntime } from '../monitors/runtime.ts';
 import { createMeter, type Meter } from './credits.ts';
 import { openLake, type Lake } from './lake.ts';
-import { openStateStore, type StateStore } from './state.ts';
+import { openStateStore, type StateStore, stateTarget } from './state.ts';
 
 /** What route handlers may use; built once by createServices (tests build theirs with createTestApp). */
 export interface Services {
@@ -48,7 +48,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
   await mkdir(settings.lakeDir, { recursive: true });
   const now = overrides.now ?? (() => new Date());
   const log = overrides.log ?? createLogger(settings.LOG_LEVEL);
-  const state = await openStateStore(overrides.statePath ?? join(settings.dataDir, 'state.duckdb'));
+  const state = await openStateStore(overrides.statePath ?? stateTarget(settings));
   const lake = await openLake(settings.lakeDir, { extraTables: overrides.extraTables });
   const http = overrides.http ?? createHttpClient(settings);
   const monitoring = createMonitoring({ state, lake, settings, now, log }, overrides.monitoring);

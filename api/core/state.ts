@@ -1,136 +1,22 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { discoverModules } from '../../ingest/pipeline/index.ts';
-import PQueue from 'p-queue';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows } from '../../ingest/lake/index.ts';
-import coreMigrations, { type Migration } from './migrations.ts';
-import { prepareStateDir, restrictStateFiles, withPrivateUmask } from './state-files.ts';
+import { join } from 'node:path';
+import type { Settings } from '../../schemas/settings.ts';
+import { openDuckStateStore } from './state-duckdb.ts';
+import { openPostgresStateStore } from './state-postgres.ts';
+import type { StateStore } from './state-types.ts';
 
-export interface StateTx {
-  all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  run(sql: string, params?: unknown[]): Promise<void>;
+export type { StateStore, StateTx } from './state-types.ts';
+
+/** Where the state store lives: STATE_DATABASE_URL (PostgreSQL) when set, else the embedded file DATA_DIR/state.duckdb. */
+export function stateTarget(settings: Pick<Settings, 'STATE_DATABASE_URL' | 'dataDir'>): string {
+  return settings.STATE_DATABASE_URL ?? join(settings.dataDir, 'state.duckdb');
 }
 
-export interface StateStore extends StateTx {
-  /** Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error); nothing else touches the store meanwhile. */
-  transaction<T>(fn: (tx: StateTx) => Promise<T>): Promise<T>;
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-async function discoverMigrations(): Promise<Migration[]> {
-  const all: Migration[] = [...coreMigrations];
-  for (const { value } of await discoverModules<Migration[]>(apiRoot, 'migrations.ts')) all.push(...value);
-  const ids = new Set<string>();
-  for (const m of all) {
-    if (ids.has(m.id)) throw new Error(`duplicate state migration id ${m.id}`);
-    ids.add(m.id);
-  }
-  return all.sort((a, b) => a.id.localeCompare(b.id));
-}
+export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
 
 /**
- * Runs every statement of a multi-statement script in order. DuckDB's own parser finds the statement
- * boundaries, so a `;` inside a string literal or comment never splits a statement.
+ * Opens the state store at `target`: a `postgres://` URL (shared by many processes) or a DuckDB file path (or
+ * `:memory:`; one owning process). Both run the same migrations and take the same SQL (api/core/state-dialect.ts).
  */
-async function runScript(conn: DuckDBConnection, sql: string): Promise<void> {
-  const statements = await conn.extractStatements(sql);
-  for (let i = 0; i < statements.count; i++) {
-    const prepared = await statements.prepare(i);
-    try {
-      await prepared.run();
-    } finally {
-      prepared.destroySync();
-    }
-  }
-}
-
-/**
- * Keys, usage, monitors, webhooks, alerts and deliveries in one embedded DuckDB file, owned by the server
- * process alone (DuckDB allows one read-write process per file; ingests never open it). Every statement goes
- * through one queue on one connection: each debit or state change is atomic with respect to the others,
- * which is what "concurrent requests can never overdraw" needs.
- */
-export async function openStateStore(path: string): Promise<StateStore> {
-  const onDisk = path !== ':memory:';
-  if (onDisk) await prepareStateDir(path);
-  // Every call that may create a state file (open, any statement: the WAL) runs under an owner-only umask.
-  const privately = <T>(fn: () => Promise<T>): Promise<T> => (onDisk ? withPrivateUmask(path, fn) : fn());
-  let instance: DuckDBInstance;
-  let conn: DuckDBConnection;
-  try {
-    ({ instance, conn } = await privately(() => openDuck(path, { threads: '1' })));
-    if (onDisk) await restrictStateFiles(path);
-  } catch (err) {
-    const msg = (err as Error).message;
-    if (/lock/i.test(msg)) {
-      throw new Error(`the state store ${path} is in use by another process (is the server running?): ${msg}`);
-    }
-    throw err;
-  }
-  const queue = new PQueue({ concurrency: 1 });
-  const queued = <T>(fn: () => Promise<T>) => queue.add(() => privately(fn)) as Promise<T>;
-  const tx: StateTx = {
-    all: (sql, params = []) => queryRows(conn, sql, params),
-    run: async (sql, params = []) => {
-      await conn.run(sql, params.length ? (params as never) : undefined);
-    },
-  };
-
-  await privately(() => migrate(conn, tx));
-
-  return {
-    all: (sql, params) => queued(() => tx.all(sql, params)),
-    run: (sql, params) => queued(() => tx.run(sql, params)),
-    transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
-      return queued(async () => {
-        await conn.run('BEGIN TRANSACTION');
-        try {
-          const out = await fn(tx);
-          await conn.run('COMMIT');
-          return out;
-        } catch (err) {
-          await conn.run('ROLLBACK');
-          throw err;
-        }
-      });
-    },
-    async ping() {
-      try {
-        await queue.add(() => tx.all('SELECT 1'));
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async close() {
-      await queue.onIdle();
-      // Closing checkpoints, which may write the files: under the same owner-only mask.
-      await privately(async () => {
-        conn.closeSync();
-        instance.closeSync();
-      });
-    },
-  };
-}
-
-/** Applies the migrations not yet recorded, each in its own transaction. */
-async function migrate(conn: DuckDBConnection, tx: StateTx): Promise<void> {
-  await conn.run('CREATE TABLE IF NOT EXISTS schema_migrations (id VARCHAR PRIMARY KEY, applied_at TIMESTAMP NOT NULL)');
-  const applied = new Set((await tx.all('SELECT id FROM schema_migrations')).map((r) => String(r.id)));
-  for (const m of await discoverMigrations()) {
-    if (applied.has(m.id)) continue;
-    await conn.run('BEGIN TRANSACTION');
-    try {
-      await runScript(conn, m.sql);
-      await tx.run('INSERT INTO schema_migrations VALUES ($1, now())', [m.id]);
-      await conn.run('COMMIT');
-    } catch (err) {
-      await conn.run('ROLLBACK');
-      throw new Error(`state migration ${m.id} failed: ${(err as Error).message}`);
-    }
-  }
+export function openStateStore(target: string): Promise<StateStore> {
+  return isPostgresUrl(target) ? openPostgresStateStore(target) : openDuckStateStore(target);
 }

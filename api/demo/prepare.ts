@@ -28,6 +28,9 @@ export async function prepareDemo(settings: Settings, opts: { withWebhook: boole
 
   // The feed was just rebuilt (new event ids), so monitors, alerts and the worker's position in the old feed mean
   // nothing any more: a fresh state store.
+  if (settings.STATE_DATABASE_URL) {
+    throw new Error('make demo builds a fresh embedded state store (DATA_DIR/state.duckdb): unset STATE_DATABASE_URL for the demo');
+  }
   const statePath = join(settings.dataDir, 'state.duckdb');
   await (await openStateStore(statePath)).close(); // fails, naming the cause, while a server holds the store
   if (existsSync(statePath)) await rename(statePath, `${statePath}.prev`);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EventSnapshot } from '../webhooks/payload.ts';
-import { jsonRows, rowsOf, type StateDb } from '../webhooks/state-port.ts';
+import { rowsOf, type StateDb } from '../webhooks/state-port.ts';
 import { MonitorIndex, type MonitorRule } from './matcher.ts';
 import { rowToRule } from './monitor-record.ts';
 
@@ -17,8 +17,8 @@ export interface ScanResult {
 const INSERT_CHUNK = 2000;
 
 const text = (cols: string[]) => Object.fromEntries(cols.map((c) => [c, 'VARCHAR' as const]));
-const ALERT_ROWS = jsonRows(text(['id', 'account_id', 'monitor_id', 'event_id', 'event_json', 'delivery_id', 'created_at']));
-const DELIVERY_ROWS = jsonRows(text(['id', 'account_id', 'endpoint_id', 'monitor_id', 'alert_id', 'event_id', 'type', 'event_json', 'created_at']));
+const ALERT_COLUMNS = text(['id', 'account_id', 'monitor_id', 'event_id', 'event_json', 'delivery_id', 'created_at']);
+const DELIVERY_COLUMNS = text(['id', 'account_id', 'endpoint_id', 'monitor_id', 'alert_id', 'event_id', 'type', 'event_json', 'created_at']);
 
 /**
  * The alert id is a function of (monitor, event), UUID-shaped: the primary key then enforces "at most one
@@ -130,7 +130,7 @@ export class MonitorScanner {
           tx,
           `INSERT INTO alerts (id, account_id, monitor_id, event_id, event_json, delivery_id, created_at)
            SELECT r.id, r.account_id, r.monitor_id, r.event_id, r.event_json, r.delivery_id, r.created_at
-           FROM ${ALERT_ROWS}
+           FROM ${tx.dialect.jsonRows(ALERT_COLUMNS)}
            ON CONFLICT DO NOTHING RETURNING id`,
           [JSON.stringify(chunk)],
         );
@@ -144,7 +144,7 @@ export class MonitorScanner {
                                              status, attempts, schedule_step, next_attempt_at, updated_at)
              SELECT r.id, r.account_id, r.endpoint_id, r.monitor_id, r.alert_id, r.event_id, r.type, r.event_json, r.created_at,
                     'pending', 0, 0, r.created_at, r.created_at
-             FROM ${DELIVERY_ROWS}`,
+             FROM ${tx.dialect.jsonRows(DELIVERY_COLUMNS)}`,
             [JSON.stringify(owed)],
           );
           deliveries += owed.length;

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import { parseAllowHosts } from './address-guard.ts';
 import { claimDue, type DueDelivery, pickDue } from './due-deliveries.ts';
 import { buildBody, type EventSnapshot } from './payload.ts';
 import { sendWebhook, type SendOutcome, type SendRequest } from './sender.ts';
 import { signatureHeader } from './signer.ts';
-import { jsonRows, rowsOf, type StateDb } from './state-port.ts';
+import { rowsOf, type StateDb } from './state-port.ts';
 import type { StateTx } from '../core/state.ts';
 
 /** Waits before the retries after a failed attempt (docs/api-contract.md): 1 min, 5 min, 30 min, 2 h; then `failed`. */
@@ -28,6 +29,11 @@ export interface DeliveryWorkerOptions {
   send?: (req: SendRequest) => Promise<SendOutcome>;
   log?: (msg: string) => void;
 }
+
+/** A worker refreshes its heartbeat this often (shared store only) … */
+const HEARTBEAT_MS = 10_000;
+/** … and one silent for this long is dead: its `sending` attempts are recovered by the others (like LOCK_STALE_MS). */
+const WORKER_STALE_MS = 30_000;
 
 const iso = (d: Date) => d.toISOString();
 const plus = (d: Date | string, ms: number) => new Date(new Date(d).getTime() + ms).toISOString();
@@ -54,7 +60,11 @@ export class DeliveryWorker {
   private settledWaiters: (() => void)[] = [];
   /** Attempts claimed and not yet recorded (drain waits for them). */
   private readonly attempts = new Set<Promise<void>>();
-  private recovered = false;
+  /** Names this worker on the attempts it claims, so workers of other processes leave them alone. */
+  readonly workerId = randomUUID();
+  /** When recover() last ran (the injected clock); on a shared store it runs again every WORKER_STALE_MS. */
+  private recoveredAt: number | null = null;
+  private beatAt: number | null = null;
   private outcomes: { d: DueDelivery; attemptId: string; outcome: SendOutcome; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private flushing: Promise<void> | null = null;
 
@@ -68,23 +78,33 @@ export class DeliveryWorker {
     this.allow = parseAllowHosts(o.allowHosts);
   }
 
-  /** Settles attempts a previous process left in flight (called once before the first tick). */
+  /**
+   * Settles attempts a dead worker left in flight (called before the first tick; on a shared store also every
+   * WORKER_STALE_MS). The embedded store has one owner, so every `sending` attempt not in this worker's hands is a
+   * previous process's; on PostgreSQL only those of workers whose heartbeat is stale (or that predate heartbeats).
+   */
   async recover(): Promise<number> {
-    this.recovered = true;
     const now = this.o.now();
+    this.recoveredAt = now.getTime();
+    const shared = this.o.state.dialect.shared;
+    if (shared) await this.beat(now);
     const stale = await rowsOf<{ id: string; delivery_id: string; started_at: string }>(
       this.o.state,
-      `SELECT id, delivery_id, started_at FROM webhook_attempts WHERE outcome = 'sending'`,
+      shared
+        ? `SELECT id, delivery_id, started_at FROM webhook_attempts
+           WHERE outcome = 'sending' AND (worker_id IS NULL OR worker_id NOT IN (SELECT id FROM webhook_workers WHERE heartbeat_at > $1))`
+        : `SELECT id, delivery_id, started_at FROM webhook_attempts WHERE outcome = 'sending'`,
+      shared ? [iso(new Date(now.getTime() - WORKER_STALE_MS))] : [],
     );
     for (const a of stale) {
       if (this.inFlight.has(a.delivery_id)) continue;
       await this.o.state.transaction(async (tx) => {
-        await tx.run(`UPDATE webhook_attempts SET outcome = 'interrupted', error = $2, finished_at = $3 WHERE id = $1`, [
-          a.id,
-          'interrupted by a restart; outcome unknown, not re-sent under this id',
-          iso(now),
-        ]);
-        await this.scheduleAfterFailure(tx, a.delivery_id, a.started_at, null, 'interrupted by a restart', now);
+        // Conditional: of two workers recovering the same attempt, one settles it and schedules the retry.
+        const settled = await tx.all(
+          `UPDATE webhook_attempts SET outcome = 'interrupted', error = $2, finished_at = $3 WHERE id = $1 AND outcome = 'sending' RETURNING id`,
+          [a.id, 'interrupted by a restart; outcome unknown, not re-sent under this id', iso(now)],
+        );
+        if (settled.length) await this.scheduleAfterFailure(tx, a.delivery_id, a.started_at, null, 'interrupted by a restart', now);
       });
     }
     // A pending delivery with no due time and no attempt in flight cannot happen through this class; heal it anyway.
@@ -117,16 +137,29 @@ export class DeliveryWorker {
     return this.ticking;
   }
 
+  /** This worker's heartbeat on a shared store: the others recover its attempts only once it stops. */
+  private async beat(now: Date): Promise<void> {
+    this.beatAt = now.getTime();
+    // A worker long gone is as dead without its row: the table holds live workers and the recently stopped.
+    await this.o.state.run(`DELETE FROM webhook_workers WHERE heartbeat_at < $1`, [iso(new Date(now.getTime() - 10 * WORKER_STALE_MS))]);
+    await this.o.state.run(
+      `INSERT INTO webhook_workers (id, heartbeat_at) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
+      [this.workerId, iso(now)],
+    );
+  }
+
   private async claimAndQueue(): Promise<number> {
-    if (!this.recovered) await this.recover();
     const now = this.o.now();
+    const shared = this.o.state.dialect.shared;
+    if (this.recoveredAt === null || (shared && now.getTime() - this.recoveredAt >= WORKER_STALE_MS)) await this.recover();
+    else if (shared && (this.beatAt === null || now.getTime() - this.beatAt >= HEARTBEAT_MS)) await this.beat(now);
     const picked = await pickDue(this.o.state, {
       now,
       limit: this.maxHeld - this.inFlight.size,
       perEndpoint: this.perEndpoint,
       busy: this.perEndpointInFlight,
     });
-    const claimed = await claimDue(this.o.state, { ...picked, ids: picked.ids.filter((id) => !this.inFlight.has(id)) }, now);
+    const claimed = await claimDue(this.o.state, { ...picked, ids: picked.ids.filter((id) => !this.inFlight.has(id)) }, now, this.workerId);
     for (const { delivery: d, attemptId } of claimed) {
       this.inFlight.add(d.id);
       this.perEndpointInFlight.set(d.endpoint_id, (this.perEndpointInFlight.get(d.endpoint_id) ?? 0) + 1);
@@ -221,7 +254,7 @@ export class DeliveryWorker {
           const ok = batch.filter((b) => b.outcome.status !== null && b.outcome.status >= 200 && b.outcome.status < 300);
           if (ok.length) {
             const rows = JSON.stringify(ok.map((b) => ({ id: b.attemptId, delivery_id: b.d.id, status: b.outcome.status })));
-            const shape = jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', status: 'INTEGER' });
+            const shape = tx.dialect.jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', status: 'INTEGER' });
             await tx.run(
               `UPDATE webhook_attempts SET outcome = 'success', response_status = r.status, error = NULL, finished_at = $2
                FROM ${shape} WHERE webhook_attempts.id = r.id`,

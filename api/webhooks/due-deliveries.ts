@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jsonRows, rowsOf, type StateDb } from './state-port.ts';
+import { rowsOf, type StateDb } from './state-port.ts';
 
 /** A delivery due now, with what its attempt needs from its endpoint. */
 export interface DueDelivery {
@@ -47,18 +47,20 @@ export interface Picked {
  * every endpoint's second), minus the slots each endpoint already holds. So an endpoint with 20,000 due
  * deliveries takes at most its cap, and a healthy endpoint's single delivery comes in the first pick however large
  * the other backlogs are. (Reading "the oldest N rows" and capping afterwards let one backlog crowd every other
- * endpoint out of the window.) A grouped min_by rather than row_number() over all due rows: no sort of the backlog.
+ * endpoint out of the window.) On DuckDB a grouped min_by rather than row_number() over all due rows: no sort of the
+ * backlog (`dialect.firstN`; PostgreSQL sorts within each endpoint's group). The endpoint's columns are one value per
+ * group: min() takes it on both engines (PostgreSQL 15 has no any_value).
  */
 export async function pickDue(db: StateDb, p: DuePick): Promise<Picked> {
   const picked: Picked = { ids: [], targets: new Map() };
   if (p.limit <= 0) return picked;
-  // min_by's count must be a constant in the SQL text: it is the worker's own integer option, never user input.
+  // The count of firstN is in the SQL text: it is the worker's own integer option, never user input.
   const endpoints = await rowsOf<DueEndpoint>(
     db,
     `SELECT d.endpoint_id, min(d.next_attempt_at) AS oldest,
-            min_by(d.id, d.next_attempt_at || d.id, ${Math.max(1, Math.floor(p.perEndpoint))}) AS ids,
-            any_value(e.url) AS url, any_value(e.secret) AS secret, any_value(e.previous_secret) AS previous_secret,
-            any_value(e.previous_secret_expires_at) AS previous_secret_expires_at
+            ${db.dialect.firstN('d.id', 'd.next_attempt_at || d.id', p.perEndpoint)} AS ids,
+            min(e.url) AS url, min(e.secret) AS secret, min(e.previous_secret) AS previous_secret,
+            min(e.previous_secret_expires_at) AS previous_secret_expires_at
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
      WHERE d.status = 'pending' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1 AND e.status = 'active'
      GROUP BY d.endpoint_id
@@ -79,24 +81,31 @@ export async function pickDue(db: StateDb, p: DuePick): Promise<Picked> {
 /**
  * Claims the picked deliveries and writes their attempts (`sending`) in ONE transaction, before any request
  * leaves. Returns each delivery claimed (in pick order) with its attempt id; one claimed meanwhile elsewhere is left out.
+ * On PostgreSQL, workers of other processes pick the same due rows: the claim locks them FOR UPDATE SKIP LOCKED, so a
+ * row another worker is claiming is skipped rather than waited for, and one it has claimed no longer matches.
  */
-export async function claimDue(db: StateDb, picked: Picked, now: Date): Promise<{ delivery: DueDelivery; attemptId: string }[]> {
+export async function claimDue(db: StateDb, picked: Picked, now: Date, workerId: string): Promise<{ delivery: DueDelivery; attemptId: string }[]> {
   if (!picked.ids.length) return [];
   const ts = now.toISOString();
+  const claimable = `status = 'pending' AND next_attempt_at IS NOT NULL`;
+  const ids = db.dialect.skipLocked
+    ? `SELECT id FROM webhook_deliveries WHERE id IN (${db.dialect.jsonList(1)}) AND ${claimable}${db.dialect.skipLocked}`
+    : db.dialect.jsonList(1);
   const claimed = await db.transaction(async (tx) => {
     const rows = await rowsOf<Omit<DueDelivery, keyof EndpointTarget> & { attempts: number }>(
       tx,
       `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = NULL, updated_at = $2
-       WHERE id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND status = 'pending' AND next_attempt_at IS NOT NULL
+       WHERE id IN (${ids}) AND ${claimable}
        RETURNING id, endpoint_id, monitor_id, event_id, type, event_json, attempts`,
       [JSON.stringify(picked.ids), ts],
     );
     if (!rows.length) return [];
     const attempts = rows.map((r) => ({ id: randomUUID(), delivery_id: r.id, attempt_no: Number(r.attempts) }));
+    const attemptRows = tx.dialect.jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', attempt_no: 'INTEGER' });
     await tx.run(
-      `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, outcome, started_at)
-       SELECT r.id, r.delivery_id, r.attempt_no, 'sending', $2 FROM ${jsonRows({ id: 'VARCHAR', delivery_id: 'VARCHAR', attempt_no: 'INTEGER' })}`,
-      [JSON.stringify(attempts), ts],
+      `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, outcome, started_at, worker_id)
+       SELECT r.id, r.delivery_id, r.attempt_no, 'sending', $2, $3 FROM ${attemptRows}`,
+      [JSON.stringify(attempts), ts, workerId],
     );
     return rows.map((r, i) => ({ row: r, attemptId: attempts[i].id }));
   });

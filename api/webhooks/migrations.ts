@@ -57,4 +57,16 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
 CREATE INDEX IF NOT EXISTS webhook_attempts_delivery ON webhook_attempts (delivery_id);
 `,
   },
+  {
+    // Several processes may run delivery workers on one PostgreSQL store: each attempt names the worker that claimed
+    // it, and workers beat a heartbeat, so a worker recovers only the attempts of workers that stopped beating.
+    id: '0220_webhook_workers',
+    sql: `
+ALTER TABLE webhook_attempts ADD COLUMN IF NOT EXISTS worker_id VARCHAR;   -- null: claimed before 0220
+CREATE TABLE IF NOT EXISTS webhook_workers (
+  id VARCHAR PRIMARY KEY,
+  heartbeat_at VARCHAR NOT NULL
+);
+`,
+  },
 ];

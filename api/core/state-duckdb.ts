@@ -1,0 +1,112 @@
+import PQueue from 'p-queue';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuck, queryRows } from '../../ingest/lake/index.ts';
+import { duckDialect } from './state-dialect.ts';
+import { discoverMigrations, MIGRATIONS_TABLE } from './state-migrations.ts';
+import { prepareStateDir, restrictStateFiles, withPrivateUmask } from './state-files.ts';
+import type { StateStore, StateTx } from './state-types.ts';
+
+/**
+ * Runs every statement of a multi-statement script in order. DuckDB's own parser finds the statement
+ * boundaries, so a `;` inside a string literal or comment never splits a statement.
+ */
+async function runScript(conn: DuckDBConnection, sql: string): Promise<void> {
+  const statements = await conn.extractStatements(sql);
+  for (let i = 0; i < statements.count; i++) {
+    const prepared = await statements.prepare(i);
+    try {
+      await prepared.run();
+    } finally {
+      prepared.destroySync();
+    }
+  }
+}
+
+/**
+ * Keys, usage, monitors, webhooks, alerts and deliveries in one embedded DuckDB file, owned by the server
+ * process alone (DuckDB allows one read-write process per file; ingests never open it). Every statement goes
+ * through one queue on one connection: each debit or state change is atomic with respect to the others,
+ * which is what "concurrent requests can never overdraw" needs.
+ */
+export async function openDuckStateStore(path: string): Promise<StateStore> {
+  const onDisk = path !== ':memory:';
+  if (onDisk) await prepareStateDir(path);
+  // Every call that may create a state file (open, any statement: the WAL) runs under an owner-only umask.
+  const privately = <T>(fn: () => Promise<T>): Promise<T> => (onDisk ? withPrivateUmask(path, fn) : fn());
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  try {
+    ({ instance, conn } = await privately(() => openDuck(path, { threads: '1' })));
+    if (onDisk) await restrictStateFiles(path);
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/lock/i.test(msg)) {
+      throw new Error(`the state store ${path} is in use by another process (is the server running?): ${msg}`);
+    }
+    throw err;
+  }
+  const queue = new PQueue({ concurrency: 1 });
+  const queued = <T>(fn: () => Promise<T>) => queue.add(() => privately(fn)) as Promise<T>;
+  const tx: StateTx = {
+    dialect: duckDialect,
+    all: (sql, params = []) => queryRows(conn, sql, params),
+    run: async (sql, params = []) => {
+      await conn.run(sql, params.length ? (params as never) : undefined);
+    },
+  };
+
+  await privately(() => migrate(conn, tx));
+
+  return {
+    dialect: duckDialect,
+    all: (sql, params) => queued(() => tx.all(sql, params)),
+    run: (sql, params) => queued(() => tx.run(sql, params)),
+    transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
+      return queued(async () => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const out = await fn(tx);
+          await conn.run('COMMIT');
+          return out;
+        } catch (err) {
+          await conn.run('ROLLBACK');
+          throw err;
+        }
+      });
+    },
+    async ping() {
+      try {
+        await queue.add(() => tx.all('SELECT 1'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await queue.onIdle();
+      // Closing checkpoints, which may write the files: under the same owner-only mask.
+      await privately(async () => {
+        conn.closeSync();
+        instance.closeSync();
+      });
+    },
+  };
+}
+
+/** Applies the migrations not yet recorded, each in its own transaction. */
+async function migrate(conn: DuckDBConnection, tx: StateTx): Promise<void> {
+  await conn.run(MIGRATIONS_TABLE);
+  const applied = new Set((await tx.all('SELECT id FROM schema_migrations')).map((r) => String(r.id)));
+  for (const m of await discoverMigrations()) {
+    if (applied.has(m.id)) continue;
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      await runScript(conn, m.sql);
+      await tx.run('INSERT INTO schema_migrations VALUES ($1, now())', [m.id]);
+      await conn.run('COMMIT');
+    } catch (err) {
+      await conn.run('ROLLBACK');
+      throw new Error(`state migration ${m.id} failed: ${(err as Error).message}`);
+    }
+  }
+}

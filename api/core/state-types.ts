@@ -1,0 +1,20 @@
+import type { StateDialect } from './state-dialect.ts';
+
+/** Statements on the state store; `$n` placeholders on both engines. */
+export interface StateTx {
+  all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  run(sql: string, params?: unknown[]): Promise<void>;
+  /** The engine's few differing SQL fragments (api/core/state-dialect.ts). */
+  readonly dialect: StateDialect;
+}
+
+export interface StateStore extends StateTx {
+  /**
+   * Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error). DuckDB: nothing else touches the store meanwhile (one queue).
+   * PostgreSQL: READ COMMITTED on one pooled connection; what must be exclusive across processes takes row locks
+   * (`dialect.forUpdate`, `dialect.skipLocked`) or is one conditional statement.
+   */
+  transaction<T>(fn: (tx: StateTx) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

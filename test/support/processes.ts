@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type Agent, request } from 'node:http';
+
+/** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
+export interface ApiProcess {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the real server in a child process with `env` added; resolves once it listens. */
+export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/platform/scale-out-child.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c) => {
+      out += c;
+      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
+      if (!line) return;
+      const { port } = JSON.parse(line) as { port: number };
+      resolve({
+        port,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`API process exited (${code}) before listening: ${stderr.slice(-800)}`)));
+  });
+}
+
+/** GETs `path` from a loopback port through `agent` (bounded sockets); resolves to the status. */
+export function getStatus(agent: Agent, port: number, path: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
