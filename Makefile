@@ -58,6 +58,7 @@ serve: install
 	npx tsx api/server.ts
 
 ## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS, the sql CLI's cold start).
+## BENCH=peer installs PostgreSQL (apt-get) when missing and runs a throw-away cluster (test/bench/postgres-cluster.ts).
 bench: install sql-bundle
 	npx tsx test/bench/run.ts $(BENCH)
 
