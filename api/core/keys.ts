@@ -6,11 +6,19 @@ import type { StateStore } from './state.ts';
 export const KEY_PREFIX = 'sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+const SECRET_LENGTH = 32;
+const ISSUABLE = new RegExp(`^${KEY_PREFIX}[${ALPHABET}]{${SECRET_LENGTH}}$`);
+
+/** Whether `key` has the shape of the keys `createKey` issues: anything else is refused without a store lookup. */
+export function isIssuableKey(key: string): boolean {
+  return ISSUABLE.test(key);
+}
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-function randomSecret(n = 32): string {
+function randomSecret(n = SECRET_LENGTH): string {
   // Rejection sampling keeps the characters uniform (256 is not a multiple of 62).
   let out = '';
   while (out.length < n) {

@@ -419,6 +419,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/filings/{accession}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cover page facts of a 10-K, 10-Q, 8-K, 20-F or 40-F
+         * @description Registrant name, CIK, file number, period or date of report, fiscal year end and focus, filer category, shares outstanding with their date, public float, registered securities with symbols and exchanges, state of incorporation, IRS number, address, phone and the check marks (well-known seasoned issuer, shell company, emerging growth company). Read from the inline XBRL dei: facts (method ixbrl) or, for documents without inline XBRL, from the printed cover (method text). 422 for other forms.
+         *
+         *     Cost: 10–20 (by result size) credit(s).
+         */
+        get: operations["getFilingsByAccessionCover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/filings": {
         parameters: {
             query?: never;
@@ -654,7 +676,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description Creates an `active` monitor. `target_type` is `ticker`, `cik`, `form` or `event_type`; `signals` are event types of the taxonomy ([] = all); `materiality` `low`/`medium`/`high` (default `low`). 400 for an invalid target_type, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.
+         * @description Creates an `active` monitor. `target_type` is `ticker`, `cik`, `form` or `event_type`; `signals` are event types of the taxonomy ([] = all); `materiality` `low`/`medium`/`high` (default `low`). 400 for an invalid target_type or target_value (ticker: 1-10 of A-Z 0-9 . -; cik: 1-10 digits; form: 1-25 of A-Z 0-9 space . / -), a name with control characters, an unknown signal, or a webhook_endpoint_id that is not one of your endpoints.
          *
          *     Cost: 1 credit(s).
          */
@@ -903,7 +925,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and reachability of the lake and the state store
+         * Liveness and reachability of the lake and the state store, and the live lane
          * @description Public. HTTP 200 when both are reachable, 503 otherwise.
          */
         get: operations["getHealthz"];
@@ -994,7 +1016,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description `url` must be https (400 otherwise). The response carries the signing `secret`, shown only this once.
+         * @description `url` must be https, with no credentials, and its host must not be (or resolve to) an internal address (400 otherwise). The response carries the signing `secret`, shown only this once.
          *
          *     Cost: 1 credit(s).
          */
@@ -1135,10 +1157,2520 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/managers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: 13F managers: one row per manager and reporting quarter
+         * @description Every record `/v1/managers` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getManagersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holdings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: 13F holdings (information table lines)
+         * @description Every record `/v1/holdings` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getHoldingsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/advisers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Investment advisers (latest monthly Form ADV roster)
+         * @description Every record `/v1/advisers` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getAdvisersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/board/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Board members, officers and key employees from company proxies and Form 990 returns
+         * @description Every record `/v1/board` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getBoardExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broker-dealers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Broker-dealers (SEC active list joined with IAPD firm records)
+         * @description Every record `/v1/broker-dealers` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getBrokerDealersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compensation/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Executive (and director) compensation from DEF 14A compensation tables
+         * @description Every record `/v1/compensation` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getCompensationExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enforcement/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Enforcement actions (administrative proceedings and litigation releases)
+         * @description Every record `/v1/enforcement` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getEnforcementExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Entity directory
+         * @description Every record `/v1/entities` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getEntitiesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Normalized business-change events, newest first
+         * @description Every record `/v1/events` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getEventsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/filings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Filing index
+         * @description Every record `/v1/filings` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFilingsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/financial-statements/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Financial Statement Data Sets facts
+         * @description Every record `/v1/financial-statements` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFinancialStatementsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/financials/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: XBRL financial facts
+         * @description Every record `/v1/financials` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFinancialsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/form-crs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Form CRS relationship-summary filings
+         * @description Every record `/v1/form-crs` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFormCrsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insider/form144/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Form 144 notices of proposed sales
+         * @description Every record `/v1/insider/form144` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getInsiderForm144Export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/iapd-individuals/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Investment adviser representatives (IAPD individual feed)
+         * @description Every record `/v1/iapd-individuals` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getIapdIndividualsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insider/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Insider transactions (Forms 3/4/5)
+         * @description Every record `/v1/insider` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getInsiderExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/litigation/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Litigation releases (civil actions in federal court)
+         * @description Every record `/v1/litigation` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getLitigationExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funds/providers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Fund service providers (Form N-CEN)
+         * @description Every record `/v1/funds/providers` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFundsProvidersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/funds/holdings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Fund portfolio holdings (Form N-PORT)
+         * @description Every record `/v1/funds/holdings` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getFundsHoldingsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nt-late/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Late-filing notices (NT forms)
+         * @description Every record `/v1/nt-late` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getNtLateExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ownership/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Beneficial ownership (Schedules 13D and 13G)
+         * @description Every record `/v1/ownership` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getOwnershipExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uspto-patent-grants/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: USPTO patent grants (weekly full-text grant files)
+         * @description Every record `/v1/uspto-patent-grants` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getUsptoPatentGrantsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/private-fund-stats/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: SEC Private Funds Statistics, long format (one cell per record)
+         * @description Every record `/v1/private-fund-stats` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getPrivateFundStatsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/private-funds/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Private funds (Form ADV Schedule D 7.B.(1)), latest filing per adviser
+         * @description Every record `/v1/private-funds` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getPrivateFundsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proxy/officers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Directors and executive officers named in DEF 14A proxy statements
+         * @description Every record `/v1/proxy/officers` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getProxyOfficersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raises/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Private placements (Form D notices)
+         * @description Every record `/v1/raises` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getRaisesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trading-suspensions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Trading suspension orders
+         * @description Every record `/v1/trading-suspensions` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getTradingSuspensionsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/whistleblower/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export: Whistleblower award final orders
+         * @description Every record `/v1/whistleblower` matches (no page limit), in its order and with its fields, as CSV, NDJSON or Parquet. Cost: 5 credits plus 1 per started 1,000 rows, counted before streaming (X-Export-Rows); a balance that cannot cover it is refused with 402 before any byte.
+         */
+        get: operations["getWhistleblowerExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        AdviserListRecord: {
+            /** @description Organization CRD number. */
+            crd: string;
+            business_name: string;
+            legal_name: string | null;
+            /** @description 801- (registered) or 802- (exempt reporting). */
+            sec_number: string | null;
+            /** @enum {string} */
+            registration_type: "registered" | "exempt_reporting";
+            /** @description Item 5.F(2)(c), USD; null for exempt-reporting advisers. */
+            regulatory_aum_total: number | null;
+            /** @description Item 7.B. */
+            has_private_funds: boolean | null;
+            /** @description Item 11 disciplinary history. */
+            disciplinary: boolean | null;
+            /** @description Main office. */
+            address: {
+                street1: string | null;
+                street2?: string | null;
+                city: string | null;
+                /** @description Two-letter state (US) as published; null for most foreign offices. */
+                state: string | null;
+                postal_code: string | null;
+                country: string | null;
+            };
+            /** @description As-of date of the roster the record comes from. */
+            snapshot_date: string;
+            source: string;
+            /** @description The adviser's public IAPD page. */
+            source_url: string;
+        };
+        AdviserProfile: {
+            /** @description Organization CRD number. */
+            crd: string;
+            business_name: string;
+            legal_name: string | null;
+            /** @description 801- (registered) or 802- (exempt reporting). */
+            sec_number: string | null;
+            /** @enum {string} */
+            registration_type: "registered" | "exempt_reporting";
+            /** @description Item 5.F(2)(c), USD; null for exempt-reporting advisers. */
+            regulatory_aum_total: number | null;
+            /** @description Item 7.B. */
+            has_private_funds: boolean | null;
+            /** @description Item 11 disciplinary history. */
+            disciplinary: boolean | null;
+            /** @description Main office. */
+            address: {
+                street1: string | null;
+                street2?: string | null;
+                city: string | null;
+                /** @description Two-letter state (US) as published; null for most foreign offices. */
+                state: string | null;
+                postal_code: string | null;
+                country: string | null;
+            };
+            /** @description As-of date of the roster the record comes from. */
+            snapshot_date: string;
+            source: string;
+            /** @description The adviser's public IAPD page. */
+            source_url: string;
+            sec_region: string | null;
+            firm_type: string | null;
+            /** @description 10-digit CIK when the roster gives one. */
+            cik: string | null;
+            /** @description SEC Current Status as published. */
+            sec_status: string | null;
+            sec_status_date: string | null;
+            /** @description Latest Form ADV filing date. */
+            latest_filing_date: string | null;
+            form_version: string | null;
+            phone: string | null;
+            websites: string[];
+            /** @description Item 5.A. */
+            employees: number | null;
+            /** @description Item 5.F(2)(a), USD. */
+            raum_discretionary: number | null;
+            /** @description Item 5.F(2)(b), USD. */
+            raum_non_discretionary: number | null;
+            /** @description Item 5.F(2)(c) exactly as published. */
+            regulatory_aum_total_raw: string | null;
+            /** @description Item 5.F(2)(f). */
+            accounts_total: number | null;
+            /** @description Item 5.D client types reported. */
+            client_types: string[];
+            private_fund_count: number | null;
+            /** @description USD. */
+            private_fund_gross_assets: number | null;
+            /** @description Published file (and zip member) the record was read from. */
+            source_file: string;
+        };
+        Amount: {
+            /** @description Integer USD. */
+            amount_usd: number;
+            /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
+            text: string;
+        } | null;
+        BoardMember: {
+            /**
+             * @description `sec_proxy`: a DEF 14A director table or bio; `irs_990`: Form 990 Part VII / 990-EZ / 990-PF.
+             * @enum {string}
+             */
+            source_type: "sec_proxy" | "irs_990";
+            /** @description 10-digit CIK of the issuer (proxies). */
+            sec_cik: string | null;
+            /** @description 9-digit EIN (990s). */
+            ein: string | null;
+            organization_name: string;
+            /** @description Name as printed in the source. */
+            person_name: string;
+            /** @description `first last`, lower-case: equal across sources for the same person. */
+            person_name_normalized: string;
+            title: string | null;
+            /** @description director | officer | key_employee | highest_compensated | former | institutional_trustee | listed */
+            role: string;
+            roles: string[];
+            is_director: boolean | null;
+            is_officer: boolean | null;
+            is_key_employee: boolean | null;
+            is_highest_compensated: boolean | null;
+            is_former: boolean | null;
+            is_institutional_trustee: boolean | null;
+            /** @description Proxies only, where the statement says so. */
+            is_independent: boolean | null;
+            age: number | null;
+            director_since: number | null;
+            average_hours_per_week: number | null;
+            average_hours_related_orgs: number | null;
+            /** @description 990: reportable compensation from the organization; 990-EZ/PF: compensation. */
+            reportable_comp_usd: number | null;
+            reportable_comp_related_usd: number | null;
+            other_comp_usd: number | null;
+            benefit_program_usd: number | null;
+            expense_allowance_usd: number | null;
+            /** @description Proxy: fiscal year covered; 990: tax year. */
+            fiscal_year: number;
+            period_end: string | null;
+            form_type: string | null;
+            accession_number: string | null;
+            /** @description 990 e-file OBJECT_ID. */
+            object_id: string | null;
+            filed_date: string | null;
+            /** @description 1.0 for 990 checkbox roles; 0.9 for 990-EZ/PF roles read from titles; proxy rows: extractor confidence. */
+            confidence: number;
+            found_in: string[];
+            source: string;
+            source_url: string | null;
+        };
+        BrokerDealer: {
+            /** @description Firm CRD (from IAPD records), when known. */
+            bd_crd: string | null;
+            /** @description 8-##### SEC file number. */
+            sec_number: string | null;
+            cik: string | null;
+            name: string;
+            other_names: string[];
+            /** @description ACTIVE when on the SEC active list; otherwise the IAPD broker-dealer scope (INACTIVE…). */
+            status: string;
+            on_sec_active_list: boolean;
+            main_office: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                /** @description Two-letter state (US) as published; null for most foreign offices. */
+                state: string | null;
+                postal_code: string | null;
+                country: string | null;
+            };
+            phone: string | null;
+            has_disclosure: boolean | null;
+            branches_count: number | null;
+            finra_last_approval_date: string | null;
+            expelled_date: string | null;
+            also_adviser_sec_number: string | null;
+            snapshot_date: string;
+            source: string;
+            source_url: string;
+        };
+        CompanyFactsRecord: {
+            cik: string;
+            entity_name: string;
+            ticker: string | null;
+            concepts: {
+                concept: string;
+                taxonomy: string;
+                label: string | null;
+                /** @description Facts per unit, ordered by period end then filing date. */
+                units: {
+                    [key: string]: {
+                        start: string | null;
+                        end: string;
+                        value: number;
+                        fy: number | null;
+                        fp: string | null;
+                        form: string | null;
+                        accession: string;
+                        filed: string;
+                        frame: string | null;
+                        is_latest: boolean;
+                    }[];
+                };
+            }[];
+            source: string;
+            source_url: string;
+        };
+        Compensation: {
+            filer_cik: string;
+            issuer_name: string | null;
+            accession_number: string | null;
+            filed_date: string | null;
+            /** @description Fiscal year the proxy statement covers. */
+            proxy_fiscal_year: number;
+            /**
+             * @description Summary compensation table (executives, one row per year), director compensation table, or an investment company's compensation table.
+             * @enum {string}
+             */
+            table_kind: "summary_compensation" | "director_compensation" | "fund_compensation";
+            /** @description As printed. */
+            executive_name: string;
+            executive_name_normalized: string;
+            title: string | null;
+            is_director: boolean;
+            /** @description Year of this row (an SCT has up to three per executive). */
+            fiscal_year: number;
+            /** @description Salary, USD. A dash in the table is 0; blank or N/A is null. */
+            salary_usd: number | null;
+            /** @description Bonus, USD. A dash in the table is 0; blank or N/A is null. */
+            bonus_usd: number | null;
+            /** @description Stock awards, USD. A dash in the table is 0; blank or N/A is null. */
+            stock_awards_usd: number | null;
+            /** @description Option awards, USD. A dash in the table is 0; blank or N/A is null. */
+            option_awards_usd: number | null;
+            /** @description Non-equity incentive plan compensation, USD. A dash in the table is 0; blank or N/A is null. */
+            non_equity_incentive_usd: number | null;
+            /** @description Change in pension value and nonqualified deferred compensation earnings, USD. A dash in the table is 0; blank or N/A is null. */
+            pension_deferred_usd: number | null;
+            /** @description All other compensation, USD. A dash in the table is 0; blank or N/A is null. */
+            other_usd: number | null;
+            /** @description Director fees earned or paid in cash, USD. A dash in the table is 0; blank or N/A is null. */
+            fees_cash_usd: number | null;
+            /** @description Fund proxies: aggregate compensation from the company, USD. A dash in the table is 0; blank or N/A is null. */
+            aggregate_comp_usd: number | null;
+            /** @description Total as printed (fund tables: the fund-complex total, or the company aggregate where that is N/A), USD. A dash in the table is 0; blank or N/A is null. */
+            total_usd: number | null;
+            /** @description The components add up to the printed total (within $5). */
+            total_checks: boolean | null;
+            /** @description Total equals the PEO total tagged in the pay-versus-performance XBRL. */
+            pvp_verified: boolean;
+            /** @description PEO compensation actually paid (pay-versus-performance XBRL), USD. A dash in the table is 0; blank or N/A is null. */
+            pvp_compensation_actually_paid_usd: number | null;
+            confidence: number;
+            source: string;
+            source_url: string | null;
+        };
+        ConceptRecord: {
+            concept: string;
+            taxonomy: string;
+            label: string | null;
+            /** @description Facts per unit, ordered by period end then filing date. */
+            units: {
+                [key: string]: {
+                    start: string | null;
+                    end: string;
+                    value: number;
+                    fy: number | null;
+                    fp: string | null;
+                    form: string | null;
+                    accession: string;
+                    filed: string;
+                    frame: string | null;
+                    is_latest: boolean;
+                }[];
+            };
+        };
+        CoverRecord: {
+            accession: string;
+            /** @description Form of the filing: 10-K, 10-Q, 8-K, 20-F, 40-F (or their /A). */
+            form: string;
+            /**
+             * @description ixbrl: read from the inline XBRL dei: facts; text: read from the printed cover (documents without inline XBRL).
+             * @enum {string}
+             */
+            method: "ixbrl" | "text";
+            /** @description With method ixbrl: fields the dei: facts lacked and the printed cover supplied. */
+            fields_from_text: string[];
+            /** @description dei:DocumentType, or the FORM heading of the text. */
+            document_type: string | null;
+            amendment: boolean | null;
+            registrant_name: string | null;
+            /** @description 10-digit CIK (dei:EntityCentralIndexKey); null on the text path. */
+            cik: string | null;
+            /** @description Commission file number. */
+            file_number: string | null;
+            /** @description YYYY-MM-DD: fiscal period end (10-K, 10-Q, 20-F, 40-F) or date of report (8-K). */
+            period_of_report: string | null;
+            /** @description 8-K: date of the earliest event reported (= period_of_report); null for other forms. */
+            date_of_report: string | null;
+            /** @description MM-DD (dei:CurrentFiscalYearEndDate). */
+            fiscal_year_end: string | null;
+            fiscal_year_focus: string | null;
+            /** @description FY, Q1, Q2, Q3. */
+            fiscal_period_focus: string | null;
+            /** @description Large accelerated filer, Accelerated filer, Non-accelerated filer … */
+            filer_category: string | null;
+            /** @description One entry per class (security_class: the XBRL class member; null for a single class). */
+            shares_outstanding: {
+                shares: number;
+                as_of: string | null;
+                security_class: string | null;
+            }[];
+            public_float: {
+                amount_usd: number;
+                as_of: string | null;
+            } | null;
+            /** @description Securities registered under Section 12(b), with symbols and exchanges. */
+            securities: {
+                /** @description Title of the class (dei:Security12bTitle). */
+                title: string | null;
+                /** @description Null for a class listed without a symbol (dei:NoTradingSymbolFlag). */
+                trading_symbol: string | null;
+                /** @description Exchange name as printed, e.g. The Nasdaq Stock Market LLC. */
+                exchange: string | null;
+            }[];
+            state_of_incorporation: string | null;
+            /** @description IRS employer identification number. */
+            irs_number: string | null;
+            address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state: string | null;
+                zip: string | null;
+                country: string | null;
+            };
+            phone: string | null;
+            /** @description Check mark; null when the cover does not ask (10-Q, 8-K) or neither box is ticked. */
+            well_known_seasoned_issuer: boolean | null;
+            shell_company: boolean | null;
+            emerging_growth_company: boolean | null;
+            /** @description File the cover was read from. */
+            document: string | null;
+            source_url: string;
+        };
+        DocumentLink: {
+            title: string;
+            url: string;
+        };
+        DocumentRecord: {
+            /** @description Position in the submission; null for the complete submission text file. */
+            sequence: number | null;
+            /** @description Document type: 10-K, EX-21.1, GRAPHIC, XML, EX-101.INS …; null when only the directory listing was available. */
+            type: string | null;
+            description: string | null;
+            /** @description Null for unnamed documents of 1990s submissions (they live only in the .txt). */
+            file_name: string | null;
+            /** @description Bytes (uuencoded files: decoded size). */
+            size: number | null;
+            /** @description Direct URL on the archive. */
+            url: string;
+        };
+        Employment: {
+            firm_name: string | null;
+            firm_crd: string | null;
+            city: string | null;
+            state: string | null;
+            country: string | null;
+            registrations: {
+                authority: string | null;
+                category: string | null;
+                status: string | null;
+                date: string | null;
+            }[];
+        };
+        EnforcementRecord: {
+            /** @description `<agency>:<release_number>`. */
+            id: string;
+            /** @description Publishing agency (SEC). */
+            agency: string;
+            /** @enum {string} */
+            action_kind: "administrative_proceeding" | "litigation_release" | "aaer";
+            /** @description e.g. `34-100512`, `LR-26040`. */
+            release_number: string;
+            /** @description The same order under other Acts, AAER numbers. */
+            other_release_numbers: string[];
+            /** @description Administrative file number `3-NNNNN` or the court civil action number. */
+            case_number: string | null;
+            /** @description Release date, YYYY-MM-DD. */
+            date: string;
+            /** @description Respondents line as published. */
+            title: string | null;
+            respondents: string[];
+            summary: string | null;
+            /** @description Civil penalties stated in the text (sum of distinct amounts); null when none stated. */
+            penalty: {
+                /** @description Integer USD. */
+                amount_usd: number;
+                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
+                text: string;
+            } | null;
+            /** @description Disgorgement stated in the text; null when none stated. */
+            disgorgement: {
+                /** @description Integer USD. */
+                amount_usd: number;
+                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
+                text: string;
+            } | null;
+            documents: {
+                title: string;
+                url: string;
+            }[];
+            source: string;
+            /** @description The release page (else the listing page it was read from). */
+            source_url: string | null;
+        };
+        EntityRecord: {
+            /** @description CIK zero-padded to 10 digits. */
+            cik: string;
+            /** @description Current conformed name. */
+            name: string;
+            /** @description Primary current ticker. */
+            ticker: string | null;
+            tickers: string[];
+            /** @description Exchange of each ticker, same order. */
+            exchanges: (string | null)[];
+            sic: string | null;
+            sic_description: string | null;
+            state_of_incorp: string | null;
+            state_of_incorp_description: string | null;
+            /** @description MMDD. */
+            fiscal_year_end: string | null;
+            /** @description operating, other, investment, individual, … */
+            entity_type: string | null;
+            /** @description Filer status(es), `; `-separated. */
+            category: string | null;
+            ein: string | null;
+            phone: string | null;
+            website: string | null;
+            business_address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                postal_code: string | null;
+                state_or_country_description: string | null;
+            } | null;
+            mailing_address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                postal_code: string | null;
+                state_or_country_description: string | null;
+            } | null;
+            former_names: {
+                name: string;
+                from: string | null;
+                to: string | null;
+            }[];
+            /** @description `submissions` (full record) or `company_tickers` (ticker file only). */
+            detail_source: string;
+            updated_date: string;
+            source: string;
+            source_url: string;
+        };
+        Envelope: {
+            data: unknown[];
+            page: {
+                limit: number;
+                /** @description Opaque; pass it verbatim as `cursor` for the next page. Null on the last page. */
+                next_cursor: string | null;
+                has_more: boolean;
+            };
+            /** @description ISO 8601 freshness of the data */
+            as_of: string | null;
+            source: string;
+            /** @description The normalized, typed parameters applied */
+            query_echo: {
+                [key: string]: unknown;
+            };
+            warnings: {
+                code: string;
+                message: string;
+            }[];
+        };
+        ErrorBody: {
+            error: {
+                /** @enum {string} */
+                code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "unsupported_media_type" | "payload_too_large" | "upstream_unavailable" | "upstream_timeout" | "not_configured" | "internal_error";
+                message: string;
+                /** @description entity_unresolved: the closest known entity (ticker or CIK). */
+                suggestion?: string;
+                /** @description invalid_param: the body member at fault. */
+                param?: string;
+                /** @description not_configured: the missing setting (environment variable), e.g. SEC_USER_AGENT. */
+                setting?: string;
+            };
+        };
+        EventItemRecord: {
+            /** @description 8-K item number (5.02); pre-2004 reports use 1-12. */
+            item: string;
+            /** @description Canonical item title. */
+            title: string;
+            /** @description About the first 300 characters of the item text; null when only the header lists the item. */
+            excerpt: string | null;
+            /** @description document (heading found in the text) or header (declared in the filing header only). */
+            detected_from: string;
+            accession: string;
+            source_url: string;
+        };
+        EventRecord: {
+            /** @description UUID */
+            id: string;
+            /** @enum {string} */
+            event_type: "sec.filing.new" | "sec.filing.amended" | "sec.8k.material_agreement" | "sec.8k.executive_change" | "sec.8k.auditor_change" | "sec.8k.bankruptcy_or_receivership" | "sec.8k.results_of_operations" | "sec.8k.cybersecurity_incident" | "sec.8k.delisting_notice" | "sec.10k.risk_factor_changed" | "sec.10k.mda_changed" | "sec.10q.mda_changed" | "sec.form4.insider_buy" | "sec.form4.insider_sell" | "sec.form4.option_exercise" | "sec.13f.position_increased" | "sec.13f.position_decreased" | "sec.13f.holding_added" | "sec.13f.holding_removed" | "sec.formd.new_offering" | "sec.formd.offering_amended" | "sec.s1.new_registration" | "sec.s1.amended_registration" | "sec.proxy.board_changed" | "sec.proxy.executive_compensation_changed";
+            /** @enum {string} */
+            importance: "low" | "medium" | "high";
+            confidence: number;
+            /** @description 10-digit CIK */
+            entity_cik: string | null;
+            entity_ticker: string | null;
+            entity_name: string | null;
+            accession: string | null;
+            summary: string;
+            details: {
+                [key: string]: unknown;
+            };
+            evidence: {
+                source_type: string;
+                url: string;
+                retrieved_at: string;
+                /** @description The text the event rests on */
+                excerpt: string | null;
+                /** @description Where in the source the excerpt stands (item, table…) */
+                section: string | null;
+                /** @description SHA-256 of the excerpt, hex */
+                excerpt_sha256: string | null;
+            }[];
+            dedup_key: string;
+            occurred_at: string | null;
+            detected_at: string;
+        };
+        Evidence: {
+            source_type: string;
+            url: string;
+            retrieved_at: string;
+            /** @description The text the event rests on */
+            excerpt: string | null;
+            /** @description Where in the source the excerpt stands (item, table…) */
+            section: string | null;
+            /** @description SHA-256 of the excerpt, hex */
+            excerpt_sha256: string | null;
+        };
+        ExtractRecord: {
+            accession: string;
+            form: string;
+            /** @description Normalized item key: 1A (10-K), II-1A (10-Q), 5.02 (8-K). */
+            item: string;
+            part: string | null;
+            /** @description Canonical item title. */
+            title: string;
+            /** @description The heading as printed in the document. */
+            heading: string;
+            /** @description Plain text of the item, heading excluded. */
+            text: string;
+            word_count: number;
+            /** @description File the item was read from. */
+            document: string | null;
+            source_url: string;
+        };
+        FactRecord: {
+            cik: string;
+            entity_name: string;
+            /** @description Namespaced concept, us-gaap:Revenues. */
+            concept: string;
+            taxonomy: string;
+            label: string | null;
+            unit: string;
+            /** @description Null for an instant. */
+            period_start: string | null;
+            period_end: string;
+            /** @description 0 for an instant. */
+            period_days: number;
+            value: number;
+            /** @description Fiscal year of the reporting filing. */
+            fiscal_year: number | null;
+            fiscal_period: string | null;
+            form: string | null;
+            accession: string;
+            filed: string;
+            frame: string | null;
+            /** @description The latest-filed report of this concept/unit/period: the value to use. */
+            is_latest: boolean;
+            source: string;
+            source_url: string;
+        };
+        FilingRecord: {
+            accession: string;
+            /** @description Filer CIK (10 digits) this listing is under; a filing with several filers is listed once per filer. */
+            cik: string;
+            /** @description Conformed name at filing time. */
+            company: string;
+            form: string;
+            /** @description Form without /A. */
+            base_form: string;
+            is_amendment: boolean;
+            filed_date: string;
+            report_date: string | null;
+            /** @description As published in the submissions data; its zone is unreliable (often US Eastern marked Z). */
+            acceptance_datetime: string | null;
+            /** @description 8-K item numbers (2.02, 9.01); empty when none or not yet known. */
+            items: string[];
+            primary_document: string | null;
+            primary_doc_description: string | null;
+            /** @description Bytes of the full submission. */
+            size: number | null;
+            is_xbrl: boolean | null;
+            is_inline_xbrl: boolean | null;
+            act: string | null;
+            file_number: string | null;
+            film_number: string | null;
+            urls: {
+                filing: string;
+                index: string;
+                primary_document: string | null;
+            };
+            /** @description index, submissions or index+submissions. */
+            detail_source: string;
+            source: string;
+            source_url: string;
+        };
+        FootnoteRecord: {
+            /** @description Form element the footnote is attached to, e.g. transactionPricePerShare. */
+            field: string;
+            id: string;
+            text: string | null;
+        };
+        Form144Record: {
+            accession: string;
+            row_seq: number;
+            /** @description 144 or 144/A. */
+            submission_type: string | null;
+            filed_date: string;
+            issuer: {
+                cik: string;
+                name: string | null;
+                sec_file_number: string | null;
+            };
+            /** @description Person for whose account the securities are to be sold. */
+            person_name: string | null;
+            relationships: string[];
+            class_of_securities: string | null;
+            broker_name: string | null;
+            broker_normalized_name: string | null;
+            broker_address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                zip_code: string | null;
+            };
+            /** @description Proposed quantity, not an executed sale. */
+            units_to_be_sold: number | null;
+            /** @description USD. */
+            aggregate_market_value: number | null;
+            units_outstanding: number | null;
+            approx_sale_date: string | null;
+            exchange: string | null;
+            notice_date: string | null;
+            /** @description Rule 10b5-1 plan adoption dates. */
+            plan_adoption_dates: string[];
+            securities_to_be_sold: {
+                [key: string]: unknown;
+            }[];
+            sold_past_3_months: {
+                [key: string]: unknown;
+            }[];
+            remarks: string | null;
+            /** @description The notice signature as typed; its date is notice_date. */
+            signature: string | null;
+            source: string;
+            source_url: string | null;
+        };
+        FormCrs: {
+            /** @description Published filing/document id (or CRD|date|sub-type when none is published). */
+            filing_id: string;
+            firm_crd: string | null;
+            filer_cik: string | null;
+            filer_name: string;
+            sec_number: string | null;
+            form_sub_type: string | null;
+            filed_date: string;
+            /** @description 1 = Yes to legal or disciplinary history. */
+            disciplinary_history_flag: number | null;
+            /** @description Number of financial professionals, where published. */
+            professionals: number | null;
+            document_url: string | null;
+            source: string;
+            source_url: string;
+        };
+        FormDSignature: {
+            issuer_name: string | null;
+            /** @description The signature as typed, e.g. /s/ Jane Doe. */
+            signature_name: string | null;
+            name_of_signer: string | null;
+            title: string | null;
+            /** @description YYYY-MM-DD. */
+            date: string | null;
+        };
+        FundHoldingRecord: {
+            accession_number: string;
+            registrant_cik: string | null;
+            registrant_name: string | null;
+            series_id: string | null;
+            fund_name: string | null;
+            /** @description Portfolio as-of date. */
+            report_date: string;
+            report_period_end: string | null;
+            filing_date: string | null;
+            form: string | null;
+            security: {
+                issuer_name: string | null;
+                issuer_lei: string | null;
+                title: string | null;
+                cusip: string | null;
+                isin: string | null;
+                ticker: string | null;
+            };
+            balance: number | null;
+            /** @description NS shares, PA principal, NC contracts, OU other. */
+            units: string | null;
+            currency: string | null;
+            exchange_rate: number | null;
+            value_usd: number | null;
+            /** @description Percentage points. */
+            pct_of_net_assets: number | null;
+            payoff_profile: string | null;
+            asset_category: string | null;
+            issuer_category: string | null;
+            inv_country: string | null;
+            is_restricted: boolean | null;
+            fair_value_level: string | null;
+            source: string;
+            source_url: string;
+        };
+        HoldingRecord: {
+            /** @description NAMEOFISSUER as filed. */
+            issuer: string | null;
+            /** @description TITLEOFCLASS as filed. */
+            class: string | null;
+            /** @description Normalized CUSIP. */
+            cusip: string;
+            /** @description Check digit agrees. */
+            cusip_valid: boolean;
+            figi: string | null;
+            /** @description Market value in USD, whatever unit the filing used. */
+            value_usd: number | null;
+            /** @description Shares, or principal amount when shares_type is PRN. */
+            shares: number | null;
+            /** @description SH or PRN. */
+            shares_type: string | null;
+            put_call: string | null;
+            /** @description SOLE, DFND or OTR. */
+            investment_discretion: string | null;
+            /** @description Sequence numbers of the other included managers. */
+            other_manager: string | null;
+            voting_authority: {
+                sole: number | null;
+                shared: number | null;
+                none: number | null;
+            };
+            period: string;
+            period_of_report: string;
+            manager_cik: string;
+            manager_name: string | null;
+            accession_number: string;
+            filing_date: string | null;
+            /** @description original, restatement or new_holdings: how the filing entered the report. */
+            amendment_effect: string;
+            /** @description False only for lines replaced by a later restatement (include_superseded=true). */
+            is_current: boolean;
+            /** @description Unit VALUE was filed in and why it was decided so. */
+            value_unit: {
+                decision: string;
+                reason: string;
+            };
+            /** @description Issuer resolved from the entity directory; null when unmapped. */
+            issuer_entity: {
+                value: {
+                    cik: string;
+                    ticker: string | null;
+                };
+                /** @description 0–1: how sure the resolution is. */
+                confidence: number;
+                /** @description Date of the directory data the value comes from. */
+                as_of: string | null;
+            } | null;
+            source: string;
+            source_url: string;
+        };
+        Individual: {
+            /** @description Individual CRD. */
+            ind_source_id: string;
+            first_name: string | null;
+            middle_name: string | null;
+            last_name: string;
+            suffix: string | null;
+            full_name: string;
+            other_names: string[];
+            /** @description ACTIVE | INACTIVE (active investment adviser representative registration). */
+            ia_scope: string;
+            /** @description ACTIVE | NOTINSCOPE (current broker-dealer registration category). */
+            bc_scope: string;
+            /** @description 1 when any disclosure (DRP) flag is set. */
+            has_disclosure: number;
+            disclosure_types: string[];
+            firm_count: number;
+            current_employments: {
+                firm_name: string | null;
+                firm_crd: string | null;
+                city: string | null;
+                state: string | null;
+                country: string | null;
+                registrations: {
+                    authority: string | null;
+                    category: string | null;
+                    status: string | null;
+                    date: string | null;
+                }[];
+            }[];
+            exams: {
+                code: string | null;
+                name: string | null;
+                date: string | null;
+            }[];
+            designations: string[];
+            /** @description Industry start: earliest registration date in the record. */
+            cal_date: string | null;
+            snapshot_date: string;
+            source: string;
+            source_url: string;
+        };
+        InsiderRowRecord: {
+            seq: number;
+            /** @description non_derivative (Table I) or derivative (Table II). */
+            table: string;
+            /** @description transaction or holding. */
+            kind: string;
+            security_title: string | null;
+            transaction_date: string | null;
+            trans_code: string | null;
+            shares: number | null;
+            price_per_share: number | null;
+            price_footnote: string | null;
+            acquired_disposed: string | null;
+            shares_owned_after: number | null;
+            direct_indirect: string | null;
+            nature_of_ownership: string | null;
+            conversion_or_exercise_price: number | null;
+            exercise_date: string | null;
+            expiration_date: string | null;
+            underlying_security_title: string | null;
+            underlying_security_shares: number | null;
+            value_usd: number | null;
+            footnotes: {
+                field: string;
+                id: string;
+                text: string | null;
+            }[];
+        };
+        InsiderTransaction: {
+            accession: string;
+            /** @description Position among the filing's transactions (Table I first, then Table II). */
+            row_seq: number;
+            /** @description 3, 4, 5 or an amendment 3/A, 4/A, 5/A. */
+            form_type: string | null;
+            is_amendment: boolean;
+            filed_date: string;
+            period_of_report: string | null;
+            issuer: {
+                cik: string;
+                name: string | null;
+                ticker: string | null;
+            };
+            /** @description Every reporting owner; a joint filing's transactions belong to all of them. */
+            owners: {
+                cik: string | null;
+                name: string | null;
+                /** @description Director, Officer, TenPercentOwner, Other. */
+                relationships: string[];
+                officer_title: string | null;
+                other_text: string | null;
+            }[];
+            /** @description Union of the owners' relationships, comma-separated. */
+            relationship: string | null;
+            officer_title: string | null;
+            /** @description True for Table II (options, RSUs, convertibles). */
+            derivative: boolean;
+            security_title: string | null;
+            transaction_date: string | null;
+            deemed_execution_date: string | null;
+            /** @description P purchase, S sale, M exercise/settlement, A grant, F tax withholding, G gift, C conversion, … */
+            trans_code: string | null;
+            equity_swap_involved: boolean | null;
+            shares: number | null;
+            /** @description USD; null when the filer gave the price only in a footnote. */
+            price_per_share: number | null;
+            /** @description Text of the footnotes on the price (weighted-average ranges, price given only in a footnote). */
+            price_footnote: string | null;
+            /** @description A acquired, D disposed. */
+            acquired_disposed: string | null;
+            /** @description shares × price_per_share. */
+            value_usd: number | null;
+            shares_owned_after: number | null;
+            value_owned_after: number | null;
+            /** @description D direct, I indirect. */
+            direct_indirect: string | null;
+            nature_of_ownership: string | null;
+            conversion_or_exercise_price: number | null;
+            exercise_date: string | null;
+            expiration_date: string | null;
+            underlying_security_title: string | null;
+            underlying_security_shares: number | null;
+            /** @description Rule 10b5-1 checkbox of the filing (forms since 2023); null on older forms. */
+            aff10b5one: boolean | null;
+            /** @description Every footnote reference of the row, resolved to its text. */
+            footnotes: {
+                /** @description Form element the footnote is attached to, e.g. transactionPricePerShare. */
+                field: string;
+                id: string;
+                text: string | null;
+            }[];
+            /** @description The filing's owner signatures. */
+            signatures: {
+                name: string | null;
+                /** @description YYYY-MM-DD. */
+                date: string | null;
+            }[];
+            source: string;
+            /** @description data_set or xml. */
+            source_kind: string;
+            source_url: string | null;
+        };
+        InsidersRecord: {
+            accession: string;
+            form_type: string | null;
+            period_of_report: string | null;
+            issuer: {
+                cik: string | null;
+                name: string | null;
+                ticker: string | null;
+            };
+            owners: {
+                cik: string | null;
+                name: string | null;
+                /** @description Director, Officer, TenPercentOwner, Other. */
+                relationships: string[];
+                officer_title: string | null;
+                other_text: string | null;
+            }[];
+            /** @description Table I and Table II rows (transactions and holdings) in document order. */
+            transactions: {
+                seq: number;
+                /** @description non_derivative (Table I) or derivative (Table II). */
+                table: string;
+                /** @description transaction or holding. */
+                kind: string;
+                security_title: string | null;
+                transaction_date: string | null;
+                trans_code: string | null;
+                shares: number | null;
+                price_per_share: number | null;
+                price_footnote: string | null;
+                acquired_disposed: string | null;
+                shares_owned_after: number | null;
+                direct_indirect: string | null;
+                nature_of_ownership: string | null;
+                conversion_or_exercise_price: number | null;
+                exercise_date: string | null;
+                expiration_date: string | null;
+                underlying_security_title: string | null;
+                underlying_security_shares: number | null;
+                value_usd: number | null;
+                footnotes: {
+                    field: string;
+                    id: string;
+                    text: string | null;
+                }[];
+            }[];
+            footnotes: {
+                id: string;
+                text: string;
+            }[];
+            remarks: string | null;
+            /** @description ownerSignature elements: signatureName and signatureDate (YYYY-MM-DD). */
+            signatures: {
+                name: string | null;
+                /** @description YYYY-MM-DD. */
+                date: string | null;
+            }[];
+            source_url: string;
+        };
+        Issuer: {
+            is_primary: boolean;
+            cik: string | null;
+            name: string | null;
+            city: string | null;
+            state_or_country: string | null;
+            jurisdiction_of_inc: string | null;
+            entity_type: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        LitigationRecord: {
+            /** @description `LR-26040`. */
+            release_number: string;
+            date: string;
+            /** @description Defendants line as published. */
+            title: string | null;
+            defendants: string[];
+            /** @description The title ends with "et al.". */
+            more_defendants: boolean;
+            /** @description What the release reports, derived from its text (one of the values of the `action_type` parameter); null when not stated. */
+            action_type: string | null;
+            summary: string | null;
+            court_case_number: string | null;
+            other_release_numbers: string[];
+            penalty: {
+                /** @description Integer USD. */
+                amount_usd: number;
+                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
+                text: string;
+            } | null;
+            disgorgement: {
+                /** @description Integer USD. */
+                amount_usd: number;
+                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
+                text: string;
+            } | null;
+            documents: {
+                title: string;
+                url: string;
+            }[];
+            source: string;
+            source_url: string | null;
+        };
+        ManagerRecord: {
+            /** @description Manager CIK, 10 digits. */
+            cik: string;
+            name: string | null;
+            address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                postal_code: string | null;
+            };
+            /** @description Reporting quarter, e.g. 2024Q4. */
+            period: string;
+            /** @description Quarter end date. */
+            period_of_report: string;
+            /** @description First filing for the period. */
+            filing_date: string | null;
+            /** @description Latest filing (amendments) for the period. */
+            last_filing_date: string | null;
+            /** @description 13F HOLDINGS REPORT, 13F COMBINATION REPORT or 13F NOTICE. */
+            report_type: string | null;
+            /** @description Lines of the combined current report (original + amendments). */
+            holdings_count: number;
+            /** @description Sum of the current lines, USD. */
+            total_value_usd: number;
+            /** @description Unit VALUE was filed in: thousands, dollars, or mixed across the filings. */
+            value_unit: string | null;
+            /** @description Latest filing of the current report. */
+            accession_number: string;
+            /** @description Every filing of the current report, oldest first. */
+            accessions: string[];
+            amendment_count: number;
+            source: string;
+            source_url: string;
+        };
+        MonitoringEnvelope: {
+            data: unknown[];
+            page: {
+                limit: number;
+                /** @description Opaque; pass it verbatim as `cursor` for the next page. Null on the last page. */
+                next_cursor: string | null;
+                has_more: boolean;
+            };
+            source: string;
+            warnings: {
+                code: string;
+                message: string;
+            }[];
+        };
+        NtRecord: {
+            accession: string;
+            filer_cik: string;
+            filer_name: string;
+            /** @description NT 10-K, NT 10-Q/A, … */
+            form_type: string;
+            /** @description The report announced as late (10-K, 10-Q, 20-F, 11-K, N-CSR, N-CEN …). */
+            late_for_form: string;
+            is_amendment: boolean;
+            filing_date: string;
+            /** @description Period of the late report, when the submissions data gives it. */
+            report_date: string | null;
+            source: string;
+            source_url: string;
+        };
+        OfficeAddress: {
+            street1: string | null;
+            street2?: string | null;
+            city: string | null;
+            /** @description Two-letter state (US) as published; null for most foreign offices. */
+            state: string | null;
+            postal_code: string | null;
+            country: string | null;
+        };
+        OwnerRecord: {
+            cik: string | null;
+            name: string | null;
+            /** @description Director, Officer, TenPercentOwner, Other. */
+            relationships: string[];
+            officer_title: string | null;
+            other_text: string | null;
+        };
+        OwnershipRecord: {
+            accession: string;
+            row_seq: number;
+            /** @description As filed: SCHEDULE 13D/A, SC 13G, … */
+            form_type: string | null;
+            /** @description 13D, 13D/A, 13G or 13G/A. */
+            form_class: string | null;
+            is_amendment: boolean;
+            amendment_no: number | null;
+            /** @description Accession of the filing this amendment amends (structured XML only). */
+            previous_accession: string | null;
+            /** @description False when the values were read from a legacy text/HTML cover page (best-effort). */
+            structured: boolean;
+            filed_date: string;
+            event_date: string | null;
+            filer: {
+                cik: string | null;
+                name: string | null;
+            };
+            subject: {
+                cik: string | null;
+                name: string | null;
+                cusip: string | null;
+                class_title: string | null;
+            };
+            person: {
+                cik: string | null;
+                name: string | null;
+                citizenship: string | null;
+                type_of_reporting_person: string | null;
+                member_of_group: string | null;
+                fund_type: string | null;
+            };
+            sole_voting_power: number | null;
+            shared_voting_power: number | null;
+            sole_dispositive_power: number | null;
+            shared_dispositive_power: number | null;
+            /** @description Shares beneficially owned; joint filers repeat shared positions, do not sum. */
+            aggregate_amount: number | null;
+            /** @description Percentage points. */
+            percent_of_class: number | null;
+            rule_designations: string[];
+            group_members: string[];
+            source: string;
+            source_url: string | null;
+        };
+        Page: {
+            limit: number;
+            /** @description Opaque; pass it verbatim as `cursor` for the next page. Null on the last page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Party: {
+            name: string;
+            orgname: string | null;
+            last_name: string | null;
+            first_name: string | null;
+            /** @description USPTO role code (02 US company, 03 foreign company, 04/05 individuals…). */
+            role: string | null;
+            city: string | null;
+            state: string | null;
+            country: string | null;
+        };
+        PatentRecord: {
+            /** @description PatentsView form: `11540449`, `D656308`, `RE49876`. */
+            patent_number: string;
+            kind_code: string | null;
+            /** @description utility, design, plant, reissue… */
+            patent_type: string | null;
+            title: string | null;
+            grant_date: string;
+            application_number: string | null;
+            application_date: string | null;
+            claims_count: number | null;
+            figures_count: number | null;
+            citations_count: number | null;
+            cpc_main: string | null;
+            ipc_main: string | null;
+            /** @description First assignee; null when inventor-owned. */
+            assignee: string | null;
+            assignee_state: string | null;
+            assignee_country: string | null;
+            /** @description Company CIK of the first assignee when its name resolves to exactly one company in the entity directory. */
+            assignee_cik: string | null;
+            assignees: {
+                name: string;
+                orgname: string | null;
+                last_name: string | null;
+                first_name: string | null;
+                /** @description USPTO role code (02 US company, 03 foreign company, 04/05 individuals…). */
+                role: string | null;
+                city: string | null;
+                state: string | null;
+                country: string | null;
+            }[];
+            inventors: {
+                name: string;
+                orgname: string | null;
+                last_name: string | null;
+                first_name: string | null;
+                /** @description USPTO role code (02 US company, 03 foreign company, 04/05 individuals…). */
+                role: string | null;
+                city: string | null;
+                state: string | null;
+                country: string | null;
+            }[];
+            abstract: string | null;
+            source: string;
+            /** @description The weekly grant file the record was read from. */
+            source_url: string;
+        };
+        Person: {
+            first_name: string | null;
+            middle_name: string | null;
+            last_name: string | null;
+            city: string | null;
+            state_or_country: string | null;
+            /** @description Executive Officer, Director, Promoter. */
+            relationships: string[];
+            clarification: string | null;
+        };
+        PrivateFund: {
+            /** @description Adviser CRD. */
+            crd: string;
+            sec_number: string | null;
+            firm_name: string | null;
+            firm_legal_name: string | null;
+            /** @enum {string} */
+            filer_type: "IA" | "ERA";
+            /** @description Adviser's Item 10.A: 1 = controlled by a person not named in Item 1.A/Schedules A-C. */
+            control_person: number | null;
+            /** @description 805-########## private fund ID. */
+            fund_id: string | null;
+            /** @description Fund name. */
+            full_name: string;
+            fund_type: string | null;
+            fund_type_other: string | null;
+            /** @description USD. */
+            gross_asset_value: number | null;
+            /** @description USD. */
+            minimum_investment: number | null;
+            beneficial_owners: number | null;
+            organized_state: string | null;
+            organized_country: string | null;
+            exclusion_3c1: boolean | null;
+            exclusion_3c7: boolean | null;
+            is_master: boolean | null;
+            is_feeder: boolean | null;
+            master_fund_name: string | null;
+            master_fund_id: string | null;
+            is_fund_of_funds: boolean | null;
+            pct_owned_related: number | null;
+            pct_owned_funds_of_funds: number | null;
+            pct_owned_non_us: number | null;
+            is_subadviser: boolean | null;
+            filing_id: number;
+            date_submitted: string | null;
+            as_of_date: string;
+            source: string;
+            source_url: string;
+        };
+        ProviderRecord: {
+            accession_number: string;
+            filer_cik: string;
+            registrant_name: string | null;
+            /** @description Null for registrant-level roles (auditor, underwriter). */
+            series_id: string | null;
+            fund_name: string | null;
+            /** @description Provider role, one of the values of the `role` parameter. */
+            role: string;
+            provider: {
+                name: string;
+                cik: string | null;
+                lei: string | null;
+                file_number: string | null;
+                crd: string | null;
+                state: string | null;
+                country: string | null;
+            };
+            is_affiliated: boolean | null;
+            report_period_end: string;
+            filing_date: string | null;
+            source: string;
+            source_url: string;
+        };
+        ProxyOfficer: {
+            /** @description 10-digit issuer CIK. */
+            cik: string;
+            issuer: string | null;
+            /** @description Null only for a local document ingested without one. */
+            accession_number: string | null;
+            filed_date: string | null;
+            form_type: string | null;
+            /** @description Fiscal year the proxy statement covers. */
+            fiscal_year: number;
+            /** @description As printed (footnote markers removed). */
+            name: string;
+            /** @description `first last`, lower-case; stable across proxies and sources. */
+            name_normalized: string;
+            title: string | null;
+            is_director: boolean;
+            is_officer: boolean;
+            /** @description Where the statement says (independent/interested sections, "Independent" labels); null otherwise. */
+            is_independent: boolean | null;
+            age: number | null;
+            director_since: number | null;
+            officer_since: number | null;
+            /** @description 0-1, from how the row was found (docs/proxy-board.md). */
+            confidence: number;
+            /** @description Tables/layouts the person was read from, e.g. `people_table#6`, `bio_card`, `summary_compensation#303`. */
+            found_in: string[];
+            source: string;
+            source_url: string | null;
+        };
+        Raise: {
+            accession: string;
+            /** @description D (new notice) or D/A (amendment). */
+            submission_type: string | null;
+            is_amendment: boolean;
+            previous_accession: string | null;
+            filed_date: string;
+            issuer: {
+                cik: string;
+                name: string | null;
+                state: string | null;
+                city: string | null;
+                jurisdiction_of_inc: string | null;
+                entity_type: string | null;
+                year_of_inc: string | null;
+            };
+            co_issuers: ({
+                is_primary: boolean;
+                cik: string | null;
+                name: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                jurisdiction_of_inc: string | null;
+                entity_type: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            industry_group: string | null;
+            investment_fund_type: string | null;
+            is_pooled_fund: boolean;
+            is_40_act: boolean | null;
+            revenue_range: string | null;
+            nav_range: string | null;
+            federal_exemptions: string[];
+            date_of_first_sale: string | null;
+            first_sale_yet_to_occur: boolean | null;
+            security_types: string[];
+            minimum_investment: number | null;
+            /** @description USD; null when the filer wrote Indefinite. */
+            total_offering_amount: number | null;
+            /** @description True when the total offering amount is "Indefinite". */
+            total_offering_indefinite: boolean;
+            total_amount_sold: number | null;
+            total_remaining: number | null;
+            total_remaining_indefinite: boolean;
+            total_investors: number | null;
+            has_non_accredited_investors: boolean | null;
+            sales_commissions_usd: number | null;
+            finders_fees_usd: number | null;
+            related_persons: {
+                first_name: string | null;
+                middle_name: string | null;
+                last_name: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                /** @description Executive Officer, Director, Promoter. */
+                relationships: string[];
+                clarification: string | null;
+            }[];
+            sales_compensation_recipients: {
+                name: string | null;
+                crd: string | null;
+                associated_bd_name: string | null;
+                associated_bd_crd: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                states_of_solicitation: string[];
+                foreign_solicitation: boolean | null;
+            }[];
+            /** @description Signature block: one entry per issuer signature. */
+            signatures: {
+                issuer_name: string | null;
+                /** @description The signature as typed, e.g. /s/ Jane Doe. */
+                signature_name: string | null;
+                name_of_signer: string | null;
+                title: string | null;
+                /** @description YYYY-MM-DD. */
+                date: string | null;
+            }[];
+            source: string;
+            source_kind: string;
+            source_url: string | null;
+        };
+        Recipient: {
+            name: string | null;
+            crd: string | null;
+            associated_bd_name: string | null;
+            associated_bd_crd: string | null;
+            city: string | null;
+            state_or_country: string | null;
+            states_of_solicitation: string[];
+            foreign_solicitation: boolean | null;
+        };
+        ResolvedEntityRecord: {
+            /** @description CIK zero-padded to 10 digits. */
+            cik: string;
+            /** @description Current conformed name. */
+            name: string;
+            /** @description Primary current ticker. */
+            ticker: string | null;
+            tickers: string[];
+            /** @description Exchange of each ticker, same order. */
+            exchanges: (string | null)[];
+            sic: string | null;
+            sic_description: string | null;
+            state_of_incorp: string | null;
+            state_of_incorp_description: string | null;
+            /** @description MMDD. */
+            fiscal_year_end: string | null;
+            /** @description operating, other, investment, individual, … */
+            entity_type: string | null;
+            /** @description Filer status(es), `; `-separated. */
+            category: string | null;
+            ein: string | null;
+            phone: string | null;
+            website: string | null;
+            business_address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                postal_code: string | null;
+                state_or_country_description: string | null;
+            } | null;
+            mailing_address: {
+                street1: string | null;
+                street2: string | null;
+                city: string | null;
+                state_or_country: string | null;
+                postal_code: string | null;
+                state_or_country_description: string | null;
+            } | null;
+            former_names: {
+                name: string;
+                from: string | null;
+                to: string | null;
+            }[];
+            /** @description `submissions` (full record) or `company_tickers` (ticker file only). */
+            detail_source: string;
+            updated_date: string;
+            source: string;
+            source_url: string;
+            /** @description 1.0 exact CIK/current ticker/current name; 0.95 ticker history or former name; 0.85 name without corporate suffixes; lower when ambiguous. */
+            match_confidence: number;
+            ticker_history: {
+                ticker: string;
+                exchange: string | null;
+                valid_from: string;
+                /** @description Exclusive; null while listed. */
+                valid_to: string | null;
+            }[];
+            name_history: {
+                name: string;
+                valid_from: string | null;
+                valid_to: string | null;
+                is_current: boolean;
+            }[];
+        };
+        SignatureRecord: {
+            name: string | null;
+            /** @description YYYY-MM-DD. */
+            date: string | null;
+        };
+        StatRecord: {
+            quarter_end_date: string;
+            tab_name: string;
+            table_title: string | null;
+            row_key: string;
+            metric_key: string;
+            /** @description Null when masked or not numeric; see value_raw. */
+            value: number | null;
+            value_raw: string | null;
+            source: string;
+            source_url: string;
+        };
+        StatementFact: {
+            /** @description Accession number of the filing. */
+            adsh: string;
+            /** @description 10-digit CIK. */
+            cik: string;
+            company_name: string;
+            sic: string | null;
+            form: string | null;
+            fiscal_year: number | null;
+            fiscal_period: string | null;
+            /** @description Balance sheet date (month-end rounded). */
+            period: string | null;
+            filed: string | null;
+            /** @description Superseded by a later amendment. */
+            prevrpt: boolean | null;
+            tag: string;
+            /** @description us-gaap/2024, or the adsh for a custom tag. */
+            version: string;
+            is_custom: boolean | null;
+            tag_label: string | null;
+            datatype: string | null;
+            iord: string | null;
+            crdr: string | null;
+            /** @description End date of the value (month-end rounded). */
+            ddate: string;
+            /** @description 0 instant, 1 quarter, 4 year. */
+            qtrs: number;
+            uom: string;
+            /** @description Axis=Member; pairs; null = no dimensions. */
+            segments: string | null;
+            /** @description Co-registrant; null = the consolidated entity. */
+            coreg: string | null;
+            value: number | null;
+            footnote: string | null;
+            dataset_quarter: string;
+            source: string;
+            source_url: string;
+        };
+        SubsidiariesRecord: {
+            accession: string;
+            /** @description Exhibit type, e.g. EX-21.1. */
+            exhibit: string;
+            subsidiary_count: number;
+            subsidiaries: {
+                name: string;
+                jurisdiction: string | null;
+                /** @description Percent of voting securities owned, where the exhibit gives it. */
+                ownership_percent: number | null;
+                /** @description 0 = top level; deeper for indented plain-text hierarchies. */
+                level: number;
+                parent: string | null;
+            }[];
+            /** @description The exhibit as plain text. */
+            raw_text: string;
+            source_url: string;
+        };
+        SuspensionRecord: {
+            /** @description Exchange Act release `34-NNNNNN`. */
+            release_number: string;
+            /** @description Date of the suspension order. */
+            date: string;
+            /** @description Company line as published. */
+            company: string | null;
+            companies: string[];
+            /** @description Symbols named in the order text, when stated. */
+            tickers: string[];
+            file_number: string | null;
+            other_release_numbers: string[];
+            summary: string | null;
+            documents: {
+                title: string;
+                url: string;
+            }[];
+            source: string;
+            source_url: string | null;
+        };
+        ValidationDetail: {
+            loc: (string | number)[];
+            msg: string;
+            type: string;
+            input?: unknown;
+            ctx?: {
+                [key: string]: unknown;
+            };
+        };
+        ValidationErrorBody: {
+            detail: {
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+                input?: unknown;
+                ctx?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        Warning: {
+            code: string;
+            message: string;
+        };
+        WhistleblowerRecord: {
+            /** @description Exchange Act release number of the final order. */
+            award_order_no: string;
+            date: string;
+            /** @description U.S. federal fiscal year (Oct 1 – Sep 30) of the order date. */
+            fiscal_year: number;
+            title: string | null;
+            /** @description award | denial | null when the text says neither. */
+            decision: string | null;
+            /** @description Null when the order states only a percentage or no amount. */
+            award_amount_usd: number | null;
+            /** @description The phrase the amount was parsed from. */
+            award_amount_text: string | null;
+            public_summary: string | null;
+            other_release_numbers: string[];
+            documents: {
+                title: string;
+                url: string;
+            }[];
+            source: string;
+            source_url: string | null;
+        };
+        AlertRecord: {
+            /** @description UUID */
+            id: string;
+            monitor_id: string;
+            event_id: string;
+            /** @description The webhook delivery created with the alert, if the monitor has an endpoint */
+            delivery_id: string | null;
+            created_at: string;
+            /** @description The event record as it was when the alert fired */
+            event: {
+                [key: string]: unknown;
+            };
+        };
+        BalanceRecord: {
+            account_id: string;
+            key_id: string;
+            key_name: string | null;
+            /** @description free | starter | builder | pro | scale | business | enterprise */
+            plan: string;
+            plan_name: string;
+            monthly_price_usd: number | null;
+            /** @description YYYY-MM for paid plans; "lifetime" for the one-time free allowance */
+            billing_period: string;
+            /** @enum {string} */
+            metering: "on" | "off";
+            credits_included: number | "unlimited";
+            credits_used: number;
+            credits_remaining: number | "unlimited";
+            overage_credits: number;
+            overage_per_1000_usd: number | null;
+            overage_cost_usd: number | null;
+        };
+        CreateEndpointBody: {
+            url: string;
+            /** @default  */
+            description: string;
+        };
+        CreateMonitorBody: {
+            name: string;
+            /** @enum {string} */
+            target_type: "ticker" | "cik" | "form" | "event_type";
+            /** @description ticker: 1-10 of A-Z 0-9 . -; cik: 1-10 digits; form: 1-25 of A-Z 0-9 space . / - */
+            target_value: string;
+            /** @default [] */
+            signals: string[];
+            /**
+             * @default low
+             * @enum {string}
+             */
+            materiality: "low" | "medium" | "high";
+            webhook_endpoint_id?: string | null;
+        };
+        CyberIncidentRecord: {
+            accession: string;
+            /** @description 8-K or 8-K/A. */
+            form: string;
+            company: string | null;
+            ciks: string[];
+            filed_date: string | null;
+            /** @description Date of the event (period of report). */
+            period_ending: string | null;
+            /** @description Every item the filing reports. */
+            items: string[];
+            /** @description Start of the Item 1.05 text; null when the document could not be read. */
+            excerpt: string | null;
+            /** @description Primary document URL. */
+            url: string | null;
+            index_url: string;
+        };
+        DeliveryRecord: {
+            /** @description Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header. */
+            id: string;
+            endpoint_id: string;
+            /** @description null for test deliveries */
+            monitor_id: string | null;
+            alert_id: string | null;
+            event_id: string;
+            /** @description The event type, or `webhook.test` */
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "success" | "failed";
+            attempts: number;
+            /** @description Status of the last answer the receiver gave */
+            response_status: number | null;
+            last_error: string | null;
+            /** @description When the next scheduled attempt is due (pending only) */
+            next_attempt_at: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        EndpointRecord: {
+            /** @description UUID */
+            id: string;
+            /** @description https URL deliveries are POSTed to */
+            url: string;
+            /** @description Signing secret; present only in the creation and rotation responses */
+            secret?: string;
+            description: string;
+            /**
+             * @description `disabled` once the receiver answered 410 Gone
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description End of the rotation overlap while the old secret still signs */
+            previous_secret_expires_at: string | null;
+            created_at: string;
+        };
+        FullTextRecord: {
+            accession: string;
+            /** @description 10-digit CIKs of the filing's parties. */
+            ciks: string[];
+            entity_names: string[];
+            tickers: string[];
+            form: string | null;
+            /** @description Type of the matching document: 10-K, EX-99.1 … */
+            file_type: string | null;
+            file_description: string | null;
+            filed_date: string | null;
+            period_ending: string | null;
+            /** @description 8-K items of the filing. */
+            items: string[];
+            file_name: string | null;
+            /** @description Direct URL of the matching document. */
+            url: string | null;
+            /** @description Upstream relevance score. */
+            score: number | null;
+        };
+        HealthRecord: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            lake: {
+                reachable: boolean;
+                tables: number;
+            };
+            state_store: {
+                reachable: boolean;
+            };
+            live: {
+                /** @description LIVE=on */
+                enabled: boolean;
+                /**
+                 * @description degraded: throttled or failing, polling at a longer interval
+                 * @enum {string}
+                 */
+                status: "off" | "idle" | "polling" | "degraded";
+                /** @description Current poll interval (doubles after throttling or a failed poll, up to LIVE_MAX_INTERVAL_MS) */
+                interval_ms: number;
+                /** @description LIVE_INTERVAL_MS */
+                base_interval_ms: number;
+                /** @description Datasets the lane feeds */
+                datasets: string[];
+                last_poll_at: string | null;
+                last_success_at: string | null;
+                /** @description The feed's newest entry (its `updated`, UTC) */
+                newest_feed_entry_at: string | null;
+                /** @description The newest filing the lane put in the lake (feed time, UTC) */
+                newest_ingested_at: string | null;
+                /** @description How far the lake is behind the feed's newest entry; 0 when caught up */
+                lag_seconds: number;
+                /** @description Filings seen in the feed and not yet in the lake */
+                backlog: number;
+                /** @description Pending filings whose last attempt failed (retried every poll, never dropped), at most 20 */
+                failing: {
+                    accession: string;
+                    form: string;
+                    attempts: number;
+                    last_error: string | null;
+                }[];
+                /** @description Failed or throttled polls since start */
+                errors: number;
+                last_error: string | null;
+                polls: number;
+                /** @description Requests to the regulator since start (feed pages and filings) */
+                requests: number;
+                filings_ingested: number;
+                events_appended: number;
+            };
+            version: string;
+            time: string;
+        };
+        LiveLaneRecord: {
+            /** @description LIVE=on */
+            enabled: boolean;
+            /**
+             * @description degraded: throttled or failing, polling at a longer interval
+             * @enum {string}
+             */
+            status: "off" | "idle" | "polling" | "degraded";
+            /** @description Current poll interval (doubles after throttling or a failed poll, up to LIVE_MAX_INTERVAL_MS) */
+            interval_ms: number;
+            /** @description LIVE_INTERVAL_MS */
+            base_interval_ms: number;
+            /** @description Datasets the lane feeds */
+            datasets: string[];
+            last_poll_at: string | null;
+            last_success_at: string | null;
+            /** @description The feed's newest entry (its `updated`, UTC) */
+            newest_feed_entry_at: string | null;
+            /** @description The newest filing the lane put in the lake (feed time, UTC) */
+            newest_ingested_at: string | null;
+            /** @description How far the lake is behind the feed's newest entry; 0 when caught up */
+            lag_seconds: number;
+            /** @description Filings seen in the feed and not yet in the lake */
+            backlog: number;
+            /** @description Pending filings whose last attempt failed (retried every poll, never dropped), at most 20 */
+            failing: {
+                accession: string;
+                form: string;
+                attempts: number;
+                last_error: string | null;
+            }[];
+            /** @description Failed or throttled polls since start */
+            errors: number;
+            last_error: string | null;
+            polls: number;
+            /** @description Requests to the regulator since start (feed pages and filings) */
+            requests: number;
+            filings_ingested: number;
+            events_appended: number;
+        };
+        MonitorRecord: {
+            /** @description UUID */
+            id: string;
+            name: string;
+            /**
+             * @description ticker | cik | form | event_type: what `target_value` names
+             * @enum {string}
+             */
+            target_type: "ticker" | "cik" | "form" | "event_type";
+            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
+            target_value: string;
+            /** @description Event types to match; [] matches every type */
+            signals: string[];
+            /**
+             * @description Minimum event importance that fires the monitor (low < medium < high)
+             * @enum {string}
+             */
+            materiality: "low" | "medium" | "high";
+            /** @enum {string} */
+            status: "active" | "paused";
+            webhook_endpoint_id: string | null;
+            /** @description ISO 8601 timestamp */
+            created_at: string;
+        };
+        PatchMonitorBody: {
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "paused";
+            signals?: string[];
+            /** @enum {string} */
+            materiality?: "low" | "medium" | "high";
+            webhook_endpoint_id?: string | null;
+        };
+        SourceRecord: {
+            /** @description Lake table and SQL view name */
+            table: string;
+            /** @description Ingester that writes it (`npm run ingest -- <dataset>`) */
+            dataset: string;
+            description: string;
+            source: string;
+            source_urls: string[];
+            record_count: number;
+            last_refresh: string | null;
+            partition_key: string;
+            partitions: {
+                value: string;
+                rows: number;
+                refreshed_at: string;
+                parser_version: number;
+            }[];
+            /** @description The live lane's state when LIVE=on and it feeds this table's dataset; else null */
+            live: {
+                /** @description LIVE=on */
+                enabled: boolean;
+                /**
+                 * @description degraded: throttled or failing, polling at a longer interval
+                 * @enum {string}
+                 */
+                status: "off" | "idle" | "polling" | "degraded";
+                /** @description Current poll interval (doubles after throttling or a failed poll, up to LIVE_MAX_INTERVAL_MS) */
+                interval_ms: number;
+                /** @description LIVE_INTERVAL_MS */
+                base_interval_ms: number;
+                /** @description Datasets the lane feeds */
+                datasets: string[];
+                last_poll_at: string | null;
+                last_success_at: string | null;
+                /** @description The feed's newest entry (its `updated`, UTC) */
+                newest_feed_entry_at: string | null;
+                /** @description The newest filing the lane put in the lake (feed time, UTC) */
+                newest_ingested_at: string | null;
+                /** @description How far the lake is behind the feed's newest entry; 0 when caught up */
+                lag_seconds: number;
+                /** @description Filings seen in the feed and not yet in the lake */
+                backlog: number;
+                /** @description Pending filings whose last attempt failed (retried every poll, never dropped), at most 20 */
+                failing: {
+                    accession: string;
+                    form: string;
+                    attempts: number;
+                    last_error: string | null;
+                }[];
+                /** @description Failed or throttled polls since start */
+                errors: number;
+                last_error: string | null;
+                polls: number;
+                /** @description Requests to the regulator since start (feed pages and filings) */
+                requests: number;
+                filings_ingested: number;
+                events_appended: number;
+            } | null;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1171,61 +3703,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Manager CIK, 10 digits. */
-                            cik: string;
-                            name: string | null;
-                            address: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                postal_code: string | null;
-                            };
-                            /** @description Reporting quarter, e.g. 2024Q4. */
-                            period: string;
-                            /** @description Quarter end date. */
-                            period_of_report: string;
-                            /** @description First filing for the period. */
-                            filing_date: string | null;
-                            /** @description Latest filing (amendments) for the period. */
-                            last_filing_date: string | null;
-                            /** @description 13F HOLDINGS REPORT, 13F COMBINATION REPORT or 13F NOTICE. */
-                            report_type: string | null;
-                            /** @description Lines of the combined current report (original + amendments). */
-                            holdings_count: number;
-                            /** @description Sum of the current lines, USD. */
-                            total_value_usd: number;
-                            /** @description Unit VALUE was filed in: thousands, dollars, or mixed across the filings. */
-                            value_unit: string | null;
-                            /** @description Latest filing of the current report. */
-                            accession_number: string;
-                            /** @description Every filing of the current report, oldest first. */
-                            accessions: string[];
-                            amendment_count: number;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ManagerRecord"][];
                         /**
                          * @description Form 13F reports of institutional investment managers (quarterly Form 13F data sets and 13F-HR filings).
                          * @enum {string}
                          */
-                        source: "sec_form_13f";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_13f";
                     };
                 };
             };
@@ -1235,74 +3719,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1339,81 +3783,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description NAMEOFISSUER as filed. */
-                            issuer: string | null;
-                            /** @description TITLEOFCLASS as filed. */
-                            class: string | null;
-                            /** @description Normalized CUSIP. */
-                            cusip: string;
-                            /** @description Check digit agrees. */
-                            cusip_valid: boolean;
-                            figi: string | null;
-                            /** @description Market value in USD, whatever unit the filing used. */
-                            value_usd: number | null;
-                            /** @description Shares, or principal amount when shares_type is PRN. */
-                            shares: number | null;
-                            /** @description SH or PRN. */
-                            shares_type: string | null;
-                            put_call: string | null;
-                            /** @description SOLE, DFND or OTR. */
-                            investment_discretion: string | null;
-                            /** @description Sequence numbers of the other included managers. */
-                            other_manager: string | null;
-                            voting_authority: {
-                                sole: number | null;
-                                shared: number | null;
-                                none: number | null;
-                            };
-                            period: string;
-                            period_of_report: string;
-                            manager_cik: string;
-                            manager_name: string | null;
-                            accession_number: string;
-                            filing_date: string | null;
-                            /** @description original, restatement or new_holdings: how the filing entered the report. */
-                            amendment_effect: string;
-                            /** @description False only for lines replaced by a later restatement (include_superseded=true). */
-                            is_current: boolean;
-                            /** @description Unit VALUE was filed in and why it was decided so. */
-                            value_unit: {
-                                decision: string;
-                                reason: string;
-                            };
-                            /** @description Issuer resolved from the entity directory; null when unmapped. */
-                            issuer_entity: {
-                                value: {
-                                    cik: string;
-                                    ticker: string | null;
-                                };
-                                /** @description 0–1: how sure the resolution is. */
-                                confidence: number;
-                                /** @description Date of the directory data the value comes from. */
-                                as_of: string | null;
-                            } | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["HoldingRecord"][];
                         /**
                          * @description Form 13F reports of institutional investment managers (quarterly Form 13F data sets and 13F-HR filings).
                          * @enum {string}
                          */
-                        source: "sec_form_13f";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_13f";
                     };
                 };
             };
@@ -1423,74 +3799,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Not found (`entity_unresolved`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1527,57 +3872,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Organization CRD number. */
-                            crd: string;
-                            business_name: string;
-                            legal_name: string | null;
-                            /** @description 801- (registered) or 802- (exempt reporting). */
-                            sec_number: string | null;
-                            /** @enum {string} */
-                            registration_type: "registered" | "exempt_reporting";
-                            /** @description Item 5.F(2)(c), USD; null for exempt-reporting advisers. */
-                            regulatory_aum_total: number | null;
-                            /** @description Item 7.B. */
-                            has_private_funds: boolean | null;
-                            /** @description Item 11 disciplinary history. */
-                            disciplinary: boolean | null;
-                            /** @description Main office. */
-                            address: {
-                                street1: string | null;
-                                street2?: string | null;
-                                city: string | null;
-                                /** @description Two-letter state (US) as published; null for most foreign offices. */
-                                state: string | null;
-                                postal_code: string | null;
-                                country: string | null;
-                            };
-                            /** @description As-of date of the roster the record comes from. */
-                            snapshot_date: string;
-                            source: string;
-                            /** @description The adviser's public IAPD page. */
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["AdviserListRecord"][];
                         /**
                          * @description Monthly Form ADV roster of registered and exempt-reporting investment advisers.
                          * @enum {string}
                          */
-                        source: "sec_form_adv";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_adv";
                     };
                 };
             };
@@ -1587,74 +3888,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1677,86 +3938,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Organization CRD number. */
-                            crd: string;
-                            business_name: string;
-                            legal_name: string | null;
-                            /** @description 801- (registered) or 802- (exempt reporting). */
-                            sec_number: string | null;
-                            /** @enum {string} */
-                            registration_type: "registered" | "exempt_reporting";
-                            /** @description Item 5.F(2)(c), USD; null for exempt-reporting advisers. */
-                            regulatory_aum_total: number | null;
-                            /** @description Item 7.B. */
-                            has_private_funds: boolean | null;
-                            /** @description Item 11 disciplinary history. */
-                            disciplinary: boolean | null;
-                            /** @description Main office. */
-                            address: {
-                                street1: string | null;
-                                street2?: string | null;
-                                city: string | null;
-                                /** @description Two-letter state (US) as published; null for most foreign offices. */
-                                state: string | null;
-                                postal_code: string | null;
-                                country: string | null;
-                            };
-                            /** @description As-of date of the roster the record comes from. */
-                            snapshot_date: string;
-                            source: string;
-                            /** @description The adviser's public IAPD page. */
-                            source_url: string;
-                            sec_region: string | null;
-                            firm_type: string | null;
-                            /** @description 10-digit CIK when the roster gives one. */
-                            cik: string | null;
-                            /** @description SEC Current Status as published. */
-                            sec_status: string | null;
-                            sec_status_date: string | null;
-                            /** @description Latest Form ADV filing date. */
-                            latest_filing_date: string | null;
-                            form_version: string | null;
-                            phone: string | null;
-                            websites: string[];
-                            /** @description Item 5.A. */
-                            employees: number | null;
-                            /** @description Item 5.F(2)(a), USD. */
-                            raum_discretionary: number | null;
-                            /** @description Item 5.F(2)(b), USD. */
-                            raum_non_discretionary: number | null;
-                            /** @description Item 5.F(2)(c) exactly as published. */
-                            regulatory_aum_total_raw: string | null;
-                            /** @description Item 5.F(2)(f). */
-                            accounts_total: number | null;
-                            /** @description Item 5.D client types reported. */
-                            client_types: string[];
-                            private_fund_count: number | null;
-                            /** @description USD. */
-                            private_fund_gross_assets: number | null;
-                            /** @description Published file (and zip member) the record was read from. */
-                            source_file: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["AdviserProfile"][];
                         /**
                          * @description Monthly Form ADV roster of registered and exempt-reporting investment advisers.
                          * @enum {string}
                          */
-                        source: "sec_form_adv";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_adv";
                     };
                 };
             };
@@ -1766,93 +3954,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1879,34 +4017,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            monitor_id: string;
-                            event_id: string;
-                            /** @description The webhook delivery created with the alert, if the monitor has an endpoint */
-                            delivery_id: string | null;
-                            created_at: string;
-                            /** @description The event record as it was when the alert fired */
-                            event: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["AlertRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -1916,74 +4033,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2022,77 +4099,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description `sec_proxy`: a DEF 14A director table or bio; `irs_990`: Form 990 Part VII / 990-EZ / 990-PF.
-                             * @enum {string}
-                             */
-                            source_type: "sec_proxy" | "irs_990";
-                            /** @description 10-digit CIK of the issuer (proxies). */
-                            sec_cik: string | null;
-                            /** @description 9-digit EIN (990s). */
-                            ein: string | null;
-                            organization_name: string;
-                            /** @description Name as printed in the source. */
-                            person_name: string;
-                            /** @description `first last`, lower-case: equal across sources for the same person. */
-                            person_name_normalized: string;
-                            title: string | null;
-                            /** @description director | officer | key_employee | highest_compensated | former | institutional_trustee | listed */
-                            role: string;
-                            roles: string[];
-                            is_director: boolean | null;
-                            is_officer: boolean | null;
-                            is_key_employee: boolean | null;
-                            is_highest_compensated: boolean | null;
-                            is_former: boolean | null;
-                            is_institutional_trustee: boolean | null;
-                            /** @description Proxies only, where the statement says so. */
-                            is_independent: boolean | null;
-                            age: number | null;
-                            director_since: number | null;
-                            average_hours_per_week: number | null;
-                            average_hours_related_orgs: number | null;
-                            /** @description 990: reportable compensation from the organization; 990-EZ/PF: compensation. */
-                            reportable_comp_usd: number | null;
-                            reportable_comp_related_usd: number | null;
-                            other_comp_usd: number | null;
-                            benefit_program_usd: number | null;
-                            expense_allowance_usd: number | null;
-                            /** @description Proxy: fiscal year covered; 990: tax year. */
-                            fiscal_year: number;
-                            period_end: string | null;
-                            form_type: string | null;
-                            accession_number: string | null;
-                            /** @description 990 e-file OBJECT_ID. */
-                            object_id: string | null;
-                            filed_date: string | null;
-                            /** @description 1.0 for 990 checkbox roles; 0.9 for 990-EZ/PF roles read from titles; proxy rows: extractor confidence. */
-                            confidence: number;
-                            found_in: string[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["BoardMember"][];
                         /**
                          * @description Board members from both DEF 14A proxy statements and IRS Form 990 returns (each record names its own).
                          * @enum {string}
                          */
-                        source: "sec_proxy+irs_990";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_proxy+irs_990";
                     };
                 };
             };
@@ -2102,74 +4115,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2208,56 +4181,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Firm CRD (from IAPD records), when known. */
-                            bd_crd: string | null;
-                            /** @description 8-##### SEC file number. */
-                            sec_number: string | null;
-                            cik: string | null;
-                            name: string;
-                            other_names: string[];
-                            /** @description ACTIVE when on the SEC active list; otherwise the IAPD broker-dealer scope (INACTIVE…). */
-                            status: string;
-                            on_sec_active_list: boolean;
-                            main_office: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                /** @description Two-letter state (US) as published; null for most foreign offices. */
-                                state: string | null;
-                                postal_code: string | null;
-                                country: string | null;
-                            };
-                            phone: string | null;
-                            has_disclosure: boolean | null;
-                            branches_count: number | null;
-                            finra_last_approval_date: string | null;
-                            expelled_date: string | null;
-                            also_adviser_sec_number: string | null;
-                            snapshot_date: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["BrokerDealer"][];
                         /**
                          * @description SEC active broker-dealer list, joined with IAPD firm records.
                          * @enum {string}
                          */
-                        source: "sec_broker_dealers";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_broker_dealers";
                     };
                 };
             };
@@ -2267,74 +4197,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2373,75 +4263,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            filer_cik: string;
-                            issuer_name: string | null;
-                            accession_number: string | null;
-                            filed_date: string | null;
-                            /** @description Fiscal year the proxy statement covers. */
-                            proxy_fiscal_year: number;
-                            /**
-                             * @description Summary compensation table (executives, one row per year), director compensation table, or an investment company's compensation table.
-                             * @enum {string}
-                             */
-                            table_kind: "summary_compensation" | "director_compensation" | "fund_compensation";
-                            /** @description As printed. */
-                            executive_name: string;
-                            executive_name_normalized: string;
-                            title: string | null;
-                            is_director: boolean;
-                            /** @description Year of this row (an SCT has up to three per executive). */
-                            fiscal_year: number;
-                            /** @description Salary, USD. A dash in the table is 0; blank or N/A is null. */
-                            salary_usd: number | null;
-                            /** @description Bonus, USD. A dash in the table is 0; blank or N/A is null. */
-                            bonus_usd: number | null;
-                            /** @description Stock awards, USD. A dash in the table is 0; blank or N/A is null. */
-                            stock_awards_usd: number | null;
-                            /** @description Option awards, USD. A dash in the table is 0; blank or N/A is null. */
-                            option_awards_usd: number | null;
-                            /** @description Non-equity incentive plan compensation, USD. A dash in the table is 0; blank or N/A is null. */
-                            non_equity_incentive_usd: number | null;
-                            /** @description Change in pension value and nonqualified deferred compensation earnings, USD. A dash in the table is 0; blank or N/A is null. */
-                            pension_deferred_usd: number | null;
-                            /** @description All other compensation, USD. A dash in the table is 0; blank or N/A is null. */
-                            other_usd: number | null;
-                            /** @description Director fees earned or paid in cash, USD. A dash in the table is 0; blank or N/A is null. */
-                            fees_cash_usd: number | null;
-                            /** @description Fund proxies: aggregate compensation from the company, USD. A dash in the table is 0; blank or N/A is null. */
-                            aggregate_comp_usd: number | null;
-                            /** @description Total as printed (fund tables: the fund-complex total, or the company aggregate where that is N/A), USD. A dash in the table is 0; blank or N/A is null. */
-                            total_usd: number | null;
-                            /** @description The components add up to the printed total (within $5). */
-                            total_checks: boolean | null;
-                            /** @description Total equals the PEO total tagged in the pay-versus-performance XBRL. */
-                            pvp_verified: boolean;
-                            /** @description PEO compensation actually paid (pay-versus-performance XBRL), USD. A dash in the table is 0; blank or N/A is null. */
-                            pvp_compensation_actually_paid_usd: number | null;
-                            confidence: number;
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Compensation"][];
                         /**
                          * @description DEF 14A proxy statements.
                          * @enum {string}
                          */
-                        source: "sec_proxy";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_proxy";
                     };
                 };
             };
@@ -2451,74 +4279,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2549,43 +4337,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description 8-K or 8-K/A. */
-                            form: string;
-                            company: string | null;
-                            ciks: string[];
-                            filed_date: string | null;
-                            /** @description Date of the event (period of report). */
-                            period_ending: string | null;
-                            /** @description Every item the filing reports. */
-                            items: string[];
-                            /** @description Start of the Item 1.05 text; null when the document could not be read. */
-                            excerpt: string | null;
-                            /** @description Primary document URL. */
-                            url: string | null;
-                            index_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["CyberIncidentRecord"][];
                         /**
                          * @description Form 8-K Item 1.05 (material cybersecurity incident) filings, found by full-text search.
                          * @enum {string}
                          */
-                        source: "sec_8k_item_1_05";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_8k_item_1_05";
                     };
                 };
             };
@@ -2595,74 +4353,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2701,67 +4446,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description `<agency>:<release_number>`. */
-                            id: string;
-                            /** @description Publishing agency (SEC). */
-                            agency: string;
-                            /** @enum {string} */
-                            action_kind: "administrative_proceeding" | "litigation_release" | "aaer";
-                            /** @description e.g. `34-100512`, `LR-26040`. */
-                            release_number: string;
-                            /** @description The same order under other Acts, AAER numbers. */
-                            other_release_numbers: string[];
-                            /** @description Administrative file number `3-NNNNN` or the court civil action number. */
-                            case_number: string | null;
-                            /** @description Release date, YYYY-MM-DD. */
-                            date: string;
-                            /** @description Respondents line as published. */
-                            title: string | null;
-                            respondents: string[];
-                            summary: string | null;
-                            /** @description Civil penalties stated in the text (sum of distinct amounts); null when none stated. */
-                            penalty: {
-                                /** @description Integer USD. */
-                                amount_usd: number;
-                                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
-                                text: string;
-                            } | null;
-                            /** @description Disgorgement stated in the text; null when none stated. */
-                            disgorgement: {
-                                /** @description Integer USD. */
-                                amount_usd: number;
-                                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
-                                text: string;
-                            } | null;
-                            documents: {
-                                title: string;
-                                url: string;
-                            }[];
-                            source: string;
-                            /** @description The release page (else the listing page it was read from). */
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["EnforcementRecord"][];
                         /**
                          * @description SEC administrative proceedings and litigation releases, as enforcement actions.
                          * @enum {string}
                          */
-                        source: "sec_enforcement";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_enforcement";
                     };
                 };
             };
@@ -2771,74 +4462,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2875,76 +4526,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description CIK zero-padded to 10 digits. */
-                            cik: string;
-                            /** @description Current conformed name. */
-                            name: string;
-                            /** @description Primary current ticker. */
-                            ticker: string | null;
-                            tickers: string[];
-                            /** @description Exchange of each ticker, same order. */
-                            exchanges: (string | null)[];
-                            sic: string | null;
-                            sic_description: string | null;
-                            state_of_incorp: string | null;
-                            state_of_incorp_description: string | null;
-                            /** @description MMDD. */
-                            fiscal_year_end: string | null;
-                            /** @description operating, other, investment, individual, … */
-                            entity_type: string | null;
-                            /** @description Filer status(es), `; `-separated. */
-                            category: string | null;
-                            ein: string | null;
-                            phone: string | null;
-                            website: string | null;
-                            business_address: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                postal_code: string | null;
-                                state_or_country_description: string | null;
-                            } | null;
-                            mailing_address: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                postal_code: string | null;
-                                state_or_country_description: string | null;
-                            } | null;
-                            former_names: {
-                                name: string;
-                                from: string | null;
-                                to: string | null;
-                            }[];
-                            /** @description `submissions` (full record) or `company_tickers` (ticker file only). */
-                            detail_source: string;
-                            updated_date: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["EntityRecord"][];
                         /**
                          * @description EDGAR submissions data and the company ticker file (the entity directory).
                          * @enum {string}
                          */
-                        source: "sec_submissions";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_submissions";
                     };
                 };
             };
@@ -2954,74 +4542,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3046,91 +4594,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description CIK zero-padded to 10 digits. */
-                            cik: string;
-                            /** @description Current conformed name. */
-                            name: string;
-                            /** @description Primary current ticker. */
-                            ticker: string | null;
-                            tickers: string[];
-                            /** @description Exchange of each ticker, same order. */
-                            exchanges: (string | null)[];
-                            sic: string | null;
-                            sic_description: string | null;
-                            state_of_incorp: string | null;
-                            state_of_incorp_description: string | null;
-                            /** @description MMDD. */
-                            fiscal_year_end: string | null;
-                            /** @description operating, other, investment, individual, … */
-                            entity_type: string | null;
-                            /** @description Filer status(es), `; `-separated. */
-                            category: string | null;
-                            ein: string | null;
-                            phone: string | null;
-                            website: string | null;
-                            business_address: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                postal_code: string | null;
-                                state_or_country_description: string | null;
-                            } | null;
-                            mailing_address: {
-                                street1: string | null;
-                                street2: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                postal_code: string | null;
-                                state_or_country_description: string | null;
-                            } | null;
-                            former_names: {
-                                name: string;
-                                from: string | null;
-                                to: string | null;
-                            }[];
-                            /** @description `submissions` (full record) or `company_tickers` (ticker file only). */
-                            detail_source: string;
-                            updated_date: string;
-                            source: string;
-                            source_url: string;
-                            /** @description 1.0 exact CIK/current ticker/current name; 0.95 ticker history or former name; 0.85 name without corporate suffixes; lower when ambiguous. */
-                            match_confidence: number;
-                            ticker_history: {
-                                ticker: string;
-                                exchange: string | null;
-                                valid_from: string;
-                                /** @description Exclusive; null while listed. */
-                                valid_to: string | null;
-                            }[];
-                            name_history: {
-                                name: string;
-                                valid_from: string | null;
-                                valid_to: string | null;
-                                is_current: boolean;
-                            }[];
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ResolvedEntityRecord"][];
                         /**
                          * @description EDGAR submissions data and the company ticker file (the entity directory).
                          * @enum {string}
                          */
-                        source: "sec_submissions";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_submissions";
                     };
                 };
             };
@@ -3140,93 +4610,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found` or `entity_unresolved`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3263,58 +4683,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @enum {string} */
-                            event_type: "sec.filing.new" | "sec.filing.amended" | "sec.8k.material_agreement" | "sec.8k.executive_change" | "sec.8k.auditor_change" | "sec.8k.bankruptcy_or_receivership" | "sec.8k.results_of_operations" | "sec.8k.cybersecurity_incident" | "sec.8k.delisting_notice" | "sec.10k.risk_factor_changed" | "sec.10k.mda_changed" | "sec.10q.mda_changed" | "sec.form4.insider_buy" | "sec.form4.insider_sell" | "sec.form4.option_exercise" | "sec.13f.position_increased" | "sec.13f.position_decreased" | "sec.13f.holding_added" | "sec.13f.holding_removed" | "sec.formd.new_offering" | "sec.formd.offering_amended" | "sec.s1.new_registration" | "sec.s1.amended_registration" | "sec.proxy.board_changed" | "sec.proxy.executive_compensation_changed";
-                            /** @enum {string} */
-                            importance: "low" | "medium" | "high";
-                            confidence: number;
-                            /** @description 10-digit CIK */
-                            entity_cik: string | null;
-                            entity_ticker: string | null;
-                            entity_name: string | null;
-                            accession: string | null;
-                            summary: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                            evidence: {
-                                source_type: string;
-                                url: string;
-                                retrieved_at: string;
-                                /** @description The text the event rests on */
-                                excerpt: string | null;
-                                /** @description Where in the source the excerpt stands (item, table…) */
-                                section: string | null;
-                                /** @description SHA-256 of the excerpt, hex */
-                                excerpt_sha256: string | null;
-                            }[];
-                            dedup_key: string;
-                            occurred_at: string | null;
-                            detected_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["EventRecord"][];
                         /**
                          * @description Events detected by this service from the filings it ingests.
                          * @enum {string}
                          */
-                        source: "svc_events";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "svc_events";
                     };
                 };
             };
@@ -3324,74 +4699,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3413,58 +4748,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @enum {string} */
-                            event_type: "sec.filing.new" | "sec.filing.amended" | "sec.8k.material_agreement" | "sec.8k.executive_change" | "sec.8k.auditor_change" | "sec.8k.bankruptcy_or_receivership" | "sec.8k.results_of_operations" | "sec.8k.cybersecurity_incident" | "sec.8k.delisting_notice" | "sec.10k.risk_factor_changed" | "sec.10k.mda_changed" | "sec.10q.mda_changed" | "sec.form4.insider_buy" | "sec.form4.insider_sell" | "sec.form4.option_exercise" | "sec.13f.position_increased" | "sec.13f.position_decreased" | "sec.13f.holding_added" | "sec.13f.holding_removed" | "sec.formd.new_offering" | "sec.formd.offering_amended" | "sec.s1.new_registration" | "sec.s1.amended_registration" | "sec.proxy.board_changed" | "sec.proxy.executive_compensation_changed";
-                            /** @enum {string} */
-                            importance: "low" | "medium" | "high";
-                            confidence: number;
-                            /** @description 10-digit CIK */
-                            entity_cik: string | null;
-                            entity_ticker: string | null;
-                            entity_name: string | null;
-                            accession: string | null;
-                            summary: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                            evidence: {
-                                source_type: string;
-                                url: string;
-                                retrieved_at: string;
-                                /** @description The text the event rests on */
-                                excerpt: string | null;
-                                /** @description Where in the source the excerpt stands (item, table…) */
-                                section: string | null;
-                                /** @description SHA-256 of the excerpt, hex */
-                                excerpt_sha256: string | null;
-                            }[];
-                            dedup_key: string;
-                            occurred_at: string | null;
-                            detected_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["EventRecord"][];
                         /**
                          * @description Events detected by this service from the filings it ingests.
                          * @enum {string}
                          */
-                        source: "svc_events";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "svc_events";
                     };
                 };
             };
@@ -3474,93 +4764,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3586,39 +4826,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Position in the submission; null for the complete submission text file. */
-                            sequence: number | null;
-                            /** @description Document type: 10-K, EX-21.1, GRAPHIC, XML, EX-101.INS …; null when only the directory listing was available. */
-                            type: string | null;
-                            description: string | null;
-                            /** @description Null for unnamed documents of 1990s submissions (they live only in the .txt). */
-                            file_name: string | null;
-                            /** @description Bytes (uuencoded files: decoded size). */
-                            size: number | null;
-                            /** @description Direct URL on the archive. */
-                            url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["DocumentRecord"][];
                         /**
                          * @description Filing documents from the EDGAR archive.
                          * @enum {string}
                          */
-                        source: "sec_edgar_archive";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_archive";
                     };
                 };
             };
@@ -3628,93 +4842,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3742,43 +4933,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            form: string;
-                            /** @description Normalized item key: 1A (10-K), II-1A (10-Q), 5.02 (8-K). */
-                            item: string;
-                            part: string | null;
-                            /** @description Canonical item title. */
-                            title: string;
-                            /** @description The heading as printed in the document. */
-                            heading: string;
-                            /** @description Plain text of the item, heading excluded. */
-                            text: string;
-                            word_count: number;
-                            /** @description File the item was read from. */
-                            document: string | null;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ExtractRecord"][];
                         /**
                          * @description Filing documents from the EDGAR archive.
                          * @enum {string}
                          */
-                        source: "sec_edgar_archive";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_archive";
                     };
                 };
             };
@@ -3788,93 +4949,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3900,79 +5038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            form_type: string | null;
-                            period_of_report: string | null;
-                            issuer: {
-                                cik: string | null;
-                                name: string | null;
-                                ticker: string | null;
-                            };
-                            owners: {
-                                cik: string | null;
-                                name: string | null;
-                                /** @description Director, Officer, TenPercentOwner, Other. */
-                                relationships: string[];
-                                officer_title: string | null;
-                                other_text: string | null;
-                            }[];
-                            /** @description Table I and Table II rows (transactions and holdings) in document order. */
-                            transactions: {
-                                seq: number;
-                                /** @description non_derivative (Table I) or derivative (Table II). */
-                                table: string;
-                                /** @description transaction or holding. */
-                                kind: string;
-                                security_title: string | null;
-                                transaction_date: string | null;
-                                trans_code: string | null;
-                                shares: number | null;
-                                price_per_share: number | null;
-                                price_footnote: string | null;
-                                acquired_disposed: string | null;
-                                shares_owned_after: number | null;
-                                direct_indirect: string | null;
-                                nature_of_ownership: string | null;
-                                conversion_or_exercise_price: number | null;
-                                exercise_date: string | null;
-                                expiration_date: string | null;
-                                underlying_security_title: string | null;
-                                underlying_security_shares: number | null;
-                                value_usd: number | null;
-                                footnotes: {
-                                    field: string;
-                                    id: string;
-                                    text: string | null;
-                                }[];
-                            }[];
-                            footnotes: {
-                                id: string;
-                                text: string;
-                            }[];
-                            remarks: string | null;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["InsidersRecord"][];
                         /**
                          * @description Filing documents from the EDGAR archive.
                          * @enum {string}
                          */
-                        source: "sec_edgar_archive";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_archive";
                     };
                 };
             };
@@ -3982,93 +5054,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4094,38 +5143,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description 8-K item number (5.02); pre-2004 reports use 1-12. */
-                            item: string;
-                            /** @description Canonical item title. */
-                            title: string;
-                            /** @description About the first 300 characters of the item text; null when only the header lists the item. */
-                            excerpt: string | null;
-                            /** @description document (heading found in the text) or header (declared in the filing header only). */
-                            detected_from: string;
-                            accession: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["EventItemRecord"][];
                         /**
                          * @description Filing documents from the EDGAR archive.
                          * @enum {string}
                          */
-                        source: "sec_edgar_archive";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_archive";
                     };
                 };
             };
@@ -4135,93 +5159,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4247,44 +5248,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description Exhibit type, e.g. EX-21.1. */
-                            exhibit: string;
-                            subsidiary_count: number;
-                            subsidiaries: {
-                                name: string;
-                                jurisdiction: string | null;
-                                /** @description Percent of voting securities owned, where the exhibit gives it. */
-                                ownership_percent: number | null;
-                                /** @description 0 = top level; deeper for indented plain-text hierarchies. */
-                                level: number;
-                                parent: string | null;
-                            }[];
-                            /** @description The exhibit as plain text. */
-                            raw_text: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["SubsidiariesRecord"][];
                         /**
                          * @description Filing documents from the EDGAR archive.
                          * @enum {string}
                          */
-                        source: "sec_edgar_archive";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_archive";
                     };
                 };
             };
@@ -4294,93 +5264,148 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFilingsByAccessionCover: {
+        parameters: {
+            query?: {
+                /** @description CIK of a party to the filing. Only needed when the filing is not in the lake's filing index and was submitted by a filing agent (the accession prefix is then the agent's CIK). Example: `0000320193`. */
+                cik?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Accession number, with or without dashes. */
+                accession: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["CoverRecord"][];
+                        /**
+                         * @description Filing documents from the EDGAR archive.
+                         * @enum {string}
+                         */
+                        source?: "sec_edgar_archive";
                     };
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4429,61 +5454,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description Filer CIK (10 digits) this listing is under; a filing with several filers is listed once per filer. */
-                            cik: string;
-                            /** @description Conformed name at filing time. */
-                            company: string;
-                            form: string;
-                            /** @description Form without /A. */
-                            base_form: string;
-                            is_amendment: boolean;
-                            filed_date: string;
-                            report_date: string | null;
-                            /** @description As published in the submissions data; its zone is unreliable (often US Eastern marked Z). */
-                            acceptance_datetime: string | null;
-                            /** @description 8-K item numbers (2.02, 9.01); empty when none or not yet known. */
-                            items: string[];
-                            primary_document: string | null;
-                            primary_doc_description: string | null;
-                            /** @description Bytes of the full submission. */
-                            size: number | null;
-                            is_xbrl: boolean | null;
-                            is_inline_xbrl: boolean | null;
-                            act: string | null;
-                            file_number: string | null;
-                            film_number: string | null;
-                            urls: {
-                                filing: string;
-                                index: string;
-                                primary_document: string | null;
-                            };
-                            /** @description index, submissions or index+submissions. */
-                            detail_source: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FilingRecord"][];
                         /**
                          * @description EDGAR full and daily filing indexes, enriched with the submissions data.
                          * @enum {string}
                          */
-                        source: "sec_edgar_index";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_index";
                     };
                 };
             };
@@ -4493,74 +5470,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4605,64 +5542,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Accession number of the filing. */
-                            adsh: string;
-                            /** @description 10-digit CIK. */
-                            cik: string;
-                            company_name: string;
-                            sic: string | null;
-                            form: string | null;
-                            fiscal_year: number | null;
-                            fiscal_period: string | null;
-                            /** @description Balance sheet date (month-end rounded). */
-                            period: string | null;
-                            filed: string | null;
-                            /** @description Superseded by a later amendment. */
-                            prevrpt: boolean | null;
-                            tag: string;
-                            /** @description us-gaap/2024, or the adsh for a custom tag. */
-                            version: string;
-                            is_custom: boolean | null;
-                            tag_label: string | null;
-                            datatype: string | null;
-                            iord: string | null;
-                            crdr: string | null;
-                            /** @description End date of the value (month-end rounded). */
-                            ddate: string;
-                            /** @description 0 instant, 1 quarter, 4 year. */
-                            qtrs: number;
-                            uom: string;
-                            /** @description Axis=Member; pairs; null = no dimensions. */
-                            segments: string | null;
-                            /** @description Co-registrant; null = the consolidated entity. */
-                            coreg: string | null;
-                            value: number | null;
-                            footnote: string | null;
-                            dataset_quarter: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["StatementFact"][];
                         /**
                          * @description Financial Statement Data Sets (quarterly sub/num/tag files).
                          * @enum {string}
                          */
-                        source: "sec_fsds";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_fsds";
                     };
                 };
             };
@@ -4672,74 +5558,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4790,52 +5636,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            cik: string;
-                            entity_name: string;
-                            /** @description Namespaced concept, us-gaap:Revenues. */
-                            concept: string;
-                            taxonomy: string;
-                            label: string | null;
-                            unit: string;
-                            /** @description Null for an instant. */
-                            period_start: string | null;
-                            period_end: string;
-                            /** @description 0 for an instant. */
-                            period_days: number;
-                            value: number;
-                            /** @description Fiscal year of the reporting filing. */
-                            fiscal_year: number | null;
-                            fiscal_period: string | null;
-                            form: string | null;
-                            accession: string;
-                            filed: string;
-                            frame: string | null;
-                            /** @description The latest-filed report of this concept/unit/period: the value to use. */
-                            is_latest: boolean;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FactRecord"][];
                         /**
                          * @description XBRL company facts data.
                          * @enum {string}
                          */
-                        source: "sec_xbrl_companyfacts";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_xbrl_companyfacts";
                     };
                 };
             };
@@ -4845,74 +5652,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4958,53 +5725,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            cik: string;
-                            entity_name: string;
-                            ticker: string | null;
-                            concepts: {
-                                concept: string;
-                                taxonomy: string;
-                                label: string | null;
-                                /** @description Facts per unit, ordered by period end then filing date. */
-                                units: {
-                                    [key: string]: {
-                                        start: string | null;
-                                        end: string;
-                                        value: number;
-                                        fy: number | null;
-                                        fp: string | null;
-                                        form: string | null;
-                                        accession: string;
-                                        filed: string;
-                                        frame: string | null;
-                                        is_latest: boolean;
-                                    }[];
-                                };
-                            }[];
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["CompanyFactsRecord"][];
                         /**
                          * @description XBRL company facts data.
                          * @enum {string}
                          */
-                        source: "sec_xbrl_companyfacts";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_xbrl_companyfacts";
                     };
                 };
             };
@@ -5014,93 +5741,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found` or `entity_unresolved`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5141,43 +5818,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Published filing/document id (or CRD|date|sub-type when none is published). */
-                            filing_id: string;
-                            firm_crd: string | null;
-                            filer_cik: string | null;
-                            filer_name: string;
-                            sec_number: string | null;
-                            form_sub_type: string | null;
-                            filed_date: string;
-                            /** @description 1 = Yes to legal or disciplinary history. */
-                            disciplinary_history_flag: number | null;
-                            /** @description Number of financial professionals, where published. */
-                            professionals: number | null;
-                            document_url: string | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FormCrs"][];
                         /**
                          * @description Form CRS relationship summaries (IAPD Form CRS data).
                          * @enum {string}
                          */
-                        source: "iapd_form_crs";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "iapd_form_crs";
                     };
                 };
             };
@@ -5187,74 +5834,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5293,63 +5900,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            row_seq: number;
-                            /** @description 144 or 144/A. */
-                            submission_type: string | null;
-                            filed_date: string;
-                            issuer: {
-                                cik: string;
-                                name: string | null;
-                                sec_file_number: string | null;
-                            };
-                            /** @description Person for whose account the securities are to be sold. */
-                            person_name: string | null;
-                            relationships: string[];
-                            class_of_securities: string | null;
-                            broker_name: string | null;
-                            broker_normalized_name: string | null;
-                            /** @description Proposed quantity, not an executed sale. */
-                            units_to_be_sold: number | null;
-                            /** @description USD. */
-                            aggregate_market_value: number | null;
-                            units_outstanding: number | null;
-                            approx_sale_date: string | null;
-                            exchange: string | null;
-                            notice_date: string | null;
-                            /** @description Rule 10b5-1 plan adoption dates. */
-                            plan_adoption_dates: string[];
-                            securities_to_be_sold: {
-                                [key: string]: unknown;
-                            }[];
-                            sold_past_3_months: {
-                                [key: string]: unknown;
-                            }[];
-                            remarks: string | null;
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Form144Record"][];
                         /**
                          * @description Form 144 notices of proposed sales.
                          * @enum {string}
                          */
-                        source: "sec_form_144";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_144";
                     };
                 };
             };
@@ -5359,74 +5916,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5461,46 +5978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description 10-digit CIKs of the filing's parties. */
-                            ciks: string[];
-                            entity_names: string[];
-                            tickers: string[];
-                            form: string | null;
-                            /** @description Type of the matching document: 10-K, EX-99.1 … */
-                            file_type: string | null;
-                            file_description: string | null;
-                            filed_date: string | null;
-                            period_ending: string | null;
-                            /** @description 8-K items of the filing. */
-                            items: string[];
-                            file_name: string | null;
-                            /** @description Direct URL of the matching document. */
-                            url: string | null;
-                            /** @description Upstream relevance score. */
-                            score: number | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FullTextRecord"][];
                         /**
                          * @description EDGAR full-text search.
                          * @enum {string}
                          */
-                        source: "sec_efts";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_efts";
                     };
                 };
             };
@@ -5510,74 +5994,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service failed (`upstream_unavailable`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A setting the call needs is missing (named in `setting`); no request was made (`not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The regulator's service did not answer in time (`upstream_timeout`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5626,68 +6097,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Individual CRD. */
-                            ind_source_id: string;
-                            first_name: string | null;
-                            middle_name: string | null;
-                            last_name: string;
-                            suffix: string | null;
-                            full_name: string;
-                            other_names: string[];
-                            /** @description ACTIVE | INACTIVE (active investment adviser representative registration). */
-                            ia_scope: string;
-                            /** @description ACTIVE | NOTINSCOPE (current broker-dealer registration category). */
-                            bc_scope: string;
-                            /** @description 1 when any disclosure (DRP) flag is set. */
-                            has_disclosure: number;
-                            disclosure_types: string[];
-                            firm_count: number;
-                            current_employments: {
-                                firm_name: string | null;
-                                firm_crd: string | null;
-                                city: string | null;
-                                state: string | null;
-                                country: string | null;
-                                registrations: {
-                                    authority: string | null;
-                                    category: string | null;
-                                    status: string | null;
-                                    date: string | null;
-                                }[];
-                            }[];
-                            exams: {
-                                code: string | null;
-                                name: string | null;
-                                date: string | null;
-                            }[];
-                            designations: string[];
-                            /** @description Industry start: earliest registration date in the record. */
-                            cal_date: string | null;
-                            snapshot_date: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Individual"][];
                         /**
                          * @description Investment adviser representatives (IAPD individual compilation feed).
                          * @enum {string}
                          */
-                        source: "iapd_individuals";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "iapd_individuals";
                     };
                 };
             };
@@ -5697,74 +6113,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5811,93 +6187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description Position among the filing's transactions (Table I first, then Table II). */
-                            row_seq: number;
-                            /** @description 3, 4, 5 or an amendment 3/A, 4/A, 5/A. */
-                            form_type: string | null;
-                            is_amendment: boolean;
-                            filed_date: string;
-                            period_of_report: string | null;
-                            issuer: {
-                                cik: string;
-                                name: string | null;
-                                ticker: string | null;
-                            };
-                            /** @description Every reporting owner; a joint filing's transactions belong to all of them. */
-                            owners: {
-                                cik: string | null;
-                                name: string | null;
-                                /** @description Director, Officer, TenPercentOwner, Other. */
-                                relationships: string[];
-                                officer_title: string | null;
-                                other_text: string | null;
-                            }[];
-                            /** @description Union of the owners' relationships, comma-separated. */
-                            relationship: string | null;
-                            officer_title: string | null;
-                            /** @description True for Table II (options, RSUs, convertibles). */
-                            derivative: boolean;
-                            security_title: string | null;
-                            transaction_date: string | null;
-                            deemed_execution_date: string | null;
-                            /** @description P purchase, S sale, M exercise/settlement, A grant, F tax withholding, G gift, C conversion, … */
-                            trans_code: string | null;
-                            equity_swap_involved: boolean | null;
-                            shares: number | null;
-                            /** @description USD; null when the filer gave the price only in a footnote. */
-                            price_per_share: number | null;
-                            /** @description Text of the footnotes on the price (weighted-average ranges, price given only in a footnote). */
-                            price_footnote: string | null;
-                            /** @description A acquired, D disposed. */
-                            acquired_disposed: string | null;
-                            /** @description shares × price_per_share. */
-                            value_usd: number | null;
-                            shares_owned_after: number | null;
-                            value_owned_after: number | null;
-                            /** @description D direct, I indirect. */
-                            direct_indirect: string | null;
-                            nature_of_ownership: string | null;
-                            conversion_or_exercise_price: number | null;
-                            exercise_date: string | null;
-                            expiration_date: string | null;
-                            underlying_security_title: string | null;
-                            underlying_security_shares: number | null;
-                            /** @description Rule 10b5-1 checkbox of the filing (forms since 2023); null on older forms. */
-                            aff10b5one: boolean | null;
-                            /** @description Every footnote reference of the row, resolved to its text. */
-                            footnotes: {
-                                /** @description Form element the footnote is attached to, e.g. transactionPricePerShare. */
-                                field: string;
-                                id: string;
-                                text: string | null;
-                            }[];
-                            source: string;
-                            /** @description data_set or xml. */
-                            source_kind: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["InsiderTransaction"][];
                         /**
                          * @description Forms 3, 4 and 5 (quarterly Insider Transactions data sets and ownership XML filings).
                          * @enum {string}
                          */
-                        source: "sec_insider_transactions";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_insider_transactions";
                     };
                 };
             };
@@ -5907,74 +6203,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6011,59 +6267,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description `LR-26040`. */
-                            release_number: string;
-                            date: string;
-                            /** @description Defendants line as published. */
-                            title: string | null;
-                            defendants: string[];
-                            /** @description The title ends with "et al.". */
-                            more_defendants: boolean;
-                            /** @description What the release reports, derived from its text (one of the values of the `action_type` parameter); null when not stated. */
-                            action_type: string | null;
-                            summary: string | null;
-                            court_case_number: string | null;
-                            other_release_numbers: string[];
-                            penalty: {
-                                /** @description Integer USD. */
-                                amount_usd: number;
-                                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
-                                text: string;
-                            } | null;
-                            disgorgement: {
-                                /** @description Integer USD. */
-                                amount_usd: number;
-                                /** @description The phrase of the release the amount was parsed from (e.g. "$1.2 million"). */
-                                text: string;
-                            } | null;
-                            documents: {
-                                title: string;
-                                url: string;
-                            }[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["LitigationRecord"][];
                         /**
                          * @description SEC litigation releases (civil actions in federal court).
                          * @enum {string}
                          */
-                        source: "sec_litigation_releases";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_litigation_releases";
                     };
                 };
             };
@@ -6073,74 +6283,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6165,45 +6335,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description ticker | cik | form | event_type: what `target_value` names
-                             * @enum {string}
-                             */
-                            target_type: "ticker" | "cik" | "form" | "event_type";
-                            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
-                            target_value: string;
-                            /** @description Event types to match; [] matches every type */
-                            signals: string[];
-                            /**
-                             * @description Minimum event importance that fires the monitor (low < medium < high)
-                             * @enum {string}
-                             */
-                            materiality: "low" | "medium" | "high";
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            webhook_endpoint_id: string | null;
-                            /** @description ISO 8601 timestamp */
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["MonitorRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -6213,74 +6351,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6298,6 +6396,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     target_type: "ticker" | "cik" | "form" | "event_type";
+                    /** @description ticker: 1-10 of A-Z 0-9 . -; cik: 1-10 digits; form: 1-25 of A-Z 0-9 space . / - */
                     target_value: string;
                     /** @default [] */
                     signals?: string[];
@@ -6317,65 +6416,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description ticker | cik | form | event_type: what `target_value` names
-                             * @enum {string}
-                             */
-                            target_type: "ticker" | "cik" | "form" | "event_type";
-                            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
-                            target_value: string;
-                            /** @description Event types to match; [] matches every type */
-                            signals: string[];
-                            /**
-                             * @description Minimum event importance that fires the monitor (low < medium < high)
-                             * @enum {string}
-                             */
-                            materiality: "low" | "medium" | "high";
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            webhook_endpoint_id: string | null;
-                            /** @description ISO 8601 timestamp */
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["MonitorRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
-            /** @description Invalid body (`invalid_param`) */
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -6384,74 +6441,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description The resource's current state forbids the request (`conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6474,45 +6518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description ticker | cik | form | event_type: what `target_value` names
-                             * @enum {string}
-                             */
-                            target_type: "ticker" | "cik" | "form" | "event_type";
-                            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
-                            target_value: string;
-                            /** @description Event types to match; [] matches every type */
-                            signals: string[];
-                            /**
-                             * @description Minimum event importance that fires the monitor (low < medium < high)
-                             * @enum {string}
-                             */
-                            materiality: "low" | "medium" | "high";
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            webhook_endpoint_id: string | null;
-                            /** @description ISO 8601 timestamp */
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["MonitorRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -6522,93 +6534,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6631,45 +6593,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description ticker | cik | form | event_type: what `target_value` names
-                             * @enum {string}
-                             */
-                            target_type: "ticker" | "cik" | "form" | "event_type";
-                            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
-                            target_value: string;
-                            /** @description Event types to match; [] matches every type */
-                            signals: string[];
-                            /**
-                             * @description Minimum event importance that fires the monitor (low < medium < high)
-                             * @enum {string}
-                             */
-                            materiality: "low" | "medium" | "high";
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            webhook_endpoint_id: string | null;
-                            /** @description ISO 8601 timestamp */
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["MonitorRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -6679,93 +6609,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
-                };
-            };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6800,65 +6671,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description ticker | cik | form | event_type: what `target_value` names
-                             * @enum {string}
-                             */
-                            target_type: "ticker" | "cik" | "form" | "event_type";
-                            /** @description Normalized: tickers and forms upper-case, CIKs zero-padded to 10 digits */
-                            target_value: string;
-                            /** @description Event types to match; [] matches every type */
-                            signals: string[];
-                            /**
-                             * @description Minimum event importance that fires the monitor (low < medium < high)
-                             * @enum {string}
-                             */
-                            materiality: "low" | "medium" | "high";
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            webhook_endpoint_id: string | null;
-                            /** @description ISO 8601 timestamp */
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["MonitorRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
-            /** @description Invalid body (`invalid_param`) */
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -6867,93 +6696,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6989,50 +6786,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession_number: string;
-                            filer_cik: string;
-                            registrant_name: string | null;
-                            /** @description Null for registrant-level roles (auditor, underwriter). */
-                            series_id: string | null;
-                            fund_name: string | null;
-                            /** @description Provider role, one of the values of the `role` parameter. */
-                            role: string;
-                            provider: {
-                                name: string;
-                                cik: string | null;
-                                lei: string | null;
-                                file_number: string | null;
-                                crd: string | null;
-                                state: string | null;
-                                country: string | null;
-                            };
-                            is_affiliated: boolean | null;
-                            report_period_end: string;
-                            filing_date: string | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ProviderRecord"][];
                         /**
                          * @description Form N-CEN fund census reports (quarterly N-CEN data sets and XML filings).
                          * @enum {string}
                          */
-                        source: "sec_form_ncen";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_ncen";
                     };
                 };
             };
@@ -7042,74 +6802,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7161,62 +6881,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession_number: string;
-                            registrant_cik: string | null;
-                            registrant_name: string | null;
-                            series_id: string | null;
-                            fund_name: string | null;
-                            /** @description Portfolio as-of date. */
-                            report_date: string;
-                            report_period_end: string | null;
-                            filing_date: string | null;
-                            form: string | null;
-                            security: {
-                                issuer_name: string | null;
-                                issuer_lei: string | null;
-                                title: string | null;
-                                cusip: string | null;
-                                isin: string | null;
-                                ticker: string | null;
-                            };
-                            balance: number | null;
-                            /** @description NS shares, PA principal, NC contracts, OU other. */
-                            units: string | null;
-                            currency: string | null;
-                            exchange_rate: number | null;
-                            value_usd: number | null;
-                            /** @description Percentage points. */
-                            pct_of_net_assets: number | null;
-                            payoff_profile: string | null;
-                            asset_category: string | null;
-                            issuer_category: string | null;
-                            inv_country: string | null;
-                            is_restricted: boolean | null;
-                            fair_value_level: string | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["FundHoldingRecord"][];
                         /**
                          * @description Form N-PORT fund portfolio reports (quarterly N-PORT data sets and NPORT-P filings).
                          * @enum {string}
                          */
-                        source: "sec_form_nport";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_nport";
                     };
                 };
             };
@@ -7226,74 +6897,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7330,41 +6961,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            filer_cik: string;
-                            filer_name: string;
-                            /** @description NT 10-K, NT 10-Q/A, … */
-                            form_type: string;
-                            /** @description The report announced as late (10-K, 10-Q, 20-F, 11-K, N-CSR, N-CEN …). */
-                            late_for_form: string;
-                            is_amendment: boolean;
-                            filing_date: string;
-                            /** @description Period of the late report, when the submissions data gives it. */
-                            report_date: string | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["NtRecord"][];
                         /**
                          * @description EDGAR full and daily filing indexes, enriched with the submissions data.
                          * @enum {string}
                          */
-                        source: "sec_edgar_index";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_edgar_index";
                     };
                 };
             };
@@ -7374,74 +6977,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7484,70 +7047,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            row_seq: number;
-                            /** @description As filed: SCHEDULE 13D/A, SC 13G, … */
-                            form_type: string | null;
-                            /** @description 13D, 13D/A, 13G or 13G/A. */
-                            form_class: string | null;
-                            is_amendment: boolean;
-                            amendment_no: number | null;
-                            /** @description False when the values were read from a legacy text/HTML cover page (best-effort). */
-                            structured: boolean;
-                            filed_date: string;
-                            event_date: string | null;
-                            filer: {
-                                cik: string | null;
-                                name: string | null;
-                            };
-                            subject: {
-                                cik: string | null;
-                                name: string | null;
-                                cusip: string | null;
-                                class_title: string | null;
-                            };
-                            person: {
-                                cik: string | null;
-                                name: string | null;
-                                citizenship: string | null;
-                                type_of_reporting_person: string | null;
-                                member_of_group: string | null;
-                                fund_type: string | null;
-                            };
-                            sole_voting_power: number | null;
-                            shared_voting_power: number | null;
-                            sole_dispositive_power: number | null;
-                            shared_dispositive_power: number | null;
-                            /** @description Shares beneficially owned; joint filers repeat shared positions, do not sum. */
-                            aggregate_amount: number | null;
-                            /** @description Percentage points. */
-                            percent_of_class: number | null;
-                            rule_designations: string[];
-                            group_members: string[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["OwnershipRecord"][];
                         /**
                          * @description Schedules 13D and 13G beneficial ownership reports.
                          * @enum {string}
                          */
-                        source: "sec_schedule_13dg";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_schedule_13dg";
                     };
                 };
             };
@@ -7557,74 +7063,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7671,74 +7137,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description PatentsView form: `11540449`, `D656308`, `RE49876`. */
-                            patent_number: string;
-                            kind_code: string | null;
-                            /** @description utility, design, plant, reissue… */
-                            patent_type: string | null;
-                            title: string | null;
-                            grant_date: string;
-                            application_number: string | null;
-                            application_date: string | null;
-                            claims_count: number | null;
-                            figures_count: number | null;
-                            citations_count: number | null;
-                            cpc_main: string | null;
-                            ipc_main: string | null;
-                            /** @description First assignee; null when inventor-owned. */
-                            assignee: string | null;
-                            assignee_state: string | null;
-                            assignee_country: string | null;
-                            /** @description Company CIK of the first assignee when its name resolves to exactly one company in the entity directory. */
-                            assignee_cik: string | null;
-                            assignees: {
-                                name: string;
-                                orgname: string | null;
-                                last_name: string | null;
-                                first_name: string | null;
-                                /** @description USPTO role code (02 US company, 03 foreign company, 04/05 individuals…). */
-                                role: string | null;
-                                city: string | null;
-                                state: string | null;
-                                country: string | null;
-                            }[];
-                            inventors: {
-                                name: string;
-                                orgname: string | null;
-                                last_name: string | null;
-                                first_name: string | null;
-                                /** @description USPTO role code (02 US company, 03 foreign company, 04/05 individuals…). */
-                                role: string | null;
-                                city: string | null;
-                                state: string | null;
-                                country: string | null;
-                            }[];
-                            abstract: string | null;
-                            source: string;
-                            /** @description The weekly grant file the record was read from. */
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["PatentRecord"][];
                         /**
                          * @description USPTO weekly patent grant full-text files.
                          * @enum {string}
                          */
-                        source: "uspto_patent_grants";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "uspto_patent_grants";
                     };
                 };
             };
@@ -7748,74 +7153,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7852,38 +7217,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            quarter_end_date: string;
-                            tab_name: string;
-                            table_title: string | null;
-                            row_key: string;
-                            metric_key: string;
-                            /** @description Null when masked or not numeric; see value_raw. */
-                            value: number | null;
-                            value_raw: string | null;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["StatRecord"][];
                         /**
                          * @description SEC Private Funds Statistics (quarterly workbook).
                          * @enum {string}
                          */
-                        source: "sec_private_fund_stats";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_private_fund_stats";
                     };
                 };
             };
@@ -7893,74 +7233,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7999,66 +7299,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Adviser CRD. */
-                            crd: string;
-                            sec_number: string | null;
-                            firm_name: string | null;
-                            firm_legal_name: string | null;
-                            /** @enum {string} */
-                            filer_type: "IA" | "ERA";
-                            /** @description Adviser's Item 10.A: 1 = controlled by a person not named in Item 1.A/Schedules A-C. */
-                            control_person: number | null;
-                            /** @description 805-########## private fund ID. */
-                            fund_id: string | null;
-                            /** @description Fund name. */
-                            full_name: string;
-                            fund_type: string | null;
-                            fund_type_other: string | null;
-                            /** @description USD. */
-                            gross_asset_value: number | null;
-                            /** @description USD. */
-                            minimum_investment: number | null;
-                            beneficial_owners: number | null;
-                            organized_state: string | null;
-                            organized_country: string | null;
-                            exclusion_3c1: boolean | null;
-                            exclusion_3c7: boolean | null;
-                            is_master: boolean | null;
-                            is_feeder: boolean | null;
-                            master_fund_name: string | null;
-                            master_fund_id: string | null;
-                            is_fund_of_funds: boolean | null;
-                            pct_owned_related: number | null;
-                            pct_owned_funds_of_funds: number | null;
-                            pct_owned_non_us: number | null;
-                            is_subadviser: boolean | null;
-                            filing_id: number;
-                            date_submitted: string | null;
-                            as_of_date: string;
-                            source: string;
-                            source_url: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["PrivateFund"][];
                         /**
                          * @description Form ADV Schedule D 7.B.(1) private funds, from the monthly adviser filing data.
                          * @enum {string}
                          */
-                        source: "sec_form_adv_schedule_d";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_adv_schedule_d";
                     };
                 };
             };
@@ -8068,74 +7315,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8174,55 +7381,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description 10-digit issuer CIK. */
-                            cik: string;
-                            issuer: string | null;
-                            /** @description Null only for a local document ingested without one. */
-                            accession_number: string | null;
-                            filed_date: string | null;
-                            form_type: string | null;
-                            /** @description Fiscal year the proxy statement covers. */
-                            fiscal_year: number;
-                            /** @description As printed (footnote markers removed). */
-                            name: string;
-                            /** @description `first last`, lower-case; stable across proxies and sources. */
-                            name_normalized: string;
-                            title: string | null;
-                            is_director: boolean;
-                            is_officer: boolean;
-                            /** @description Where the statement says (independent/interested sections, "Independent" labels); null otherwise. */
-                            is_independent: boolean | null;
-                            age: number | null;
-                            director_since: number | null;
-                            officer_since: number | null;
-                            /** @description 0-1, from how the row was found (docs/proxy-board.md). */
-                            confidence: number;
-                            /** @description Tables/layouts the person was read from, e.g. `people_table#6`, `bio_card`, `summary_compensation#303`. */
-                            found_in: string[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["ProxyOfficer"][];
                         /**
                          * @description DEF 14A proxy statements.
                          * @enum {string}
                          */
-                        source: "sec_proxy";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_proxy";
                     };
                 };
             };
@@ -8232,74 +7397,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8340,99 +7465,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            accession: string;
-                            /** @description D (new notice) or D/A (amendment). */
-                            submission_type: string | null;
-                            is_amendment: boolean;
-                            previous_accession: string | null;
-                            filed_date: string;
-                            issuer: {
-                                cik: string;
-                                name: string | null;
-                                state: string | null;
-                                city: string | null;
-                                jurisdiction_of_inc: string | null;
-                                entity_type: string | null;
-                                year_of_inc: string | null;
-                            };
-                            co_issuers: ({
-                                is_primary: boolean;
-                                cik: string | null;
-                                name: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                jurisdiction_of_inc: string | null;
-                                entity_type: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            industry_group: string | null;
-                            investment_fund_type: string | null;
-                            is_pooled_fund: boolean;
-                            is_40_act: boolean | null;
-                            revenue_range: string | null;
-                            nav_range: string | null;
-                            federal_exemptions: string[];
-                            date_of_first_sale: string | null;
-                            first_sale_yet_to_occur: boolean | null;
-                            security_types: string[];
-                            minimum_investment: number | null;
-                            /** @description USD; null when the filer wrote Indefinite. */
-                            total_offering_amount: number | null;
-                            /** @description True when the total offering amount is "Indefinite". */
-                            total_offering_indefinite: boolean;
-                            total_amount_sold: number | null;
-                            total_remaining: number | null;
-                            total_remaining_indefinite: boolean;
-                            total_investors: number | null;
-                            has_non_accredited_investors: boolean | null;
-                            sales_commissions_usd: number | null;
-                            finders_fees_usd: number | null;
-                            related_persons: {
-                                first_name: string | null;
-                                middle_name: string | null;
-                                last_name: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                /** @description Executive Officer, Director, Promoter. */
-                                relationships: string[];
-                                clarification: string | null;
-                            }[];
-                            sales_compensation_recipients: {
-                                name: string | null;
-                                crd: string | null;
-                                associated_bd_name: string | null;
-                                associated_bd_crd: string | null;
-                                city: string | null;
-                                state_or_country: string | null;
-                                states_of_solicitation: string[];
-                                foreign_solicitation: boolean | null;
-                            }[];
-                            source: string;
-                            source_kind: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["Raise"][];
                         /**
                          * @description Form D notices of exempt offerings (quarterly Form D data sets and Form D XML filings).
                          * @enum {string}
                          */
-                        source: "sec_form_d";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_form_d";
                     };
                 };
             };
@@ -8442,74 +7481,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8529,38 +7528,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        lake: {
-                            reachable: boolean;
-                            tables: number;
-                        };
-                        state_store: {
-                            reachable: boolean;
-                        };
-                        version: string;
-                        time: string;
-                    };
+                    "application/json": components["schemas"]["HealthRecord"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
             /** @description The lake or the state store is unreachable: the same body, with `status: "degraded"`. */
@@ -8569,19 +7546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        lake: {
-                            reachable: boolean;
-                            tables: number;
-                        };
-                        state_store: {
-                            reachable: boolean;
-                        };
-                        version: string;
-                        time: string;
-                    };
+                    "application/json": components["schemas"]["HealthRecord"];
                 };
             };
         };
@@ -8601,45 +7566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            account_id: string;
-                            key_id: string;
-                            key_name: string | null;
-                            /** @description free | starter | builder | pro | scale | business | enterprise */
-                            plan: string;
-                            plan_name: string;
-                            monthly_price_usd: number | null;
-                            /** @description YYYY-MM for paid plans; "lifetime" for the one-time free allowance */
-                            billing_period: string;
-                            /** @enum {string} */
-                            metering: "on" | "off";
-                            credits_included: number | "unlimited";
-                            credits_used: number;
-                            credits_remaining: number | "unlimited";
-                            overage_credits: number;
-                            overage_per_1000_usd: number | null;
-                            overage_cost_usd: number | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["BalanceRecord"][];
                         /**
                          * @description The caller's account and credit balance.
                          * @enum {string}
                          */
-                        source: "svc_account";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "svc_account";
                     };
                 };
             };
@@ -8649,74 +7582,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
-                };
-            };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8736,64 +7620,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Lake table and SQL view name */
-                            table: string;
-                            /** @description Ingester that writes it (`npm run ingest -- <dataset>`) */
-                            dataset: string;
-                            description: string;
-                            source: string;
-                            source_urls: string[];
-                            record_count: number;
-                            last_refresh: string | null;
-                            partition_key: string;
-                            partitions: {
-                                value: string;
-                                rows: number;
-                                refreshed_at: string;
-                                parser_version: number;
-                            }[];
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["SourceRecord"][];
                         /**
                          * @description The lake catalog: datasets, record counts and refresh times.
                          * @enum {string}
                          */
-                        source: "svc_catalog";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "svc_catalog";
                     };
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -8826,46 +7669,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Exchange Act release `34-NNNNNN`. */
-                            release_number: string;
-                            /** @description Date of the suspension order. */
-                            date: string;
-                            /** @description Company line as published. */
-                            company: string | null;
-                            companies: string[];
-                            /** @description Symbols named in the order text, when stated. */
-                            tickers: string[];
-                            file_number: string | null;
-                            other_release_numbers: string[];
-                            summary: string | null;
-                            documents: {
-                                title: string;
-                                url: string;
-                            }[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["SuspensionRecord"][];
                         /**
                          * @description SEC trading suspension orders.
                          * @enum {string}
                          */
-                        source: "sec_trading_suspensions";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_trading_suspensions";
                     };
                 };
             };
@@ -8875,74 +7685,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8967,38 +7737,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @description https URL deliveries are POSTed to */
-                            url: string;
-                            /** @description Signing secret; present only in the creation and rotation responses */
-                            secret?: string;
-                            description: string;
-                            /**
-                             * @description `disabled` once the receiver answered 410 Gone
-                             * @enum {string}
-                             */
-                            status: "active" | "disabled";
-                            /** @description End of the rotation overlap while the old secret still signs */
-                            previous_secret_expires_at: string | null;
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["EndpointRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -9008,74 +7753,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9103,58 +7808,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @description https URL deliveries are POSTed to */
-                            url: string;
-                            /** @description Signing secret; present only in the creation and rotation responses */
-                            secret?: string;
-                            description: string;
-                            /**
-                             * @description `disabled` once the receiver answered 410 Gone
-                             * @enum {string}
-                             */
-                            status: "active" | "disabled";
-                            /** @description End of the rotation overlap while the old secret still signs */
-                            previous_secret_expires_at: string | null;
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["EndpointRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
-            /** @description Invalid body (`invalid_param`) */
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -9163,74 +7833,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9253,38 +7901,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @description https URL deliveries are POSTed to */
-                            url: string;
-                            /** @description Signing secret; present only in the creation and rotation responses */
-                            secret?: string;
-                            description: string;
-                            /**
-                             * @description `disabled` once the receiver answered 410 Gone
-                             * @enum {string}
-                             */
-                            status: "active" | "disabled";
-                            /** @description End of the rotation overlap while the old secret still signs */
-                            previous_secret_expires_at: string | null;
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["EndpointRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -9294,93 +7917,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
-                };
-            };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9403,39 +7967,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description UUID */
-                            id: string;
-                            /** @description https URL deliveries are POSTed to */
-                            url: string;
-                            /** @description Signing secret; present only in the creation and rotation responses */
-                            secret?: string;
-                            description: string;
-                            /**
-                             * @description `disabled` once the receiver answered 410 Gone
-                             * @enum {string}
-                             */
-                            status: "active" | "disabled";
-                            /** @description End of the rotation overlap while the old secret still signs */
-                            previous_secret_expires_at: string | null;
-                            created_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["EndpointRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
+                };
+            };
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -9444,93 +7992,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9553,43 +8051,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header. */
-                            id: string;
-                            endpoint_id: string;
-                            /** @description null for test deliveries */
-                            monitor_id: string | null;
-                            alert_id: string | null;
-                            event_id: string;
-                            /** @description The event type, or `webhook.test` */
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "success" | "failed";
-                            attempts: number;
-                            /** @description Status of the last answer the receiver gave */
-                            response_status: number | null;
-                            last_error: string | null;
-                            /** @description When the next scheduled attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["DeliveryRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
+                };
+            };
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -9598,93 +8076,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description The resource's current state forbids the request (`conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9715,42 +8152,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header. */
-                            id: string;
-                            endpoint_id: string;
-                            /** @description null for test deliveries */
-                            monitor_id: string | null;
-                            alert_id: string | null;
-                            event_id: string;
-                            /** @description The event type, or `webhook.test` */
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "success" | "failed";
-                            attempts: number;
-                            /** @description Status of the last answer the receiver gave */
-                            response_status: number | null;
-                            last_error: string | null;
-                            /** @description When the next scheduled attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["DeliveryRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
                 };
             };
@@ -9760,74 +8168,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9850,43 +8218,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Delivery id; the body member `delivery_id`. Each attempt has its own Svc-Delivery-Id header. */
-                            id: string;
-                            endpoint_id: string;
-                            /** @description null for test deliveries */
-                            monitor_id: string | null;
-                            alert_id: string | null;
-                            event_id: string;
-                            /** @description The event type, or `webhook.test` */
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "success" | "failed";
-                            attempts: number;
-                            /** @description Status of the last answer the receiver gave */
-                            response_status: number | null;
-                            last_error: string | null;
-                            /** @description When the next scheduled attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["MonitoringEnvelope"] & {
+                        data?: components["schemas"]["DeliveryRecord"][];
                         /**
                          * @description Monitors, webhook endpoints, deliveries and alerts of the caller's account.
                          * @enum {string}
                          */
-                        source: "svc_monitoring";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
+                        source?: "svc_monitoring";
                     };
+                };
+            };
+            /** @description Invalid or malformed body; `param` names the member at fault (`invalid_param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (`unauthorized`) */
@@ -9895,93 +8243,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` or `entity_unresolved` */
+            /** @description Not found (`not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description The resource's current state forbids the request (`conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10016,48 +8323,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Exchange Act release number of the final order. */
-                            award_order_no: string;
-                            date: string;
-                            /** @description U.S. federal fiscal year (Oct 1 – Sep 30) of the order date. */
-                            fiscal_year: number;
-                            title: string | null;
-                            /** @description award | denial | null when the text says neither. */
-                            decision: string | null;
-                            /** @description Null when the order states only a percentage or no amount. */
-                            award_amount_usd: number | null;
-                            /** @description The phrase the amount was parsed from. */
-                            award_amount_text: string | null;
-                            public_summary: string | null;
-                            other_release_numbers: string[];
-                            documents: {
-                                title: string;
-                                url: string;
-                            }[];
-                            source: string;
-                            source_url: string | null;
-                        }[];
-                        page?: {
-                            limit: number;
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data?: components["schemas"]["WhistleblowerRecord"][];
                         /**
                          * @description SEC whistleblower award final orders.
                          * @enum {string}
                          */
-                        source: "sec_whistleblower";
-                        warnings?: {
-                            code: string;
-                            message: string;
-                        }[];
-                        /** @description ISO 8601 freshness of the data */
-                        as_of: string | null;
-                        query_echo: {
-                            [key: string]: unknown;
-                        };
+                        source?: "sec_whistleblower";
                     };
                 };
             };
@@ -10067,74 +8339,2181 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Credits exhausted, free plan (`insufficient_credits`) */
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation error (parameter named in `loc`) */
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                            input?: unknown;
-                            ctx?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
-            /** @description Rate limited; see Retry-After (`rate_limited`) */
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "upstream_unavailable" | "upstream_timeout" | "internal_error";
-                            message: string;
-                            /** @description entity_unresolved: the closest known entity (ticker or CIK). */
-                            suggestion?: string;
-                            /** @description invalid_param: the body member at fault. */
-                            param?: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getManagersExport: {
+        parameters: {
+            query: {
+                /** @description Substring of the manager name (case-insensitive). */
+                q?: string;
+                /** @description Minimum reported portfolio value, USD. */
+                aum_min?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHoldingsExport: {
+        parameters: {
+            query: {
+                /** @description Substring of the manager name, or a manager CIK (digits). */
+                manager?: string;
+                /** @description 9-character CUSIP (exact). */
+                cusip?: string;
+                /** @description Substring of the issuer name as filed. */
+                issuer?: string;
+                /** @description Minimum position value, USD. */
+                min_value?: number;
+                /** @description Reporting quarter, e.g. 2024Q4. */
+                period?: string;
+                /** @description Also return lines replaced by a later restatement. */
+                include_superseded?: boolean;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (`entity_unresolved`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdvisersExport: {
+        parameters: {
+            query: {
+                /** @description Minimum total regulatory AUM (Item 5.F(2)(c)), USD. Example: `1000000000`. */
+                aum_min?: number;
+                /** @description Maximum total regulatory AUM, USD; must be >= aum_min. */
+                aum_max?: number;
+                /** @description Main-office state, two letters (any case). Example: `NY`. */
+                state?: string;
+                /** @description Item 7.B: advises private funds. */
+                has_private_funds?: boolean;
+                /** @description Item 11: reports disciplinary history. */
+                disciplinary?: boolean;
+                /** @description Case-insensitive substring of the legal or business name. */
+                q?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBoardExport: {
+        parameters: {
+            query: {
+                /** @description `sec_proxy` or `irs_990`. */
+                source_type?: "sec_proxy" | "irs_990";
+                /** @description Issuer CIK (proxies). Example: `0000320193`. */
+                sec_cik?: string;
+                /** @description Employer identification number, 9 digits (dash optional). */
+                ein?: string;
+                /** @description Substring of the company or organization name. */
+                organization_name?: string;
+                /** @description A person's name in any case/order form ("Parker A. Weil", "WEIL, PARKER"); a single word matches last names. */
+                person_name?: string;
+                /** @description Rows having this role (among all roles of the row). */
+                role?: "director" | "officer" | "key_employee" | "highest_compensated" | "former" | "institutional_trustee" | "listed";
+                /** @description Only rows with confidence >= this (0-1). Default 0.5, the serving floor; 0 shows every extracted row. */
+                min_confidence?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBrokerDealersExport: {
+        parameters: {
+            query: {
+                /** @description Firm CRD. */
+                bd_crd?: string;
+                /** @description Broker-dealer SEC file number. */
+                sec_number?: string;
+                /** @description ACTIVE, INACTIVE… (case-insensitive). */
+                status?: string;
+                /** @description Case-insensitive substring of the firm name. */
+                name?: string;
+                /** @description US state or EDGAR location code (A6 = Ontario). */
+                main_office_state?: string;
+                /** @description Country name, case-insensitive (United States, Canada…). */
+                main_office_country?: string;
+                /** @description City, case-insensitive exact match. */
+                main_office_city?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompensationExport: {
+        parameters: {
+            query: {
+                /** @description Substring of the issuer name. */
+                issuer_name?: string;
+                /** @description Example: `0000320193`. */
+                filer_cik?: string;
+                /** @description Person name, matched on normalized first/last name. */
+                executive_name?: string;
+                fiscal_year?: number;
+                min_fiscal_year?: number;
+                max_fiscal_year?: number;
+                min_total_usd?: number;
+                /** @description Example: `0000320193-24-000123`. */
+                accession_number?: string;
+                /** @description Only rows with confidence >= this (0-1). Default 0.5, the serving floor; 0 shows every extracted row. */
+                min_confidence?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEnforcementExport: {
+        parameters: {
+            query: {
+                /** @description Publishing agency, case-insensitive (SEC). Example: `SEC`. */
+                agency?: string;
+                /** @description Substring of a respondent name (case-insensitive). */
+                respondent?: string;
+                /** @description administrative_proceeding, litigation_release or aaer. */
+                action_kind?: "administrative_proceeding" | "litigation_release" | "aaer";
+                /** @description Administrative file number (`3-21456`) or civil action number, exact (case-insensitive). */
+                case_number?: string;
+                /** @description Earliest release date (YYYY-MM-DD, inclusive). */
+                date_from?: string;
+                /** @description Latest release date (YYYY-MM-DD, inclusive). */
+                date_to?: string;
+                /** @description Minimum civil penalty stated, USD. */
+                penalty_min?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEntitiesExport: {
+        parameters: {
+            query: {
+                /** @description CIK with or without leading zeros. Example: `0000320193`. */
+                cik?: string;
+                /** @description Ticker, current or former (BRK.B and BRK-B both work). */
+                ticker?: string;
+                /** @description Substring of the current or a former name. */
+                q?: string;
+                /** @description 4-digit SIC code. */
+                sic?: string;
+                /** @description operating, other, investment, individual, … */
+                entity_type?: string;
+                /** @description Two-character state or EDGAR country code. */
+                state_of_incorp?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEventsExport: {
+        parameters: {
+            query: {
+                /** @description Exact type or namespace prefix such as `sec.8k.*` Example: `sec.8k.*`. */
+                event_type?: string;
+                /** @description Entity CIK, with or without leading zeros Example: `0000320193`. */
+                cik?: string;
+                ticker?: string;
+                importance_min?: "low" | "medium" | "high";
+                /** @description Detected at or after (YYYY-MM-DD or ISO timestamp) */
+                since?: string;
+                /** @description Detected at or before (YYYY-MM-DD or ISO timestamp) */
+                until?: string;
+                /** @description Example: `0000320193-24-000123`. */
+                accession?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFilingsExport: {
+        parameters: {
+            query: {
+                /** @description Filer CIK, with or without leading zeros. Example: `0000320193`. */
+                cik?: string;
+                /** @description Ticker (current or former) of the filer. */
+                ticker?: string;
+                /** @description Exact form type (10-K, 8-K/A, SC 13G). Case-insensitive. */
+                form_type?: string;
+                /** @description With form_type: also match its /A amendments (10-K → 10-K and 10-K/A). */
+                include_amendments?: boolean;
+                /** @description Substring of the company name. */
+                q?: string;
+                /** @description Accession number, with or without dashes. Example: `0000320193-24-000123`. */
+                accession?: string;
+                /** @description Filed on or after (YYYY-MM-DD). */
+                filed_from?: string;
+                /** @description Filed on or before (YYYY-MM-DD). */
+                filed_to?: string;
+                /** @description An 8-K item number the filing reports, e.g. 2.02. */
+                items?: string;
+                /** @description Filer's SIC code (entity directory). */
+                sic?: string;
+                /** @description Filer's state of incorporation (entity directory). */
+                state_of_incorp?: string;
+                /** @description Filings with (true) or without (false) XBRL data; unknown counts as false. */
+                is_xbrl?: boolean;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFinancialStatementsExport: {
+        parameters: {
+            query: {
+                /** @description Filer CIK as an integer (leading zeros optional). */
+                cik?: number;
+                /** @description Tag local name, e.g. Revenues (case-sensitive, as published). */
+                tag?: string;
+                /** @description Accession number, with or without dashes. Example: `0000320193-24-000123`. */
+                adsh?: string;
+                /** @description FY, Q1-Q4, H1, H2, M9 … (sub.fp). */
+                fiscal_period?: string;
+                /** @description SIC code of the filer. */
+                sic?: string;
+                /** @description Unit: USD, shares, pure … (case-insensitive). */
+                uom?: string;
+                /** @description Value date on or after (YYYY-MM-DD). */
+                ddate_from?: string;
+                /** @description Value date on or before (YYYY-MM-DD). */
+                ddate_to?: string;
+                /** @description Value >= this. */
+                min_value?: number;
+                /** @description Value <= this. */
+                max_value?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFinancialsExport: {
+        parameters: {
+            query: {
+                /** @description CIK with or without leading zeros. Example: `0000320193`. */
+                cik?: string;
+                /** @description XBRL concept in namespaced form (us-gaap:Revenues); a bare tag matches it in us-gaap, ifrs-full, dei or srt. */
+                concept?: string;
+                /** @description Ticker (current or former) of the company. */
+                ticker?: string;
+                /** @description Form of the reporting filing: 10-K, 10-Q, 10-K/A, 20-F … */
+                form?: string;
+                /** @description Fiscal year of the reporting filing. */
+                fiscal_year?: number;
+                /** @description Substring of the company name. */
+                q?: string;
+                /** @description Substring of the concept name or its label. */
+                concept_q?: string;
+                /** @description Filed on or after. */
+                filed_from?: string;
+                /** @description Filed on or before. */
+                filed_to?: string;
+                /** @description Period (or instant) ending on or after. */
+                period_end_from?: string;
+                /** @description Period (or instant) ending on or before. */
+                period_end_to?: string;
+                /** @description Unit: USD, shares, USD/shares, pure, EUR … (case-insensitive). */
+                unit?: string;
+                /** @description true: only the latest-filed value of each concept/unit/period (amendments and restatements win). */
+                latest?: boolean;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFormCrsExport: {
+        parameters: {
+            query: {
+                /** @description Firm CRD. */
+                firm_crd?: string;
+                /** @description Filer CIK, with or without leading zeros. Example: `0000320193`. */
+                filer_cik?: string;
+                /** @description Case-insensitive substring of the filer name. */
+                filer_name?: string;
+                /** @description Sub-type, case-insensitive exact (Initial, Amendment …). */
+                form_sub_type?: string;
+                /** @description 1: reports legal or disciplinary history; 0: does not. */
+                disciplinary_history_flag?: number;
+                /** @description Filed strictly after this date. */
+                filed_after?: string;
+                /** @description Filed strictly before this date. */
+                filed_before?: string;
+                /** @description Minimum number of financial professionals. */
+                min_professionals?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInsiderForm144Export: {
+        parameters: {
+            query: {
+                /** @description Issuer CIK. Example: `0000320193`. */
+                issuer_cik?: string;
+                /** @description Broker name; normalized the same way as the stored key (case, punctuation, LLC/Inc/& Co folded), then matched as a substring. Example: `Goldman Sachs & Co. LLC`. */
+                broker_normalized_name?: string;
+                /** @description Case-insensitive substring of the class title. */
+                class_of_securities?: string;
+                /** @description Earliest approximate sale date. */
+                sale_date_from?: string;
+                /** @description Latest approximate sale date. */
+                sale_date_to?: string;
+                /** @description Minimum aggregate market value, USD. */
+                min_market_value_usd?: number;
+                /** @description Minimum units to be sold. */
+                min_shares?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getIapdIndividualsExport: {
+        parameters: {
+            query: {
+                /** @description Case-insensitive substring of the full name. */
+                name?: string;
+                /** @description Last name, case-insensitive exact. */
+                last_name?: string;
+                /** @description First name, case-insensitive exact. */
+                first_name?: string;
+                /** @description Individual CRD. */
+                ind_source_id?: string;
+                /** @description Investment adviser scope, case-insensitive (ACTIVE, INACTIVE, NOTINSCOPE). */
+                ia_scope?: string;
+                /** @description Broker scope, case-insensitive (ACTIVE, INACTIVE, NOTINSCOPE). */
+                bc_scope?: string;
+                /** @description 1: with disclosures; 0: without. */
+                has_disclosure?: number;
+                /** @description Minimum number of current employments. */
+                firm_count_min?: number;
+                /** @description Maximum number of current employments. */
+                firm_count_max?: number;
+                /** @description Industry start on or after (YYYY-MM-DD). */
+                cal_date_from?: string;
+                /** @description Industry start on or before (YYYY-MM-DD). */
+                cal_date_to?: string;
+                /** @description CRD of a current employer (join to /v1/advisers). */
+                firm_crd?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInsiderExport: {
+        parameters: {
+            query: {
+                /** @description Issuer CIK (leading zeros optional). Example: `0000320193`. */
+                issuer_cik?: string;
+                /** @description CIK of any reporting owner of the filing. Example: `0000320193`. */
+                owner_cik?: string;
+                /** @description Issuer trading symbol as filed (case-insensitive). Example: `AAPL`. */
+                ticker?: string;
+                /** @description Case-insensitive substring of the issuer name. */
+                issuer?: string;
+                /** @description Case-insensitive substring of any reporting owner's name. */
+                owner?: string;
+                /** @description Transaction code, or several comma-separated (e.g. P,S). Example: `P`. */
+                trans_code?: string;
+                /** @description A acquired, D disposed. */
+                acquired_disposed?: "A" | "D";
+                /** @description true: Table II rows only; false: Table I rows only. */
+                derivative?: boolean;
+                /** @description Earliest transaction date, YYYY-MM-DD. */
+                date_from?: string;
+                /** @description Latest transaction date, YYYY-MM-DD. */
+                date_to?: string;
+                /** @description Minimum shares × price, USD (rows without a price never match). */
+                min_value_usd?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLitigationExport: {
+        parameters: {
+            query: {
+                /** @description Substring of a defendant name (case-insensitive). */
+                defendant?: string;
+                /** @description Substring of the release title (case-insensitive). */
+                title?: string;
+                /** @description What the release reports (derived from its text). */
+                action_type?: "dismissal" | "final_judgment" | "settlement" | "emergency_action" | "verdict" | "complaint";
+                /** @description Litigation release number: `LR-26040`, `LR26040` or `26040`. Example: `LR-26040`. */
+                release_number?: string;
+                /** @description Earliest release date (YYYY-MM-DD, inclusive). */
+                date_from?: string;
+                /** @description Latest release date (YYYY-MM-DD, inclusive). */
+                date_to?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFundsProvidersExport: {
+        parameters: {
+            query: {
+                /** @description Registrant CIK. Example: `0000320193`. */
+                filer_cik?: string;
+                /** @description Provider role, lower case. */
+                role?: "adviser" | "sub-adviser" | "administrator" | "custodian" | "transfer agent" | "pricing service" | "shareholder servicing agent" | "securities lending agent" | "broker-dealer" | "broker" | "underwriter" | "auditor";
+                /** @description Example: `0000320193`. */
+                provider_cik?: string;
+                /** @description Substring of the provider name. */
+                provider?: string;
+                is_affiliated?: boolean;
+                /** @description Example: `0000320193-24-000123`. */
+                accession_number?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFundsHoldingsExport: {
+        parameters: {
+            query: {
+                /** @description Registrant (trust) CIK. Example: `0000320193`. */
+                registrant_cik?: string;
+                /** @description Series id, e.g. S000012000. */
+                series_id?: string;
+                /** @description Example: `0000320193-24-000123`. */
+                accession_number?: string;
+                cusip?: string;
+                isin?: string;
+                /** @description Substring of the security title or issuer name. */
+                security?: string;
+                /** @description Substring of the series (fund) name. */
+                fund_name?: string;
+                /** @description assetCat code: EC, EP, DBT, ABS-MBS, … */
+                asset_category?: string;
+                /** @description ISO 3166 alpha-2. */
+                inv_country?: string;
+                /** @description Portfolio date (exact). */
+                report_date?: string;
+                report_date_from?: string;
+                report_date_to?: string;
+                filed_date_from?: string;
+                filed_date_to?: string;
+                min_value_usd?: number;
+                /** @description true: only restricted securities. */
+                restricted_only?: boolean;
+                /** @description Also return positions of reports replaced by an NPORT-P/A. */
+                include_superseded?: boolean;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getNtLateExport: {
+        parameters: {
+            query: {
+                /** @description Filer CIK, with or without leading zeros. Example: `0000320193`. */
+                filer_cik?: string;
+                /** @description Substring of the filer name. */
+                filer_name?: string;
+                /** @description The late report form: 10-K, 10-Q, 20-F, 11-K, N-CSR, … */
+                late_for_form?: string;
+                /** @description Exact NT form type, e.g. NT 10-K or NT 10-Q/A. */
+                form_type?: string;
+                /** @description Filed on or after (YYYY-MM-DD). */
+                filing_date_from?: string;
+                /** @description Filed on or before (YYYY-MM-DD). */
+                filing_date_to?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOwnershipExport: {
+        parameters: {
+            query: {
+                /** @description CIK of the filer or of any reporting person. Example: `0000320193`. */
+                cik_filer?: string;
+                /** @description CIK of the subject company (issuer). Example: `0000320193`. */
+                cik_subject?: string;
+                /** @description Case-insensitive substring of the issuer name. */
+                issuer?: string;
+                /** @description Case-insensitive substring of the reporting person name. */
+                person?: string;
+                /** @description Type of reporting person code (IN, CO, PN, IA, HC, OO, BD, BK, IC, EP …). Example: `IA`. */
+                role?: string;
+                /** @description Form type as filed, case-insensitive (SCHEDULE 13D, SCHEDULE 13G/A, SC 13D, SC 13G/A). Example: `SCHEDULE 13G/A`. */
+                form_type?: string;
+                /** @description 13D vs 13G, original vs amendment; both the structured and the legacy families. */
+                form_class?: "13D" | "13D/A" | "13G" | "13G/A";
+                /** @description Earliest filing date. */
+                filed_from?: string;
+                /** @description Latest filing date. */
+                filed_to?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getUsptoPatentGrantsExport: {
+        parameters: {
+            query: {
+                /** @description Patent number; `11540449`, `US 11,540,449 B2`, `D656308` and `D0656308` are the same. Example: `11540449`. */
+                patent_number?: string;
+                /** @description Substring of the title (case-insensitive). */
+                title?: string;
+                /** @description Substring of any assignee name (case-insensitive). */
+                assignee?: string;
+                /** @description Two-letter US state of the first assignee. Example: `CA`. */
+                assignee_state?: string;
+                /** @description ISO-2 country of the first assignee. Example: `US`. */
+                assignee_country?: string;
+                /** @description WIPO kind code: B1, B2, S1, P2, P3, E, H1. Example: `B2`. */
+                kind_code?: string;
+                /** @description Application number: `29379369` or `29/379,369`. Example: `29379369`. */
+                application_number?: string;
+                /** @description Year of the grant date. */
+                grant_year?: number;
+                /** @description Earliest grant date (inclusive). */
+                grant_date_from?: string;
+                /** @description Latest grant date (inclusive). */
+                grant_date_to?: string;
+                /** @description Minimum number of claims. */
+                claims_count_min?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPrivateFundStatsExport: {
+        parameters: {
+            query: {
+                /** @description Quarter end, YYYY-MM-DD (e.g. 2025-12-31). */
+                quarter_end_date?: string;
+                /** @description Worksheet name, e.g. "Table 1". */
+                tab_name?: string;
+                /** @description Row label. */
+                row_key?: string;
+                /** @description Column label. */
+                metric_key?: string;
+                /** @description Minimum numeric value. */
+                min_value?: number;
+                /** @description Maximum numeric value; must be >= min_value. */
+                max_value?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPrivateFundsExport: {
+        parameters: {
+            query: {
+                /** @description Adviser CRD (leading zeros ignored). */
+                crd?: string;
+                /** @description Adviser SEC file number, e.g. 801-70860. */
+                sec_number?: string;
+                /** @description Substring of the adviser business or legal name (case-insensitive). */
+                firm_name?: string;
+                /** @description Substring of the fund name (case-insensitive). */
+                full_name?: string;
+                /** @description 1: advisers answering Yes to Item 10.A (control persons); 0: No. */
+                control_person?: number;
+                /** @description Private fund ID. */
+                fund_id?: string;
+                /** @description Fund type, exact and case-insensitive (e.g. hedge fund). */
+                fund_type?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProxyOfficersExport: {
+        parameters: {
+            query: {
+                /** @description Issuer CIK. Example: `0000320193`. */
+                cik?: string;
+                /** @description Example: `0000320193-24-000123`. */
+                accession_number?: string;
+                /** @description Substring of the issuer name. */
+                issuer?: string;
+                /** @description Person name, matched on normalized first/last name. */
+                name?: string;
+                /** @description Substring of the title. */
+                title?: string;
+                is_independent?: boolean;
+                min_age?: number;
+                /** @description Only rows with confidence >= this (0-1). Default 0.5, the serving floor; 0 shows every extracted row. */
+                min_confidence?: number;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRaisesExport: {
+        parameters: {
+            query: {
+                /** @description Primary issuer address state, or EDGAR country code (e.g. E9 Cayman Islands). Example: `CA`. */
+                state?: string;
+                /** @description Case-insensitive substring of the industry group (e.g. "biotech", "pooled"). */
+                industry?: string;
+                /** @description Case-insensitive substring of the investment fund type (Hedge Fund, Private Equity Fund, Venture Capital Fund, Other Investment Fund). */
+                fund_type?: string;
+                /** @description Minimum total offering amount, USD (Indefinite amounts never match). Example: `10000000`. */
+                min_amount?: number;
+                /** @description Industry group is Pooled Investment Fund. */
+                is_pooled_fund?: boolean;
+                /** @description Case-insensitive substring of the primary issuer name. */
+                q?: string;
+                /** @description Primary issuer CIK. Example: `0000320193`. */
+                issuer_cik?: string;
+                /** @description true: D/A amendments only; false: new notices only. */
+                is_amendment?: boolean;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTradingSuspensionsExport: {
+        parameters: {
+            query: {
+                /** @description Substring of the company name (case-insensitive). */
+                company?: string;
+                /** @description Exchange Act release number: `34-100512` or `100512`. Example: `34-100512`. */
+                release_number?: string;
+                /** @description Earliest order date (YYYY-MM-DD, inclusive). */
+                date_from?: string;
+                /** @description Latest order date (YYYY-MM-DD, inclusive). */
+                date_to?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWhistleblowerExport: {
+        parameters: {
+            query: {
+                /** @description U.S. federal fiscal year (FY2024 = 2023-10-01..2024-09-30); the program began in FY2011. */
+                fiscal_year?: number;
+                /** @description Minimum stated award, USD. */
+                min_award_amount_usd?: number;
+                /** @description Maximum stated award, USD. */
+                max_award_amount_usd?: number;
+                /** @description Release number of the order: `34-101543` or `101543`. Example: `34-100512`. */
+                award_order_no?: string;
+                /** @description Substring of the public summary (case-insensitive). */
+                public_summary?: string;
+                /** @description File format: `csv` (header row), `ndjson` (one record per line) or `parquet`. */
+                format: "csv" | "parquet" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing or invalid API key (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Rate limited; retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
