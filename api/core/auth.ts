@@ -23,6 +23,12 @@ const UNKNOWN_TTL_MS = 30_000;
  */
 const KNOWN_MAX = 10_000;
 const UNKNOWN_MAX = 10_000;
+/**
+ * Lookups of keys never seen before that may wait on the state store at once, from every address together; past it
+ * such a key is answered 429 (Retry-After: 1) at no cost. Many addresses each within their budget (a botnet) then
+ * cannot queue more than this ahead of nothing: those lookups also run behind the tenants' statements (`background`).
+ */
+const MAX_UNSEEN_LOOKUPS = 32;
 /** Client addresses whose failure budget is tracked at once; a full bucket is what an evicted address gets back. */
 const ADDRESSES_MAX = 50_000;
 
@@ -42,7 +48,8 @@ export interface AuthLimits {
  * 2. an address whose failed authentications used up its budget gets 429 with Retry-After, nothing else looked at;
  * 3. a key of a shape we never issue (prefix, length, alphabet) is 401 without touching the store;
  * 4. a key cached as unknown is 401 without touching the store;
- * 5. only then is the store asked, once per key however many requests wait for the same answer.
+ * 5. only then is the store asked, once per key however many requests wait for the same answer, a key never seen
+ *    before behind the tenants' statements and at most `MAX_UNSEEN_LOOKUPS` of those at once (429 beyond).
  * Steps 3–5 refusing spend one token of the address's budget. A request without a header is a plain 401 and spends
  * none: it costs nothing, and every client's first call without a key should read the 401 that explains the scheme.
  * `now` is the services' clock (milliseconds), so tests drive the TTLs and the budget's refill.
@@ -71,10 +78,19 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
     return unauthorized(message);
   }
 
-  async function lookup(hash: string): Promise<KeyRecord | null> {
+  /** Store lookups of keys never seen before, in flight (a stale known key's refresh is not counted). */
+  let unseenPending = 0;
+  async function lookup(hash: string, seen: boolean): Promise<KeyRecord | null> {
     let pending = inFlight.get(hash);
     if (!pending) {
-      pending = findKeyByHash(state, hash).finally(() => inFlight.delete(hash));
+      if (!seen && unseenPending >= MAX_UNSEEN_LOOKUPS) {
+        throw new ApiError('rate_limited', 'Too many authentications in progress; retry in 1 s', { headers: { 'Retry-After': '1' } });
+      }
+      if (!seen) unseenPending++;
+      pending = findKeyByHash(state, hash, { background: !seen }).finally(() => {
+        inFlight.delete(hash);
+        if (!seen) unseenPending--;
+      });
       inFlight.set(hash, pending);
     }
     return pending;
@@ -102,7 +118,7 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
       const refused = unknown.get(hash);
       if (refused && now() - refused.at <= UNKNOWN_TTL_MS) throw failed(address, refused.revoked ? 'API key revoked' : 'Invalid API key');
 
-      const rec = await lookup(hash);
+      const rec = await lookup(hash, cached !== undefined);
       if (!rec || rec.revoked_at) {
         unknown.set(hash, { revoked: !!rec, at: now() });
         throw failed(address, rec ? 'API key revoked' : 'Invalid API key');

@@ -76,7 +76,8 @@ export async function revokeKey(state: StateStore, idOrKey: string): Promise<boo
   return rows.length > 0;
 }
 
-export async function findKeyByHash(state: StateStore, hash: string): Promise<KeyRecord | null> {
-  const rows = await state.all('SELECT id, account_id, name, plan, prefix, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [hash]);
+/** The key of this hash; `background` for a key never seen before (see `StateStore.all`). */
+export async function findKeyByHash(state: StateStore, hash: string, opts: { background?: boolean } = {}): Promise<KeyRecord | null> {
+  const rows = await state.all('SELECT id, account_id, name, plan, prefix, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [hash], opts);
   return (rows[0] as unknown as KeyRecord) ?? null;
 }

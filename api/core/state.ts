@@ -13,6 +13,11 @@ export interface StateTx {
 }
 
 export interface StateStore extends StateTx {
+  /**
+   * As `StateTx.all`; `background` queues the read behind every other statement waiting (a lookup of a key never seen
+   * before: a flood of unknown keys then delays itself, not the tenants' debits and reads).
+   */
+  all(sql: string, params?: unknown[], opts?: { background?: boolean }): Promise<Record<string, unknown>[]>;
   /** Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error); nothing else touches the store meanwhile. */
   transaction<T>(fn: (tx: StateTx) => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
@@ -72,7 +77,7 @@ export async function openStateStore(path: string): Promise<StateStore> {
     throw err;
   }
   const queue = new PQueue({ concurrency: 1 });
-  const queued = <T>(fn: () => Promise<T>) => queue.add(() => privately(fn)) as Promise<T>;
+  const queued = <T>(fn: () => Promise<T>, priority = 0) => queue.add(() => privately(fn), { priority }) as Promise<T>;
   const tx: StateTx = {
     all: (sql, params = []) => queryRows(conn, sql, params),
     run: async (sql, params = []) => {
@@ -83,7 +88,7 @@ export async function openStateStore(path: string): Promise<StateStore> {
   await privately(() => migrate(conn, tx));
 
   return {
-    all: (sql, params) => queued(() => tx.all(sql, params)),
+    all: (sql, params, opts) => queued(() => tx.all(sql, params), opts?.background ? -1 : 0),
     run: (sql, params) => queued(() => tx.run(sql, params)),
     transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
       return queued(async () => {

@@ -111,6 +111,28 @@ describe('the authenticator', () => {
     expect((await refusal(auth.authenticate(req(unknownKey(6))))).status).toBe(429);
   });
 
+  it('lets at most 32 lookups of never-seen keys wait on the store, in the background; past that 429 at no cost', async () => {
+    const store = fakeStore({ [GOOD]: {} });
+    const priorities: (boolean | undefined)[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = {
+      ...store,
+      async all(sql: string, params: unknown[], opts?: { background?: boolean }) {
+        priorities.push(opts?.background);
+        await gate;
+        return store.all(sql, params);
+      },
+    };
+    const auth = createAuthenticator(slow as unknown as StateStore, () => 0, { failureBurst: 1000, failuresPerSecond: 1 });
+    const answers = Array.from({ length: 40 }, (_, i) => refusal(auth.authenticate(req(unknownKey(100 + i), `10.3.0.${i}`))));
+    const early = await Promise.race([Promise.all(answers.slice(32)), new Promise((r) => setTimeout(() => r('pending'), 50))]);
+    expect(early).toEqual(Array.from({ length: 8 }, () => expect.objectContaining({ status: 429, retryAfter: '1' })));
+    release();
+    expect((await Promise.all(answers.slice(0, 32))).every((a) => a.status === 401)).toBe(true);
+    expect(priorities).toEqual(Array.from({ length: 32 }, () => true));
+  });
+
   it('keeps its memory bounded under a flood of unique keys from many addresses', async () => {
     const store = fakeStore({ [GOOD]: {} });
     const auth = createAuthenticator(store as unknown as StateStore, () => 0, { failureBurst: 5, failuresPerSecond: 1 });
