@@ -12,6 +12,7 @@ import {
   handleEndpoint,
   meterCredits,
   rateLimit,
+  refuseExhaustedAddresses,
   refundCredits,
   reportCredits,
   requestContext,
@@ -103,6 +104,7 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
   const metering = services.settings.METERING === 'on';
   const openapi = buildOpenApi(endpoints, { version: API_VERSION, serverUrl: publicUrl(services.settings) });
 
+  app.use(refuseExhaustedAddresses(auth));
   app.use(requestContext(services.log));
   app.use(rejectMalformedPathParams([...endpoints.map((ep) => ep.path), ...endpoints.filter((ep) => ep.kind === 'list').map((ep) => exportPath(ep.path))]));
   // Bodies are read only by the routes that take one, after the key and the rate limit: an anonymous flood cannot

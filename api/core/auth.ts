@@ -97,6 +97,15 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
   }
 
   return {
+    /**
+     * Seconds the request's address must wait before its next failed authentication, 0 while it may try (always for
+     * a request without a bearer key, or with a key known to be valid). Cheap: the app asks it before any other work.
+     */
+    retryAfter(req: Request): number {
+      const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!key || (isIssuableKey(key) && known.has(hashKey(key)))) return 0;
+      return waitOf(req.socket.remoteAddress ?? 'unknown');
+    },
     async authenticate(req: Request): Promise<Account> {
       const header = req.headers.authorization ?? '';
       const m = header.match(/^Bearer\s+(\S+)\s*$/i);

@@ -185,7 +185,9 @@ export const p = {
         const date = m ? toIsoDate(m[1]) : null;
         const [hh, mm, ss] = [m?.[2], m?.[3], m?.[4]].map((x) => Number(x ?? 0));
         if (!m || !date || hh > 23 || mm > 59 || ss > 59) {
-          return { issue: { type: 'datetime_parsing', msg: 'Input should be a valid date or UTC timestamp (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)', ctx: { pattern } } };
+          return {
+            issue: { type: 'datetime_parsing', msg: 'Input should be a valid date or UTC timestamp (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)', ctx: { pattern } },
+          };
         }
         if (m[2] === undefined) return { value: date };
         const pad = (n: number) => String(n).padStart(2, '0');

@@ -24,7 +24,9 @@ function fakeStore(keys: Record<string, { revoked?: boolean }>) {
       store.queries++;
       const rec = byHash.get(String(params[0]));
       if (!rec) return [];
-      return [{ id: `id-${params[0]}`, account_id: 'acct', name: null, plan: 'pro', prefix: 'sk_live_AAAA', created_at: '', revoked_at: rec.revoked ? 'x' : null }];
+      return [
+        { id: `id-${params[0]}`, account_id: 'acct', name: null, plan: 'pro', prefix: 'sk_live_AAAA', created_at: '', revoked_at: rec.revoked ? 'x' : null },
+      ];
     },
   };
   return store;
@@ -99,6 +101,8 @@ describe('the authenticator', () => {
     const limited = await refusal(auth.authenticate(req(unknownKey(3))));
     expect(limited).toMatchObject({ status: 429, retryAfter: '2' });
     expect((await refusal(auth.authenticate(req('garbage')))).status).toBe(429);
+    // What the app asks first, before any other work: the same answer, and none for a known key or no key.
+    expect([auth.retryAfter(req(unknownKey(9))), auth.retryAfter(req(GOOD)), auth.retryAfter(req(null))]).toEqual([2, 0, 0]);
     expect(store.queries).toBe(queries);
     // The tenant's cached key from the same address still works, and other addresses are not affected.
     expect((await refusal(auth.authenticate(req(GOOD)))).status).toBe(200);

@@ -138,7 +138,8 @@ function eftsJson(body: Buffer, contentType: string | null, url: string): EftsRe
   } catch {
     throw new UpstreamError(`full-text search answered ${contentType ?? 'no content type'}, not JSON`, 'http', 200, url);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UpstreamError('full-text search answered JSON that is not an object', 'http', 200, url);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UpstreamError('full-text search answered JSON that is not an object', 'http', 200, url);
   return json as EftsResponse;
 }
 
