@@ -50,7 +50,8 @@ export interface AuthLimits {
  * 4. a key cached as unknown is 401 without touching the store;
  * 5. only then is the store asked, once per key however many requests wait for the same answer, a key never seen
  *    before behind the tenants' statements and at most `MAX_UNSEEN_LOOKUPS` of those at once (429 beyond).
- * Steps 3–5 refusing spend one token of the address's budget. A request without a header is a plain 401 and spends
+ * Steps 3–5 refusing spend one token of the address's budget (a lookup of a never-seen key spends it up front, given
+ * back when the key proves valid, and so does its 429 when the lookups are at their cap). A request without a header is a plain 401 and spends
  * none: it costs nothing, and every client's first call without a key should read the 401 that explains the scheme.
  * `now` is the services' clock (milliseconds), so tests drive the TTLs and the budget's refill.
  */
@@ -70,11 +71,16 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
     return b.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limits.failuresPerSecond));
   }
 
-  function failed(address: string, message: string): ApiError {
+  /** Takes one token of the address's budget (`-1` gives one back). */
+  function spend(address: string, n = 1): void {
     const t = now();
     const b = failures.get(address) ?? { tokens: limits.failureBurst, at: t };
-    b.tokens = Math.max(0, b.tokens - 1);
+    b.tokens = Math.min(limits.failureBurst, Math.max(0, b.tokens - n));
     failures.set(address, b);
+  }
+
+  function failed(address: string, message: string): ApiError {
+    spend(address);
     return unauthorized(message);
   }
 
@@ -127,11 +133,16 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
       const refused = unknown.get(hash);
       if (refused && now() - refused.at <= UNKNOWN_TTL_MS) throw failed(address, refused.revoked ? 'API key revoked' : 'Invalid API key');
 
+      // A key never seen is paid for before it is looked up, and the token given back if it proves valid: the
+      // requests an address has in flight at once cannot each take a lookup on a budget none of them has spent yet.
+      if (!cached) spend(address);
       const rec = await lookup(hash, cached !== undefined);
       if (!rec || rec.revoked_at) {
         unknown.set(hash, { revoked: !!rec, at: now() });
-        throw failed(address, rec ? 'API key revoked' : 'Invalid API key');
+        if (cached) spend(address);
+        throw unauthorized(rec ? 'API key revoked' : 'Invalid API key');
       }
+      if (!cached) spend(address, -1);
       known.set(hash, { rec, at: now() });
       return accountOf(rec);
     },

@@ -137,6 +137,25 @@ describe('the authenticator', () => {
     expect(priorities).toEqual(Array.from({ length: 32 }, () => true));
   });
 
+  it("pays for a never-seen key's lookup up front: one address's concurrent requests take at most its burst of lookups", async () => {
+    const store = fakeStore({ [GOOD]: {} });
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = { ...store, all: async (sql: string, params: unknown[]) => (await gate, store.all(sql, params)) };
+    const auth = createAuthenticator(slow as unknown as StateStore, () => 0, LIMITS);
+    const pending = Array.from({ length: 10 }, (_, i) => refusal(auth.authenticate(req(unknownKey(200 + i)))));
+    release();
+    const statuses = (await Promise.all(pending)).map((a) => a.status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+    expect(store.queries).toBe(3);
+    // A valid key gives its token back: the budget is for failures only.
+    const fresh = createAuthenticator(store as unknown as StateStore, () => 0, LIMITS);
+    for (let i = 0; i < 5; i++) {
+      fresh.clearCache();
+      expect((await refusal(fresh.authenticate(req(GOOD)))).status).toBe(200);
+    }
+  });
+
   it('keeps its memory bounded under a flood of unique keys from many addresses', async () => {
     const store = fakeStore({ [GOOD]: {} });
     const auth = createAuthenticator(store as unknown as StateStore, () => 0, { failureBurst: 5, failuresPerSecond: 1 });
