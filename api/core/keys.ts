@@ -3,7 +3,7 @@ import { PLANS, type PlanId } from '../../schemas/plans.ts';
 import type { StateStore } from './state.ts';
 
 /** Live keys: a fixed prefix plus 32 random base62 characters. Only the SHA-256 of a key is stored. */
-export const KEY_PREFIX = 'sk_live_';
+const KEY_PREFIX = 'sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const SECRET_LENGTH = 32;

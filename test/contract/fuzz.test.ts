@@ -14,6 +14,11 @@ import { type ContractApp, fill, type Operation, operationsOf, type Parameter, q
  */
 
 const VALUES_PER_PARAM = 4;
+/**
+ * An export takes its list's parameters through the list's own validation (`filterList`), which the list's probes
+ * already cover; a value that validates to nothing (whitespace) streams the whole table, so exports get two values each.
+ */
+const VALUES_PER_EXPORT_PARAM = 2;
 /** Two at a time: the machine has two cores, and more would only queue (and stretch each answer's time). */
 const CONCURRENCY = 2;
 const SLOW_MS = 2_000;
@@ -79,10 +84,10 @@ function typeClasses(s: Parameter['schema']): Hostile[] {
 }
 
 let rotation = 0;
-function valuesFor(prm: Parameter): Hostile[] {
+function valuesFor(prm: Parameter, n: number): Hostile[] {
   if (prm.in === 'path') return PATH_CLASSES;
-  const out = typeClasses(prm.schema).slice(0, VALUES_PER_PARAM);
-  while (out.length < VALUES_PER_PARAM) {
+  const out = typeClasses(prm.schema).slice(0, n);
+  while (out.length < n) {
     const c = CLASSES[rotation++ % CLASSES.length];
     if (!out.includes(c)) out.push(c);
   }
@@ -207,7 +212,7 @@ async function probesOf(method: string, path: string, op: Operation): Promise<Pr
   const body = validBody === undefined ? undefined : JSON.stringify(validBody);
   const probes: Probe[] = [];
   for (const prm of params) {
-    for (const h of valuesFor(prm)) {
+    for (const h of valuesFor(prm, path.endsWith('/export') ? VALUES_PER_EXPORT_PARAM : VALUES_PER_PARAM)) {
       const label = `${op.operationId} ${prm.in} ${prm.name} ← ${h.name}`;
       if (prm.in === 'path') {
         const url = path.replace(/\{(\w+)\}/g, (_, n) => (n === prm.name ? h.inPath! : encodeURIComponent(pathValues[n])));
@@ -283,7 +288,7 @@ describe('no 500 for any client input, generated from /openapi.json', () => {
         up.mode = 'ok';
       }
     }
-    // Bounded: 2,800 requests or so over the 84 operations of this revision.
+    // Bounded: about 2,300 requests over the 84 operations of this revision.
     expect(sent).toBeGreaterThan(ops.length * 10);
     expect(problems).toEqual([]);
   }, 300_000);

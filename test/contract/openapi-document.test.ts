@@ -139,7 +139,7 @@ describe('the OpenAPI document', () => {
     expect(statuses('/v1/account')).toEqual([200, 401, 422, 429]);
     expect(statuses('/v1/monitors/{monitor_id}', 'delete')).toEqual([200, 401, 404, 422, 429]);
     // Bodies (400), conflicts (409), live reads (502, 504).
-    expect(statuses('/v1/monitors', 'post')).toEqual([201, 400, 401, 402, 422, 429]);
+    expect(statuses('/v1/monitors', 'post')).toEqual([201, 400, 401, 402, 409, 413, 415, 422, 429]);
     expect(statuses('/v1/webhooks/deliveries/{delivery_id}/retry', 'post')).toEqual([202, 400, 401, 402, 404, 409, 422, 429]);
     expect(statuses('/v1/full-text')).toEqual([200, 401, 402, 422, 429, 502, 504]);
     expect(statuses('/v1/filings/{accession}/documents')).toEqual([200, 401, 402, 404, 422, 429, 502, 504]);

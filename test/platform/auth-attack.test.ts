@@ -141,7 +141,12 @@ describe('the authenticator', () => {
     const store = fakeStore({ [GOOD]: {} });
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
-    const slow = { ...store, all: async (sql: string, params: unknown[]) => (await gate, store.all(sql, params)) };
+    const slow = {
+      async all(sql: string, params: unknown[]) {
+        await gate;
+        return store.all(sql, params);
+      },
+    };
     const auth = createAuthenticator(slow as unknown as StateStore, () => 0, LIMITS);
     const pending = Array.from({ length: 10 }, (_, i) => refusal(auth.authenticate(req(unknownKey(200 + i)))));
     release();

@@ -32,7 +32,7 @@ export interface Answer {
 }
 
 /** Archived filings the loopback stand-in serves: an 8-K (Items 5.02, 9.01), a Form 4, a 10-K with Exhibit 21. */
-export const FILINGS = {
+const FILINGS = {
   eightK: { accession: '0000072333-23-000015', cik: '72333' },
   form4: { accession: '0000320193-22-000061', cik: '1462356' },
   tenK: { accession: '0001564590-20-004475', cik: '1318605' },
