@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   // A request body that is not JSON (Content-Type other than application/json) on an endpoint that takes a JSON
   // body: refused rather than ignored, so a PATCH sent as a form cannot answer 200 having changed nothing.
   'unsupported_media_type',
+  // A JSON body over the size limit (256 kB): HTTP's own status for it; 400 would suggest fixing a member.
+  'payload_too_large',
   // The regulator's service failed or did not answer in time (live fetches): the caller may retry later.
   'upstream_unavailable',
   'upstream_timeout',
@@ -49,6 +51,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   conflict: 409,
   unsupported_media_type: 415,
+  payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,
   not_configured: 503,

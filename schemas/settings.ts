@@ -38,6 +38,12 @@ const SettingsSchema = z.object({
   METERING: z.enum(['on', 'off']).default('on'),
   /** Per-key request rate (token bucket, requests/second; the burst equals one second's worth). */
   RATE_LIMIT_RPS: z.coerce.number().min(0.1).default(100),
+  /**
+   * Failed authentications per client address (a key refused: malformed, unknown or revoked; no header is no attempt):
+   * a burst of AUTH_FAILURE_BURST, then AUTH_FAILURE_RPS a second; past it, 429 before the key is even looked at.
+   */
+  AUTH_FAILURE_BURST: z.coerce.number().int().min(1).default(20),
+  AUTH_FAILURE_RPS: z.coerce.number().min(0.01).default(1),
   /** Secret that signs cursors; default: generated once and kept in DATA_DIR/cursor.key. */
   CURSOR_SECRET: z.string().min(16).optional(),
   SCHEDULE: bool.default(false),

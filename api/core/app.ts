@@ -5,13 +5,14 @@ import { createAuthenticator } from './auth.ts';
 import { checkEndpoint } from './compile.ts';
 import type { Meter } from './credits.ts';
 import { costRange, type Endpoint } from './endpoint.ts';
-import { errorHandler, noRoute } from './error-handler.ts';
+import { BODY_LIMIT, errorHandler, noRoute } from './error-handler.ts';
 import { exportHandler, exportPath } from './export.ts';
 import {
   authenticate,
   handleEndpoint,
   meterCredits,
   rateLimit,
+  refuseExhaustedAddresses,
   refundCredits,
   reportCredits,
   requestContext,
@@ -19,6 +20,7 @@ import {
   sendEnvelope,
 } from './middleware.ts';
 import { buildOpenApi } from './openapi.ts';
+import { rejectMalformedPathParams } from './path-decoding.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import type { Services } from './services.ts';
 
@@ -94,13 +96,20 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   const clock = () => services.now().getTime();
-  const auth = createAuthenticator(services.state, clock);
+  const auth = createAuthenticator(services.state, clock, {
+    failureBurst: services.settings.AUTH_FAILURE_BURST,
+    failuresPerSecond: services.settings.AUTH_FAILURE_RPS,
+  });
   const limiter = createRateLimiter(services.settings.RATE_LIMIT_RPS, clock);
   const metering = services.settings.METERING === 'on';
   const openapi = buildOpenApi(endpoints, { version: API_VERSION, serverUrl: publicUrl(services.settings) });
 
+  app.use(refuseExhaustedAddresses(auth));
   app.use(requestContext(services.log));
-  app.use(express.json({ limit: '256kb' }));
+  app.use(rejectMalformedPathParams([...endpoints.map((ep) => ep.path), ...endpoints.filter((ep) => ep.kind === 'list').map((ep) => exportPath(ep.path))]));
+  // Bodies are read only by the routes that take one, after the key and the rate limit: an anonymous flood cannot
+  // make the server inflate gzip bodies, and a GET's stray body is never parsed (nor refused with a 415 it cannot declare).
+  const parseJson = express.json({ limit: BODY_LIMIT });
 
   app.get('/openapi.json', (_req, res) => res.json(openapi));
   // The docs page is served with its assets from node_modules: no CDN, works offline.
@@ -117,7 +126,7 @@ export function createApp(services: Services, opts: { routes: readonly Endpoint[
     const caller: RequestHandler[] = isPublic
       ? []
       : [authenticate(auth), rateLimit(limiter), meterCredits(services.meter, costRange(ep, DEFAULT_COST), metering)];
-    const body: RequestHandler[] = ep.kind === 'custom' && ep.body ? [requireJsonBody()] : [];
+    const body: RequestHandler[] = ep.kind === 'custom' && ep.body ? [requireJsonBody(), parseJson] : [];
     app[methodOf(ep)](expressPath(ep.path), ...caller, ...body, handleEndpoint(ep, services), reportCredits(), sendEnvelope(ep), refundCredits(services.meter));
   }
 

@@ -36,15 +36,45 @@ export function errorHandler() {
       res.status(status).json({ error: { code, message: err.kind === 'not_found' ? err.message : `The regulator's service did not answer: ${err.message}` } });
       return;
     }
-    const e = err as { type?: string; status?: number; message?: string };
-    if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') {
-      res
-        .status(e.status ?? 400)
-        .json({ error: { code: 'invalid_param', message: e.type === 'entity.too.large' ? 'Request body too large' : 'Malformed JSON body' } });
+    const refused = bodyRefusal(err);
+    if (refused) {
+      res.status(refused.status).json({ error: { code: refused.code, message: refused.message } });
       return;
     }
     const call = callOf(res);
     call.log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
     res.status(500).json({ error: { code: 'internal_error', message: `Internal server error (request id ${call.requestId})` } });
   };
+}
+
+/** The JSON body's size limit (express.json's `limit`), named in the 413 message. */
+export const BODY_LIMIT = '256kb';
+
+/**
+ * What body-parser refuses (an http-errors error with a 4xx status and a `type`) is the client's fault, never a 500:
+ * a body that is not valid JSON or not readable (a corrupt gzip stream, a body cut short) is 400, one over the limit
+ * 413, a charset other than UTF-8 or an unknown Content-Encoding 415.
+ */
+function bodyRefusal(err: unknown): ApiError | null {
+  const e = err as { type?: string; status?: number; expose?: boolean; charset?: string; encoding?: string };
+  if (!e || typeof e.status !== 'number' || e.status < 400 || e.status > 499 || e.expose !== true) return null;
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_param', 'Malformed JSON body');
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `Request body too large: at most ${BODY_LIMIT}`);
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', `Unsupported body charset '${e.charset ?? '?'}': send the JSON body as UTF-8`);
+    case 'encoding.unsupported':
+      return new ApiError('unsupported_media_type', `Unsupported Content-Encoding '${e.encoding ?? '?'}': send identity, gzip, deflate or br`);
+    case 'request.aborted':
+      return new ApiError('invalid_param', 'The request body ended before its declared length');
+    case 'request.size.invalid':
+      return new ApiError('invalid_param', 'The request body does not match its Content-Length');
+    default:
+      if (e.status === 413) return new ApiError('payload_too_large', `Request body too large: at most ${BODY_LIMIT}`);
+      if (e.status === 415) return new ApiError('unsupported_media_type', 'Unsupported request body encoding');
+      // A decompression error (zlib's Z_DATA_ERROR, Z_BUF_ERROR) has no type of its own.
+      return new ApiError('invalid_param', 'The request body could not be read (corrupt or truncated Content-Encoding?)');
+  }
 }

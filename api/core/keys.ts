@@ -3,14 +3,22 @@ import { PLANS, type PlanId } from '../../schemas/plans.ts';
 import type { StateStore } from './state.ts';
 
 /** Live keys: a fixed prefix plus 32 random base62 characters. Only the SHA-256 of a key is stored. */
-export const KEY_PREFIX = 'sk_live_';
+const KEY_PREFIX = 'sk_live_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+const SECRET_LENGTH = 32;
+const ISSUABLE = new RegExp(`^${KEY_PREFIX}[${ALPHABET}]{${SECRET_LENGTH}}$`);
+
+/** Whether `key` has the shape of the keys `createKey` issues: anything else is refused without a store lookup. */
+export function isIssuableKey(key: string): boolean {
+  return ISSUABLE.test(key);
+}
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-function randomSecret(n = 32): string {
+function randomSecret(n = SECRET_LENGTH): string {
   // Rejection sampling keeps the characters uniform (256 is not a multiple of 62).
   let out = '';
   while (out.length < n) {
@@ -68,7 +76,8 @@ export async function revokeKey(state: StateStore, idOrKey: string): Promise<boo
   return rows.length > 0;
 }
 
-export async function findKeyByHash(state: StateStore, hash: string): Promise<KeyRecord | null> {
-  const rows = await state.all('SELECT id, account_id, name, plan, prefix, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [hash]);
+/** The key of this hash; `background` for a key never seen before (see `StateStore.all`). */
+export async function findKeyByHash(state: StateStore, hash: string, opts: { background?: boolean } = {}): Promise<KeyRecord | null> {
+  const rows = await state.all('SELECT id, account_id, name, plan, prefix, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [hash], opts);
   return (rows[0] as unknown as KeyRecord) ?? null;
 }

@@ -35,6 +35,21 @@ export function requestContext(log: Logger): RequestHandler {
   };
 }
 
+/**
+ * First of all, before the request id, the log line and the routing: an address that used up its failed
+ * authentications is answered 429 at once (the same body and Retry-After as the authenticator's). A flood of unknown
+ * keys then costs the least the server can spend on a request, so it slows the tenants as little as it can; its
+ * requests are not logged one by one.
+ */
+export function refuseExhaustedAddresses(auth: Authenticator): RequestHandler {
+  return (req, res, next) => {
+    const wait = auth.retryAfter(req);
+    if (wait === 0) return next();
+    res.setHeader('Retry-After', String(wait));
+    res.status(429).json({ error: { code: 'rate_limited', message: `Too many failed authentications from this address; retry in ${wait} s` } });
+  };
+}
+
 /** `Authorization: Bearer <key>` → the account; 401 otherwise. */
 export function authenticate(auth: Authenticator): RequestHandler {
   return async (req, res, next) => {

@@ -134,6 +134,8 @@ export const p = {
         if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t))
           return { issue: { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' } };
         const n = Number(t);
+        // `1e309` parses to Infinity, which no column compares with: pydantic's own refusal of it.
+        if (!Number.isFinite(n)) return { issue: { type: 'finite_number', msg: 'Input should be a finite number' } };
         const b = bounds(n, o);
         return b ? { issue: b } : { value: n };
       },
@@ -165,6 +167,33 @@ export const p = {
         return { value: iso };
       },
       { type: 'string', format: 'date' },
+      { ...o, emptyIsAbsent: false },
+    );
+  },
+
+  /**
+   * `YYYY-MM-DD` or an ISO 8601 UTC timestamp (`2024-03-01T12:30:00Z`, seconds and fraction optional), a real date
+   * and time (2024-02-30 → 422, not a cast error of the database); normalized to `YYYY-MM-DD` or
+   * `YYYY-MM-DDTHH:MM:SS[.fff]` without the `Z`.
+   */
+  timestamp(o: ParamOptions & { required?: boolean } = {}) {
+    const pattern = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?Z?)?$';
+    return build<string>(
+      (s) => {
+        const t = s.trim();
+        const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?Z?)?$/.exec(t);
+        const date = m ? toIsoDate(m[1]) : null;
+        const [hh, mm, ss] = [m?.[2], m?.[3], m?.[4]].map((x) => Number(x ?? 0));
+        if (!m || !date || hh > 23 || mm > 59 || ss > 59) {
+          return {
+            issue: { type: 'datetime_parsing', msg: 'Input should be a valid date or UTC timestamp (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)', ctx: { pattern } },
+          };
+        }
+        if (m[2] === undefined) return { value: date };
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return { value: `${date}T${pad(hh)}:${pad(mm)}:${pad(ss)}${m[5] ?? ''}` };
+      },
+      { type: 'string', pattern },
       { ...o, emptyIsAbsent: false },
     );
   },

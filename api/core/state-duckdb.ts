@@ -46,7 +46,7 @@ export async function openDuckStateStore(path: string): Promise<StateStore> {
     throw err;
   }
   const queue = new PQueue({ concurrency: 1 });
-  const queued = <T>(fn: () => Promise<T>) => queue.add(() => privately(fn)) as Promise<T>;
+  const queued = <T>(fn: () => Promise<T>, priority = 0) => queue.add(() => privately(fn), { priority }) as Promise<T>;
   const tx: StateTx = {
     dialect: duckDialect,
     all: (sql, params = []) => queryRows(conn, sql, params),
@@ -59,7 +59,7 @@ export async function openDuckStateStore(path: string): Promise<StateStore> {
 
   return {
     dialect: duckDialect,
-    all: (sql, params) => queued(() => tx.all(sql, params)),
+    all: (sql, params, opts) => queued(() => tx.all(sql, params), opts?.background ? -1 : 0),
     run: (sql, params) => queued(() => tx.run(sql, params)),
     transaction<T>(fn: (t: StateTx) => Promise<T>): Promise<T> {
       return queued(async () => {

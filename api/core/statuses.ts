@@ -10,7 +10,8 @@ import { costRange, type Endpoint } from './endpoint.ts';
  *   declared one;
  * - 401 and 429 unless the route is public; 402 when it costs credits (a free route cannot exhaust a balance);
  * - 404 for a lookup, a path parameter, or a list that resolves an identifier (`resolve`);
- * - 400 for a JSON body (a malformed body, an invalid member), 415 for a body that is not JSON;
+ * - 400 for a JSON body (a malformed or unreadable body, an invalid member), 413 for one over the limit, 415 for a body
+ *   that is not JSON, not UTF-8 or in an unknown Content-Encoding;
  * - the codes a custom route declares in `errors` (409 conflicts, the live fetches' 502 and 504).
  */
 
@@ -37,7 +38,10 @@ function errorCodesOf(ep: Endpoint): Set<ErrorCode> {
   if (ep.kind === 'list' && ep.resolve) codes.add('entity_unresolved');
   if (ep.kind === 'custom') {
     if (ep.body || ep.method === 'post' || ep.method === 'patch') codes.add('invalid_param');
-    if (ep.body) codes.add('unsupported_media_type');
+    if (ep.body) {
+      codes.add('unsupported_media_type');
+      codes.add('payload_too_large');
+    }
     for (const c of ep.errors ?? []) codes.add(c);
   }
   return codes;
@@ -49,7 +53,8 @@ const MEANING: Record<number, string> = {
   402: 'Credits exhausted on a plan without overage',
   404: 'Not found',
   409: "The resource's current state forbids the request",
-  415: 'The body was not sent as JSON (`Content-Type: application/json`)',
+  413: 'The body is over the size limit (256 kB)',
+  415: 'The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding`',
   429: 'Rate limited; retry after `Retry-After` seconds',
   502: "The regulator's service failed",
   503: 'A setting the call needs is missing (named in `setting`); no request was made',

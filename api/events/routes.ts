@@ -45,8 +45,8 @@ const list = defineList({
     cik: p.cik({ description: 'Entity CIK, with or without leading zeros' }),
     ticker: p.str({ upper: true, pattern: /^[A-Z0-9.-]{1,10}$/ }),
     importance_min: p.enum(['low', 'medium', 'high'], { lower: true }),
-    since: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or after (YYYY-MM-DD or ISO timestamp)' }),
-    until: p.str({ pattern: /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, description: 'Detected at or before (YYYY-MM-DD or ISO timestamp)' }),
+    since: p.timestamp({ description: 'Detected at or after (YYYY-MM-DD or ISO timestamp)' }),
+    until: p.timestamp({ description: 'Detected at or before (YYYY-MM-DD or ISO timestamp)' }),
     accession: p.accession(),
   },
   filters: {
@@ -56,9 +56,9 @@ const list = defineList({
     cik: f.eq('entity_cik'),
     ticker: f.eq('entity_ticker'),
     importance_min: f.sql(['importance_rank'], (v: Importance, b) => `"importance_rank" >= ${b.param(IMPORTANCE_RANK[v])}`),
-    since: f.sql(['detected_at'], (v: string, b) => `"detected_at" >= ${b.param(v.replace('Z', ''))}::TIMESTAMP`),
+    since: f.sql(['detected_at'], (v: string, b) => `"detected_at" >= ${b.param(v)}::TIMESTAMP`),
     until: f.sql(['detected_at'], (v: string, b) =>
-      v.length === 10 ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY` : `"detected_at" <= ${b.param(v.replace('Z', ''))}::TIMESTAMP`,
+      v.length === 10 ? `"detected_at" < ${b.param(v)}::DATE + INTERVAL 1 DAY` : `"detected_at" <= ${b.param(v)}::TIMESTAMP`,
     ),
     accession: f.eq('accession'),
   },

@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
+import { DOUBLE, DuckDBInstance, type DuckDBConnection, type DuckDBResultReader, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
 
 /**
  * SQL literal and identifier quoting for values that are ours (file paths, partition values, table and column
@@ -14,8 +14,17 @@ const NUMERIC_BIG = new Set([DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTy
  * DATE as `YYYY-MM-DD`, TIMESTAMP as ISO 8601 with `Z` (the lake stores UTC).
  */
 export async function queryRows(conn: DuckDBConnection, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const reader = await conn.runAndReadAll(sql, params.length ? (params as never) : undefined);
+  const reader = await conn.runAndReadAll(sql, params.length ? (params as never) : undefined, bindTypes(params));
   return readerRows(reader);
+}
+
+/**
+ * The client binds an integral JS number as INTEGER or BIGINT and throws "bigint out of int64 range" past 2^63
+ * (`min_value=1e20` was a 500): a number past 2^53 is no exact integer anyway, so it is bound as the DOUBLE it is.
+ */
+function bindTypes(params: unknown[]): DuckDBType[] | undefined {
+  if (!params.some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v))) return undefined;
+  return params.map((v) => (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) ? DOUBLE : (undefined as never)));
 }
 
 /** The rows a read result holds, converted as `queryRows` describes. */
@@ -61,7 +70,7 @@ export async function openDuck(path = ':memory:', options: Record<string, string
  * caller that writes each chunk out holds one chunk at a time, never the whole result.
  */
 export async function* streamRows(conn: DuckDBConnection, sql: string, params: unknown[] = []): AsyncGenerator<Record<string, unknown>[]> {
-  const result = await conn.stream(sql, params.length ? (params as never) : undefined);
+  const result = await conn.stream(sql, params.length ? (params as never) : undefined, bindTypes(params));
   const names = result.columnNames();
   const types = result.columnTypes();
   for await (const chunk of result.yieldRowObjectJson()) yield jsonReadyRows(chunk as Record<string, unknown>[], names, types);

@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPath } from '../../api/core/export.ts';
 import { operationIdOf } from '../../api/core/openapi.ts';
 import { ROUTES } from '../../api/routes.ts';
-import { startUpstream, type Upstream } from '../filing-parsers/upstream-server.ts';
-import { buildDemoLake } from '../support/demo-lake.ts';
+import { type Answer, type ContractApp, fill, type OpenApiDoc, type Operation, type Parameter, query, startContractApp } from '../support/contract-app.ts';
 import { hasFixtures } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**
  * The contract suite generated from the served `/openapi.json`, over the demo lake (one per file) and the loopback
@@ -26,54 +24,13 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
  *   dialect of OpenAPI 3.1), against the schema the document declares for that status and content type.
  *
  * What the document cannot tell: values that exist (path parameters are taken from the first record of the parent
- * list, else `PATH_VALUES`, else the parameter's example) and valid bodies (`BODIES`).
+ * list, else `PATH_VALUES`, else the parameter's example) and valid bodies, kept in test/support/contract-app.ts with the
+ * app's setup the fuzz suite (test/contract/fuzz.test.ts) shares.
  */
 
-interface Parameter {
-  name: string;
-  in: 'query' | 'path';
-  required?: boolean;
-  schema: { type?: string; enum?: string[]; pattern?: string; format?: string; minimum?: number; maximum?: number; example?: unknown };
-}
-interface Operation {
-  operationId: string;
-  parameters?: Parameter[];
-  requestBody?: unknown;
-  security?: unknown[];
-  responses: Record<string, { content?: Record<string, unknown> }>;
-}
-interface Answer {
-  status: number;
-  body: any;
-}
-
 const DOC_ID = 'openapi.json';
-/** Archived filings the loopback stand-in serves: an 8-K (Items 5.02, 9.01), a Form 4, a 10-K with Exhibit 21. */
-const FILINGS = {
-  eightK: { accession: '0000072333-23-000015', cik: '72333' },
-  form4: { accession: '0000320193-22-000061', cik: '1462356' },
-  tenK: { accession: '0001564590-20-004475', cik: '1318605' },
-};
-/** Path values the parent list cannot give. */
-const PATH_VALUES: Record<string, string> = { accession: FILINGS.eightK.accession };
-/** The parent list's field that holds a path parameter of another name. */
-const PARENT_FIELD: Record<string, string> = { identifier: 'cik' };
-/** Per operation: path and query values a well-formed call sends (required parameters, values that select real data). */
-const CALLS: Record<string, { path?: Record<string, string>; query?: Record<string, string> }> = {
-  getFilingsByAccessionExtract: { query: { item: '5.02', cik: FILINGS.eightK.cik } },
-  getFilingsByAccessionInsiders: { path: { accession: FILINGS.form4.accession }, query: { cik: FILINGS.form4.cik } },
-  getFilingsByAccessionSubsidiaries: { path: { accession: FILINGS.tenK.accession }, query: { cik: FILINGS.tenK.cik } },
-  getFullText: { query: { q: '"climate change"' } },
-};
 /** A CIK no earlier call sent (as `cik` or `ciks`), so a live read cannot be served from the raw cache while the upstream is down. */
 const OUTAGE_CIK = '9999999';
-/** Valid bodies (filled in with ids created in beforeAll). */
-const BODIES: Record<string, () => unknown> = {
-  postMonitors: () => ({ name: 'contract', target_type: 'ticker', target_value: 'AAPL', webhook_endpoint_id: ids.endpoint_id }),
-  patchMonitorsByMonitorId: () => ({ status: 'paused' }),
-  // Loopback: the delivery worker is idle in tests, and nothing here may leave the machine.
-  postWebhooksEndpoints: () => ({ url: 'https://127.0.0.1:9/hook', description: 'contract suite' }),
-};
 /** A success call answered otherwise by design: the status it answers and why. */
 const EXPECTED_STATUS: Record<string, { status: number; why: string }> = {
   postWebhooksDeliveriesByDeliveryIdRetry: { status: 409, why: 'the delivery made by the test call is pending, which cannot be redelivered' },
@@ -87,24 +44,17 @@ const ops = [
   // Deletions last: the other operations use the monitor and endpoint they delete.
   .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
 
-let app: TestApp;
-let up: Upstream | null = null;
-let doc: { paths: Record<string, Record<string, Operation>> };
+let contract: ContractApp;
+let doc: OpenApiDoc;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // ajv-formats is CommonJS: its `module.exports` is the plugin, which the types call `default`.
 (formats as unknown as typeof formats.default)(ajv);
 const validators = new Map<string, ValidateFunction>();
-const ids: Record<string, string> = {};
 /** A cursor issued by each paging variant's endpoint, to be refused by every other endpoint. */
 const foreignCursors: { from: string; cursor: string }[] = [];
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-const fill = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, n) => encodeURIComponent(values[n] ?? ''));
-
-async function call(method: string, url: string, init: { key?: string | null; body?: unknown } = {}): Promise<Answer> {
-  const r = await app.request(url, { method: method.toUpperCase(), key: init.key, body: init.body });
-  return { status: r.status, body: r.body };
-}
+const call = (method: string, url: string, init: { key?: string | null; body?: unknown } = {}) => contract.call(method, url, init);
 
 /** Problems with an answer: a status the operation does not declare, or a body its declared schema refuses. */
 function conformance(path: string, method: string, op: Operation, url: string, a: Answer): string[] {
@@ -146,54 +96,15 @@ function names422(a: Answer, where: string, name: string): boolean {
   return a.status === 422 && Array.isArray(a.body?.detail) && a.body.detail.some((d: { loc: unknown[] }) => d.loc?.[0] === where && d.loc?.[1] === name);
 }
 
-/** A path parameter's value: a created resource, the first record of the parent list, a fixed value, or the example. */
-async function pathValue(opId: string, path: string, prm: Parameter): Promise<string> {
-  const fixed = CALLS[opId]?.path?.[prm.name] ?? ids[prm.name];
-  if (fixed) return fixed;
-  if (PATH_VALUES[prm.name]) return PATH_VALUES[prm.name];
-  const parent = path.slice(0, path.indexOf(`/{${prm.name}}`));
-  if (doc.paths[parent]?.get) {
-    const first = (await call('get', `${parent}?limit=1`)).body?.data?.[0];
-    const v = first?.[PARENT_FIELD[prm.name] ?? prm.name] ?? first?.id;
-    if (v !== undefined && v !== null) return String(v);
-  }
-  if (prm.schema.example !== undefined) return String(prm.schema.example);
-  throw new Error(`${path}: no value for {${prm.name}}: add one to PATH_VALUES in test/contract/generated.test.ts`);
-}
-
 /** Values of the same shape naming nothing: every digit replaced by `digit`, every letter by `f` (hex ids stay hex). */
 function reshaped(values: Record<string, string>, digit: string): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\d/g, digit).replace(/[a-z]/gi, 'f')]));
 }
 
-function query(values: Record<string, string>): string {
-  const q = new URLSearchParams(values).toString();
-  return q ? `?${q}` : '';
-}
-
 beforeAll(async () => {
-  // Without the fixtures the live routes point at a closed loopback port: their calls answer 502, still declared.
-  if (hasFixtures) up = await startUpstream();
-  const upstream = up?.url ?? 'http://127.0.0.1:9';
-  app = await createTestApp({
-    env: {
-      RATE_LIMIT_RPS: '100000',
-      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
-      SEC_BASE_URL: upstream,
-      SEC_EFTS_BASE_URL: upstream,
-      HTTP_TIMEOUT_MS: '2000',
-      HTTP_RETRIES: '0',
-    },
-  });
-  await buildDemoLake(app.settings);
-  doc = (await app.get('/openapi.json', null)).body;
+  contract = await startContractApp();
+  doc = contract.doc;
   ajv.addSchema(doc as object, DOC_ID);
-
-  // The account resources the monitor and webhook operations act on; two monitors, so their list pages.
-  ids.endpoint_id = (await call('post', '/v1/webhooks/endpoints', { body: BODIES.postWebhooksEndpoints() })).body.data[0].id;
-  ids.monitor_id = (await call('post', '/v1/monitors', { body: BODIES.postMonitors() })).body.data[0].id;
-  await call('post', '/v1/monitors', { body: { name: 'second', target_type: 'form', target_value: '8-K' } });
-  ids.delivery_id = (await call('post', `/v1/webhooks/endpoints/${ids.endpoint_id}/test`)).body.data[0].id;
 
   for (const url of ['/v1/advisers?limit=1', '/v1/monitors?limit=1', '/v1/full-text?q=%22climate%20change%22&limit=1']) {
     const cursor = (await call('get', url)).body?.page?.next_cursor;
@@ -202,8 +113,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await app?.close();
-  await up?.close();
+  await contract?.close();
 });
 
 describe('the contract, generated from /openapi.json', () => {
@@ -225,10 +135,9 @@ describe('the contract, generated from /openapi.json', () => {
       const check = (url: string, a: Answer) => problems.push(...conformance(path, method, op, url, a));
       const params = op.parameters ?? [];
       const pathValues: Record<string, string> = {};
-      for (const prm of params.filter((x) => x.in === 'path')) pathValues[prm.name] = await pathValue(opId, path, prm);
-      const good: Record<string, string> = { ...CALLS[opId]?.query };
-      for (const prm of params.filter((x) => x.in === 'query' && x.required && good[x.name] === undefined)) good[prm.name] = String(prm.schema.example ?? prm.schema.enum?.[0] ?? 'x');
-      const body = BODIES[opId]?.();
+      for (const prm of params.filter((x) => x.in === 'path')) pathValues[prm.name] = await contract.pathValue(opId, path, prm);
+      const good = contract.goodQuery(opId, op);
+      const body = contract.body(opId);
       const url = `${fill(path, pathValues)}${query(good)}`;
 
       // A well-formed call.
@@ -272,6 +181,7 @@ describe('the contract, generated from /openapi.json', () => {
       }
 
       // The regulator's service down: 502.
+      const up = contract.up;
       if (op.responses['502'] && up) {
         up.mode = 'down';
         try {

@@ -138,8 +138,8 @@ describe('the OpenAPI document', () => {
     // Free calls cannot exhaust credits.
     expect(statuses('/v1/account')).toEqual([200, 401, 422, 429]);
     expect(statuses('/v1/monitors/{monitor_id}', 'delete')).toEqual([200, 401, 404, 422, 429]);
-    // Bodies (400, 415 when not JSON), conflicts (409: the monitor cap), live reads (502, 503 not_configured, 504).
-    expect(statuses('/v1/monitors', 'post')).toEqual([201, 400, 401, 402, 409, 415, 422, 429]);
+    // Bodies (400, 413 too large, 415 when not JSON), conflicts (409: the monitor cap), live reads (502, 503 not_configured, 504).
+    expect(statuses('/v1/monitors', 'post')).toEqual([201, 400, 401, 402, 409, 413, 415, 422, 429]);
     expect(statuses('/v1/webhooks/deliveries/{delivery_id}/retry', 'post')).toEqual([202, 400, 401, 402, 404, 409, 422, 429]);
     expect(statuses('/v1/full-text')).toEqual([200, 401, 402, 422, 429, 502, 503, 504]);
     expect(statuses('/v1/filings/{accession}/documents')).toEqual([200, 401, 402, 404, 422, 429, 502, 503, 504]);

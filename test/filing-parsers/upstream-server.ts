@@ -105,8 +105,8 @@ export interface UpstreamStats {
 export interface Upstream {
   url: string;
   stats: UpstreamStats;
-  /** `down`: every request 503; `slow`: answers after `slowMs`; `throttle`: 429. */
-  mode: 'ok' | 'down' | 'slow' | 'throttle';
+  /** `down`: every request 503; `slow`: answers after `slowMs`; `throttle`: 429; `html`: an HTML error page with a 200. */
+  mode: 'ok' | 'down' | 'slow' | 'throttle' | 'html';
   slowMs: number;
   /** Extra delay on every EFTS answer (the bench's "upstream time"). */
   eftsDelayMs: number;
@@ -197,6 +197,11 @@ export async function startUpstream(): Promise<Upstream> {
     }
     if (state.mode === 'throttle') {
       res.writeHead(429).end('Request Rate Threshold Exceeded');
+      return;
+    }
+    if (state.mode === 'html') {
+      // What a proxy in front of the regulator answers during maintenance: a 200 with a page, whatever was asked.
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Service maintenance</h1></body></html>');
       return;
     }
     if (state.mode === 'slow') await new Promise((r) => setTimeout(r, state.slowMs));

@@ -68,6 +68,15 @@ export interface HttpClient {
 
 const THROTTLE_BODY = /Request Rate Threshold Exceeded|Undeclared Automated Tool/i;
 
+/** A URL path decoded for its cache file name; a malformed escape stays as written (never a thrown URIError). */
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
@@ -78,7 +87,7 @@ export function createHttpClient(settings: Settings, queue?: PQueue): HttpClient
 
   function cachePath(url: string): string {
     const u = new URL(url);
-    let p = decodeURIComponent(u.pathname).replace(/\.\.+/g, '_');
+    let p = decodedPath(u.pathname).replace(/\.\.+/g, '_');
     if (p.endsWith('/')) p += 'index';
     if (u.search) p += `__${createHash('sha1').update(u.search).digest('hex').slice(0, 12)}`;
     return join(settings.rawDir, `${u.hostname}_${u.port || 'default'}`, p);

@@ -1,4 +1,4 @@
-import type { FetchOptions, HttpClient } from '../../common/http.ts';
+import { type FetchOptions, type HttpClient, UpstreamError } from '../../common/http.ts';
 import { cikDigits, padCik } from '../../common/normalize.ts';
 
 /**
@@ -128,6 +128,22 @@ export interface WalkResult {
 }
 
 /**
+ * A search page as JSON. The service answers an HTML page with a 200 when it is overloaded or in maintenance: that is
+ * the upstream failing (502 `upstream_unavailable`), not a bug of ours (it was a 500 from `JSON.parse`).
+ */
+function eftsJson(body: Buffer, contentType: string | null, url: string): EftsResponse {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new UpstreamError(`full-text search answered ${contentType ?? 'no content type'}, not JSON`, 'http', 200, url);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UpstreamError('full-text search answered JSON that is not an object', 'http', 200, url);
+  return json as EftsResponse;
+}
+
+/**
  * Reads upstream pages from `offset` until `limit` hits pass `keep`, the result set ends, the 10,000 window
  * ends, or `maxPages` pages were read (a page of ours then ends early, and its cursor resumes the walk).
  */
@@ -150,10 +166,11 @@ export async function walkEfts(
       break;
     }
     const t0 = performance.now();
-    const res = await http.get(eftsUrl(base, query, pageStart), { ...opts.fetch, accept: 'application/json' });
+    const url = eftsUrl(base, query, pageStart);
+    const res = await http.get(url, { ...opts.fetch, accept: 'application/json' });
     upstreamMs += performance.now() - t0;
     pages++;
-    const json = JSON.parse(res.body.toString('utf8')) as EftsResponse;
+    const json = eftsJson(res.body, res.contentType, url);
     total = json.hits?.total ?? null;
     const hits = json.hits?.hits ?? [];
     let i = from - pageStart;

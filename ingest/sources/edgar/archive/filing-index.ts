@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { UpstreamError } from '../../common/http.ts';
 import { normalizeAccession, padCik, toIsoDate } from '../../common/normalize.ts';
 import { normalizeSpaces } from './html-text.ts';
 
@@ -118,7 +119,7 @@ export function parseFilingIndexHtml(html: string): FilingIndexPage {
     const [seq, desc, doc, type, size] = r;
     // Column 3 reads "jwn-20230301.htm iXBRL"; the link names the file (inline viewer links start with /ix?doc=).
     const href = doc!.href ? doc!.href.replace(/^\/ix\?doc=/, '') : null;
-    const fromHref = href && !href.endsWith('/') ? decodeURIComponent(href.split('/').pop()!) : null;
+    const fromHref = href && !href.endsWith('/') ? safeDecode(href.split('/').pop()!) : null;
     const filename = fromHref ?? (doc!.text.split(/\s+/)[0] || null);
     page.documents.push({
       sequence: Number.parseInt(seq!.text, 10) || null,
@@ -133,9 +134,25 @@ export function parseFilingIndexHtml(html: string): FilingIndexPage {
 }
 
 /** `{acc18}/index.json` items (names and sizes; no document types). */
-export function parseDirectoryJson(json: string): { name: string; size: number | null; lastModified: string | null }[] {
-  const parsed = JSON.parse(json) as { directory?: { item?: { name?: string; size?: string; 'last-modified'?: string; type?: string }[] } };
-  return (parsed.directory?.item ?? [])
+export function parseDirectoryJson(json: string, url: string): { name: string; size: number | null; lastModified: string | null }[] {
+  let parsed: { directory?: { item?: { name?: string; size?: string; 'last-modified'?: string; type?: string }[] } } | null;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    // An HTML error page served with a 200: the archive failing, answered 502, not a bug of ours.
+    throw new UpstreamError('the filing directory listing is not JSON', 'http', 200, url);
+  }
+  const items = parsed?.directory?.item;
+  return (Array.isArray(items) ? items : [])
     .filter((it) => it.name && it.type !== 'folder.gif')
     .map((it) => ({ name: it.name!, size: it.size ? Number(it.size) : null, lastModified: it['last-modified'] ?? null }));
+}
+
+/** An href's last segment decoded; a malformed escape in the page's markup is kept as written rather than thrown. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -203,7 +203,7 @@ export function createFilingStore(opts: FilingStoreOptions) {
       }
       try {
         const res = await http.get(`${base}/index.json`, live);
-        const items = parseDirectoryJson(decodeBody(res.body));
+        const items = parseDirectoryJson(decodeBody(res.body), `${base}/index.json`);
         const docs = items
           .filter((it) => !it.name.startsWith(`${acc}-index`))
           .map((it) => ({ sequence: null, type: null, description: null, file_name: it.name, size: it.size, url: `${base}/${encodeURIComponent(it.name)}` }));
