@@ -47,6 +47,12 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * groups: a page decompresses every column of each matching group.
    */
   rowGroupSize?: number;
+  /**
+   * Name of a table of the same dataset holding the same rows (same columns and key) in another sort order: the
+   * run stages the rows once, in that table, and writes this one from its staging (no second staged copy, no second
+   * key check). List it after that table in the dataset's tables.
+   */
+  copyOf?: string;
 }
 
 /** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */

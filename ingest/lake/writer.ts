@@ -42,6 +42,9 @@ export interface StagedPartition extends WrittenPartition {
  * all of a run's tables together. Re-running the same period replaces the partition (idempotent).
  * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first, read
  * from `pending` (a file this run staged for the same target in an earlier batch) or else from the lake.
+ * `stagedIn`: a sorted copy (`spec.copyOf`) is written from the staging of the table it copies, once that table's
+ * partitions are written: its merge has already carried the partition's other rows into that staging, so none are
+ * read here.
  */
 export async function writeStagedPartitions(
   conn: DuckDBConnection,
@@ -50,8 +53,9 @@ export async function writeStagedPartitions(
   runId: string,
   pending: ReadonlyMap<string, string> = new Map(),
   alsoRewrite: string[] = [],
+  stagedIn?: TableSpec,
 ): Promise<StagedPartition[]> {
-  const staging = sqlIdent(`staging_${spec.name}`);
+  const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
   const staged = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),
@@ -66,7 +70,7 @@ export async function writeStagedPartitions(
     // A file this run staged earlier already holds the partition's append files (folded when it was written).
     const earlier = pending.get(target);
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
-    if (spec.writeMode === 'merge' && existing.length) {
+    if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
       await conn.run(
@@ -106,8 +110,14 @@ export async function writeStagedPartitions(
  * run's other tables. Readers see every `*.parquet` of a partition; the next merge of the partition, or the live
  * lane's `compactAppends` (ingest/pipeline/live/compact.ts), folds these files back into `data.parquet`.
  */
-export async function stageAppendPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec, runId: string): Promise<StagedPartition[]> {
-  const staging = sqlIdent(`staging_${spec.name}`);
+export async function stageAppendPartitions(
+  conn: DuckDBConnection,
+  lakeDir: string,
+  spec: TableSpec,
+  runId: string,
+  stagedIn?: TableSpec,
+): Promise<StagedPartition[]> {
+  const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
   const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),

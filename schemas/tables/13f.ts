@@ -183,6 +183,7 @@ export const holdings13fByManager = defineTable({
   name: 'holdings_13f_by_manager',
   description: 'holdings_13f sorted by manager: same rows and columns; serves manager-filtered /v1/holdings pages.',
   sortBy: ['manager_cik', 'cusip', 'accession_number', 'line_no'],
+  copyOf: holdings13f.name,
 });
 
 export const TABLES_13F = [filings13f, holdings13f, holdings13fByManager, managers13f, unmappedCusips13f];
