@@ -88,9 +88,12 @@ export async function writeStagedPartitions(
     // batches of one run apart.
     const tmp = join(dir, `.${randomUUID().slice(0, 8)}-${PARTITION_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
+    const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
+    const codes = order ? await codeTypes(conn, spec, staging, inPartition) : [];
     try {
+      const replace = codes.length ? ` REPLACE (${codes.map((c) => `CAST(${sqlIdent(c.column)} AS ${c.type}) AS ${sqlIdent(c.column)}`).join(', ')})` : '';
       await conn.run(
-        `COPY (SELECT * EXCLUDE (${part}) FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}` +
+        `COPY (SELECT * EXCLUDE (${part})${replace} FROM ${staging} WHERE ${inPartition}` +
           `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
@@ -98,9 +101,27 @@ export async function writeStagedPartitions(
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
+    } finally {
+      for (const c of codes) await conn.run(`DROP TYPE IF EXISTS ${c.type}`);
     }
   }
   return written;
+}
+
+/**
+ * One ENUM type per `sortAsCodes` column, of the values staged for the partition (carried-over rows included: the
+ * merge has inserted them by now). An ENUM column is written to Parquet as the same UTF8 strings a VARCHAR gives.
+ */
+async function codeTypes(conn: DuckDBConnection, spec: TableSpec, staging: string, inPartition: string): Promise<{ column: string; type: string }[]> {
+  const out: { column: string; type: string }[] = [];
+  for (const [i, column] of (spec.sortAsCodes ?? []).entries()) {
+    const type = sqlIdent(`codes_${spec.name}_${i}`);
+    const col = sqlIdent(column);
+    await conn.run(`DROP TYPE IF EXISTS ${type}`);
+    await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL)`);
+    out.push({ column, type });
+  }
+  return out;
 }
 
 /**

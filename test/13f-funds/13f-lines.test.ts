@@ -118,7 +118,23 @@ async function writeDataSet(dir: string, filings: Filing[]): Promise<void> {
     tsv([
       INFO_HEADER,
       ...filings.flatMap((f) =>
-        f.lines.map(([sk, issuer], i) => [f.accession, sk, issuer, 'COM', CUSIPS[i % CUSIPS.length], '', 1_000_000, 10_000 + i, 'SH', '', 'SOLE', '', 10_000 + i, 0, 0]),
+        f.lines.map(([sk, issuer], i) => [
+          f.accession,
+          sk,
+          issuer,
+          'COM',
+          CUSIPS[i % CUSIPS.length],
+          '',
+          1_000_000,
+          10_000 + i,
+          'SH',
+          '',
+          'SOLE',
+          '',
+          10_000 + i,
+          0,
+          0,
+        ]),
       ),
     ]),
   );
@@ -223,6 +239,16 @@ describe('13F line numbers and the manager-sorted copy', () => {
 
   it('writes the manager-sorted copy with exactly the rows of holdings_13f, each file in its order', async () => {
     await expectSameRowsEachInItsOrder();
+  });
+
+  it('writes the columns sorted as codes (sortAsCodes) as plain strings, the Parquet type a VARCHAR gets', async () => {
+    for (const spec of [holdings13f, holdings13fByManager]) {
+      const cols = await lake<{ name: string; type: string; converted_type: string }>(
+        `SELECT name, type, converted_type FROM parquet_schema(${sqlString(file(spec.name))})`,
+      );
+      for (const c of spec.sortAsCodes ?? []) expect(cols.find((x) => x.name === c)).toEqual({ name: c, type: 'BYTE_ARRAY', converted_type: 'UTF8' });
+    }
+    expect(holdings13f.sortAsCodes?.length).toBeGreaterThan(0);
   });
 
   it('keeps the copy identical after a merge that supersedes earlier lines and adds a manager', async () => {

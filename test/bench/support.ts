@@ -35,10 +35,7 @@ export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10):
  * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time, peak RSS
  * and CPU time (the CLI prints `peak_rss_mb=` and `cpu_ms=` when REPORT_PEAK_RSS=1).
  */
-export async function ingestInChild(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ ms: number; peakRssMb: number; cpuMs: number; stdout: string }> {
+export async function ingestInChild(args: string[], env: Record<string, string>): Promise<{ ms: number; peakRssMb: number; cpuMs: number; stdout: string }> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', ...args, '--quiet'], {

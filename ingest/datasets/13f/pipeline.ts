@@ -227,7 +227,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     ctx,
     `
     INSERT INTO staging_holdings_13f BY NAME
-    SELECT i.accession_number, CAST(i.line_no - d.first_line + 1 AS INTEGER) AS line_no, f.cik AS manager_cik, f.manager_name, d.period, f.period_of_report, f.filing_date,
+    SELECT i.accession_number, CAST(i.line_no - d.first_line + 1 AS INTEGER) AS line_no, f.cik AS manager_cik, f.manager_name, d.period,
+           f.period_of_report, f.filing_date,
            i.issuer_name, i.title_of_class, coalesce(c.cusip, '') AS cusip, coalesce(c.cusip_valid, false) AS cusip_valid, i.figi,
            CAST(round(i.value_reported * d.multiplier) AS BIGINT) AS value_usd, i.value_reported,
            d.unit AS value_unit_decision, d.reason AS value_unit_reason, i.shares, i.shares_type, i.put_call, i.investment_discretion,
@@ -259,6 +260,10 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     );
   }
   await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings);
+  // The line-sized work tables are done with: dropped, the sorted writes that follow get their memory instead of
+  // spilling beside them (3M lines: raw13f_info alone is ≈ 0.4 GB of the 2 GB limit).
+  await ctx.sql(`DROP TABLE raw13f_info`);
+  await ctx.sql(`DROP TABLE eff13f`);
 }
 
 /**
