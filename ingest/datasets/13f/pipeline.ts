@@ -17,7 +17,7 @@ import { numberLines } from './lines.ts';
  */
 
 /** Runs an INSERT into a staging table and counts its rows for progress (the runner sees only appended rows). */
-export async function stage(ctx: LoadContext, insertSql: string): Promise<void> {
+async function stage(ctx: LoadContext, insertSql: string): Promise<void> {
   ctx.progress.rows(insertedRows(await ctx.sql(insertSql)));
 }
 
