@@ -81,5 +81,9 @@ async function main(): Promise<number> {
 }
 
 process.exitCode = await main();
-// Benches read the peak resident memory of a whole ingest process from this line.
-if (process.env.REPORT_PEAK_RSS === '1') console.log(`peak_rss_mb=${Math.round(process.resourceUsage().maxRSS / 1024)}`);
+// Benches read the peak resident memory and the CPU time (every thread, DuckDB's included) of a whole ingest process from these lines.
+if (process.env.REPORT_PEAK_RSS === '1') {
+  const cpu = process.cpuUsage();
+  console.log(`peak_rss_mb=${Math.round(process.resourceUsage().maxRSS / 1024)}`);
+  console.log(`cpu_ms=${Math.round((cpu.user + cpu.system) / 1000)}`);
+}

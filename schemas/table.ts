@@ -45,6 +45,18 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * groups: a page decompresses every column of each matching group.
    */
   rowGroupSize?: number;
+  /**
+   * Name of a table of the same dataset holding the same rows (same columns and key) in another sort order: the
+   * run stages the rows once, in that table, and writes this one from its staging (no second staged copy, no second
+   * key check). List it after that table in the dataset's tables.
+   */
+  copyOf?: string;
+  /**
+   * VARCHAR columns holding few distinct values per partition (a filing's text repeated on each of its lines). The
+   * writer sorts them as ENUM codes built from the staged values and writes the same strings (same Parquet type): the
+   * sort then moves 4 bytes instead of the text (docs/engine-notes.md §4).
+   */
+  sortAsCodes?: string[];
 }
 
 /** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */

@@ -42,6 +42,9 @@ export interface StagedPartition extends WrittenPartition {
  * all of a run's tables together. Re-running the same period replaces the partition (idempotent).
  * In `merge` mode the partition's existing rows whose primary key is not in the run are carried over first, read
  * from `pending` (a file this run staged for the same target in an earlier batch) or else from the lake.
+ * `stagedIn`: a sorted copy (`spec.copyOf`) is written from the staging of the table it copies, once that table's
+ * partitions are written: its merge has already carried the partition's other rows into that staging, so none are
+ * read here.
  */
 export async function writeStagedPartitions(
   conn: DuckDBConnection,
@@ -50,8 +53,9 @@ export async function writeStagedPartitions(
   runId: string,
   pending: ReadonlyMap<string, string> = new Map(),
   alsoRewrite: string[] = [],
+  stagedIn?: TableSpec,
 ): Promise<StagedPartition[]> {
-  const staging = sqlIdent(`staging_${spec.name}`);
+  const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
   const staged = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),
@@ -66,7 +70,7 @@ export async function writeStagedPartitions(
     // A file this run staged earlier already holds the partition's append files (folded when it was written).
     const earlier = pending.get(target);
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
-    if (spec.writeMode === 'merge' && existing.length) {
+    if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
       await conn.run(
@@ -84,9 +88,12 @@ export async function writeStagedPartitions(
     // batches of one run apart.
     const tmp = join(dir, `.${randomUUID().slice(0, 8)}-${PARTITION_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
+    const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
+    const codes = order ? await codeTypes(conn, spec, staging, inPartition) : [];
     try {
+      const replace = codes.length ? ` REPLACE (${codes.map((c) => `CAST(${sqlIdent(c.column)} AS ${c.type}) AS ${sqlIdent(c.column)}`).join(', ')})` : '';
       await conn.run(
-        `COPY (SELECT * EXCLUDE (${part}) FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}` +
+        `COPY (SELECT * EXCLUDE (${part})${replace} FROM ${staging} WHERE ${inPartition}` +
           `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
@@ -94,9 +101,27 @@ export async function writeStagedPartitions(
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
+    } finally {
+      for (const c of codes) await conn.run(`DROP TYPE IF EXISTS ${c.type}`);
     }
   }
   return written;
+}
+
+/**
+ * One ENUM type per `sortAsCodes` column, of the values staged for the partition (carried-over rows included: the
+ * merge has inserted them by now). An ENUM column is written to Parquet as the same UTF8 strings a VARCHAR gives.
+ */
+async function codeTypes(conn: DuckDBConnection, spec: TableSpec, staging: string, inPartition: string): Promise<{ column: string; type: string }[]> {
+  const out: { column: string; type: string }[] = [];
+  for (const [i, column] of (spec.sortAsCodes ?? []).entries()) {
+    const type = sqlIdent(`codes_${spec.name}_${i}`);
+    const col = sqlIdent(column);
+    await conn.run(`DROP TYPE IF EXISTS ${type}`);
+    await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL)`);
+    out.push({ column, type });
+  }
+  return out;
 }
 
 /**
@@ -106,8 +131,14 @@ export async function writeStagedPartitions(
  * run's other tables. Readers see every `*.parquet` of a partition; the next merge of the partition, or the live
  * lane's `compactAppends` (ingest/pipeline/live/compact.ts), folds these files back into `data.parquet`.
  */
-export async function stageAppendPartitions(conn: DuckDBConnection, lakeDir: string, spec: TableSpec, runId: string): Promise<StagedPartition[]> {
-  const staging = sqlIdent(`staging_${spec.name}`);
+export async function stageAppendPartitions(
+  conn: DuckDBConnection,
+  lakeDir: string,
+  spec: TableSpec,
+  runId: string,
+  stagedIn?: TableSpec,
+): Promise<StagedPartition[]> {
+  const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
   const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
     String(r.v),

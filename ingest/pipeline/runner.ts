@@ -13,6 +13,7 @@ import { startRun } from '../lake/scratch.ts';
 import { createProgress } from './progress.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 import { assertStagedKeys, createStagingTable, StagingTable } from '../lake/staging.ts';
 import { runDiffStage, type DiffSummary } from '../events/diff-stage.ts';
 import { checkComplete } from '../sources/common/complete.ts';
@@ -100,6 +101,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
   const ctx: IngestContext = { http, settings, progress, log };
   const staleMs = opts.lockStaleMs;
   const locks = def.tables.map((t) => join(settings.lakeDir, t.name, '.lock'));
+  const stagedIn = copiedTables(def);
   const maxDrop = settings.INGEST_MAX_DROP;
 
   // A run killed mid-commit is finished first, and the scratch of dead runs removed, before this run starts.
@@ -231,7 +233,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           }
           let staged = 0;
           for (const t of def.tables) {
-            const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${sqlIdent(`staging_${t.name}`)}`);
+            const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${sqlIdent(`staging_${(stagedIn.get(t.name) ?? t).name}`)}`);
             staged += Number(n);
           }
           const rejection = checkRejections(staged, batchBad, batchFirstBad, maxDrop);
@@ -242,15 +244,16 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           }
           // Before anything is written: SQL-path loads skip row validation, and no validation sees a repeated key.
           progress.phase('checking primary keys');
-          for (const t of def.tables) await assertStagedKeys(conn, t);
+          // A sorted copy holds its source's staged rows: checked once, with the source.
+          for (const t of def.tables) if (!stagedIn.has(t.name)) await assertStagedKeys(conn, t);
           if (refusals.length && !opts.force) throw new IngestRefused(def.name, refusals);
           for (const t of def.tables) {
             progress.phase(`writing ${t.name}`);
             const earlier = new Map([...pending].map(([k, v]) => [k, v.part.staged]));
             const parts =
               opts.appendOnly && t.writeMode === 'merge'
-                ? await stageAppendPartitions(conn, settings.lakeDir, t, scratch.id)
-                : await writeStagedPartitions(conn, settings.lakeDir, t, scratch.id, earlier);
+                ? await stageAppendPartitions(conn, settings.lakeDir, t, scratch.id, stagedIn.get(t.name))
+                : await writeStagedPartitions(conn, settings.lakeDir, t, scratch.id, earlier, [], stagedIn.get(t.name));
             for (const part of parts) {
               const superseded = pending.get(part.target);
               if (superseded) await rm(superseded.part.staged, { force: true });
@@ -331,6 +334,21 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
   } finally {
     progress.stop();
   }
+}
+
+/**
+ * The tables a dataset writes as sorted copies (`copyOf`), each with the table whose staging holds its rows. That
+ * table must come earlier in the dataset's tables: its merge carries over the partitions' other rows first.
+ */
+function copiedTables(def: DatasetIngester): Map<string, TableSpec> {
+  const out = new Map<string, TableSpec>();
+  for (const [i, t] of def.tables.entries()) {
+    if (!t.copyOf) continue;
+    const source = def.tables.slice(0, i).find((s) => s.name === t.copyOf);
+    if (!source) throw new Error(`${def.name}: table ${t.name} is a copy of ${t.copyOf}, which is not listed before it in the dataset's tables`);
+    out.set(t.name, source);
+  }
+  return out;
 }
 
 /** A table's catalog entry once the run's partitions are in place (null for a table the run left untouched and never had). */

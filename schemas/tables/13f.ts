@@ -119,6 +119,8 @@ export const holdings13f = defineTable({
   sortBy: ['cusip', 'manager_cik', 'accession_number', 'line_no'],
   primaryKey: ['accession_number', 'line_no'],
   writeMode: 'merge',
+  // The filing's text on each line: 60% of the cost of sorting the staged lines (1M lines: 9.0 s CPU with it, 3.7 s without).
+  sortAsCodes: ['manager_name', 'value_unit_decision', 'value_unit_reason', 'amendment_effect', 'source_url'],
   // Measured on a 50M-line lake (8 quarters of 6.25M): smaller groups are SLOWER for `SELECT *` pages. DuckDB pays
   // per row group × projected column even for pruned groups (16k groups: +14 ms a file), and a matched group costs
   // about the same to decode at 16k as at 122k rows (every group holds nearly all ~8k managers, so the dictionaries
@@ -183,6 +185,7 @@ export const holdings13fByManager = defineTable({
   name: 'holdings_13f_by_manager',
   description: 'holdings_13f sorted by manager: same rows and columns; serves manager-filtered /v1/holdings pages.',
   sortBy: ['manager_cik', 'cusip', 'accession_number', 'line_no'],
+  copyOf: holdings13f.name,
 });
 
 export const TABLES_13F = [filings13f, holdings13f, holdings13fByManager, managers13f, unmappedCusips13f];

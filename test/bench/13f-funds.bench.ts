@@ -7,56 +7,24 @@ import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { loadSettings } from '../../schemas/settings.ts';
 import { allColumns } from '../../schemas/table.ts';
 import { holdings13f, managers13f } from '../../schemas/tables/13f.ts';
-import { write13fWindows, SAMPLE_WINDOW } from '../../ingest/datasets/13f/sample.ts';
 import { NPORT_HEADERS } from '../../ingest/datasets/nport/sample.ts';
 import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
 import { ingestInChild, latency, type BenchResult } from './support.ts';
+import { ingest13fBench } from './13f-ingest.bench.ts';
 import { createRaw13f } from '../../ingest/datasets/13f/pipeline.ts';
 import { resolveDuplicateRows } from '../../ingest/datasets/13f/duplicates.ts';
 import type { LoadContext } from '../../ingest/pipeline/contract.ts';
 
 /**
- * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window, a 500k-line N-PORT data set and a
+ * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window (`13f-ingest.bench.ts`, also
+ * run alone: `make bench BENCH=13f-ingest`), a 500k-line N-PORT data set and a
  * 5M-line holdings lake.
  * BENCH_SCALE=10 reproduces the issue's sizes: a ≈3M-line window, a 5M-line N-PORT data set and the 50M-line lake.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-
-async function ingestBench(root: string): Promise<BenchResult[]> {
-  const src = join(root, 'src');
-  await write13fWindows(src, { seed: 11, scale: 15 * SCALE }, ['current']);
-  const infotable = join(src, SAMPLE_WINDOW, 'INFOTABLE.tsv');
-  const { conn, instance } = await openDuck();
-  const [{ n }] = await queryRows(
-    conn,
-    `SELECT count(*)::BIGINT AS n FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', all_varchar=true)`,
-  );
-  const rows = Number(n);
-  const t = performance.now();
-  await conn.run(
-    `COPY (SELECT * FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', escape='')) ` +
-      `TO ${sqlString(join(root, 'baseline.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
-  );
-  const baselineMs = performance.now() - t;
-  conn.closeSync();
-  instance.closeSync();
-  const run = await ingestInChild(['13f', '--from', join(src, SAMPLE_WINDOW)], { DATA_DIR: join(root, 'data') });
-  const mb = (await stat(infotable)).size / 1e6;
-  return [
-    {
-      name: `13f: ingest data set window (${rows.toLocaleString('en-US')} INFOTABLE lines, ${mb.toFixed(0)} MB)`,
-      figures: {
-        rows_per_s: Math.round(rows / (run.ms / 1000)),
-        duckdb_read_csv_rows_per_s: Math.round(rows / (baselineMs / 1000)),
-        wall_s: Math.round(run.ms / 100) / 10,
-        peak_rss_mb: run.peakRssMb,
-      },
-    },
-  ];
-}
 
 /**
  * An unpacked N-PORT data set of `holdings` FUND_REPORTED_HOLDING lines with the published members and headers,
@@ -434,7 +402,7 @@ export async function duplicatesBench(): Promise<BenchResult[]> {
 export default async function (): Promise<BenchResult[]> {
   const root = await mkdtemp(join(tmpdir(), 'bench-13f-'));
   try {
-    return [...(await duplicatesBench()), ...(await ingestBench(root)), ...(await nportIngestBench(root)), ...(await queryBench(root))];
+    return [...(await duplicatesBench()), ...(await ingest13fBench(root)), ...(await nportIngestBench(root)), ...(await queryBench(root))];
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -33,10 +33,10 @@ export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10):
 }
 
 /**
- * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time and
- * peak RSS (the CLI prints `peak_rss_mb=` when REPORT_PEAK_RSS=1).
+ * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time, peak RSS
+ * and CPU time (the CLI prints `peak_rss_mb=` and `cpu_ms=` when REPORT_PEAK_RSS=1).
  */
-export async function ingestInChild(args: string[], env: Record<string, string>): Promise<{ ms: number; peakRssMb: number; stdout: string }> {
+export async function ingestInChild(args: string[], env: Record<string, string>): Promise<{ ms: number; peakRssMb: number; cpuMs: number; stdout: string }> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', ...args, '--quiet'], {
@@ -50,7 +50,8 @@ export async function ingestInChild(args: string[], env: Record<string, string>)
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`ingest exited ${code}: ${err || out}`));
       const m = out.match(/peak_rss_mb=(\d+)/);
-      resolve({ ms: performance.now() - t, peakRssMb: m ? Number(m[1]) : NaN, stdout: out });
+      const cpu = out.match(/cpu_ms=(\d+)/);
+      resolve({ ms: performance.now() - t, peakRssMb: m ? Number(m[1]) : NaN, cpuMs: cpu ? Number(cpu[1]) : NaN, stdout: out });
     });
   });
 }

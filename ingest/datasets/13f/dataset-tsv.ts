@@ -76,14 +76,13 @@ export async function loadDataset13f(ctx: LoadContext, members: Map<string, stri
     WHERE ${cikSql('s.CIK')} IS NOT NULL AND coalesce(${dmySql('s.PERIODOFREPORT')}, ${dmySql('c.REPORTCALENDARORQUARTER')}) IS NOT NULL
       AND trim(s.ACCESSION_NUMBER) NOT IN (SELECT accession_number FROM raw13f_filing)`);
 
-  // line_no = position inside the filing's table; INFOTABLE_SK follows the file order, so it orders the lines.
+  // line_no holds INFOTABLE_SK (file order) until lines.ts turns it into the position inside the filing's table.
   await loadTsv(
     ctx,
     members.get('INFOTABLE.TSV')!,
     (rel) => `
     INSERT INTO raw13f_info
-    SELECT trim(ACCESSION_NUMBER),
-           CAST(row_number() OVER (PARTITION BY trim(ACCESSION_NUMBER) ORDER BY TRY_CAST(INFOTABLE_SK AS BIGINT)) AS INTEGER),
+    SELECT trim(ACCESSION_NUMBER), TRY_CAST(INFOTABLE_SK AS BIGINT),
            ${textSql('NAMEOFISSUER')}, ${textSql('TITLEOFCLASS')}, nullif(trim(CUSIP), ''), ${textSql('FIGI')},
            ${numSql('VALUE')}, ${numSql('SSHPRNAMT')}, upper(${textSql('SSHPRNAMTTYPE')}), ${textSql('PUTCALL')},
            upper(${textSql('INVESTMENTDISCRETION')}), ${textSql('OTHERMANAGER')},

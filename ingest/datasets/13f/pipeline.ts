@@ -8,6 +8,7 @@ import { resolveIssuers } from './issuers.ts';
 import { filingIndexUrl, RAW_FILING_DDL, RAW_INFO_DDL, type RawFiling, type RawInfo } from '../../sources/edgar/funds/13f-raw.ts';
 import { decideValueUnit } from './value-unit.ts';
 import { resolveDuplicateRows } from './duplicates.ts';
+import { numberLines } from './lines.ts';
 
 /**
  * The one 13F pipeline behind both sources. Sources fill `raw13f_filing` / `raw13f_info` in the run's work
@@ -16,7 +17,7 @@ import { resolveDuplicateRows } from './duplicates.ts';
  */
 
 /** Runs an INSERT into a staging table and counts its rows for progress (the runner sees only appended rows). */
-export async function stage(ctx: LoadContext, insertSql: string): Promise<void> {
+async function stage(ctx: LoadContext, insertSql: string): Promise<void> {
   ctx.progress.rows(insertedRows(await ctx.sql(insertSql)));
 }
 
@@ -52,6 +53,7 @@ interface FilingFacts extends RawFiling {
   median_price: number | null;
   price_rows: number;
   has_figi: boolean;
+  first_line: number;
 }
 
 interface PriorFiling {
@@ -92,14 +94,16 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   for (const o of orphans)
     ctx.badRow({ file: 'INFOTABLE', line: null, reason: `${o.n} information table row(s) of ${o.accession_number} have no SUBMISSION/cover page` });
 
+  await numberLines(ctx);
   // Before any per-filing fact is computed: a table filed twice must not double the row count nor the median.
   const duplicates = await resolveDuplicateRows(ctx);
 
   const facts = (await ctx.sql(`
     SELECT f.*, CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
            strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at,
-           coalesce(a.info_rows, 0) AS info_rows, a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi
-    FROM raw13f_filing f LEFT JOIN (
+           coalesce(a.info_rows, 0) AS info_rows, a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
+           coalesce(l.first_line, 1)::BIGINT AS first_line
+    FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN (
       SELECT accession_number, count(*)::INTEGER AS info_rows,
              median(value_reported / shares) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0) AS median_price,
              count(*) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0)::INTEGER AS price_rows,
@@ -146,6 +150,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
         source_url: filingIndexUrl(f.cik, f.accession_number),
         duplicate_decision: dup?.decision ?? 'none',
         duplicate_reason: dup?.reason ?? null,
+        first_line: Number(f.first_line),
       };
     });
     await tableFromRows(
@@ -166,6 +171,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
         source_url: 'VARCHAR',
         duplicate_decision: 'VARCHAR',
         duplicate_reason: 'VARCHAR',
+        first_line: 'BIGINT',
       },
       decisions,
     );
@@ -221,7 +227,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     ctx,
     `
     INSERT INTO staging_holdings_13f BY NAME
-    SELECT i.accession_number, i.line_no, f.cik AS manager_cik, f.manager_name, d.period, f.period_of_report, f.filing_date,
+    SELECT i.accession_number, CAST(i.line_no - d.first_line + 1 AS INTEGER) AS line_no, f.cik AS manager_cik, f.manager_name, d.period,
+           f.period_of_report, f.filing_date,
            i.issuer_name, i.title_of_class, coalesce(c.cusip, '') AS cusip, coalesce(c.cusip_valid, false) AS cusip_valid, i.figi,
            CAST(round(i.value_reported * d.multiplier) AS BIGINT) AS value_usd, i.value_reported,
            d.unit AS value_unit_decision, d.reason AS value_unit_reason, i.shares, i.shares_type, i.put_call, i.investment_discretion,
@@ -253,6 +260,10 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
     );
   }
   await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings);
+  // The line-sized work tables are done with: dropped, the sorted writes that follow get their memory instead of
+  // spilling beside them (3M lines: raw13f_info alone is ≈ 0.4 GB of the 2 GB limit).
+  await ctx.sql(`DROP TABLE raw13f_info`);
+  await ctx.sql(`DROP TABLE eff13f`);
 }
 
 /**

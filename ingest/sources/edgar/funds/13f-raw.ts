@@ -71,7 +71,7 @@ export const RAW_FILING_DDL = `accession_number VARCHAR, cik VARCHAR, manager_na
   other_included_managers VARCHAR, signature_name VARCHAR, signature_title VARCHAR, signature_phone VARCHAR, signature VARCHAR,
   signature_city VARCHAR, signature_state_or_country VARCHAR, signature_date DATE`;
 
-export const RAW_INFO_DDL = `accession_number VARCHAR, line_no INTEGER, issuer_name VARCHAR, title_of_class VARCHAR, cusip_raw VARCHAR, figi VARCHAR,
+export const RAW_INFO_DDL = `accession_number VARCHAR, line_no BIGINT, issuer_name VARCHAR, title_of_class VARCHAR, cusip_raw VARCHAR, figi VARCHAR,
   value_reported DOUBLE, shares DOUBLE, shares_type VARCHAR, put_call VARCHAR, investment_discretion VARCHAR, other_manager VARCHAR,
   voting_sole BIGINT, voting_shared BIGINT, voting_none BIGINT`;
 

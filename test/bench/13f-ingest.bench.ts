@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
+import { write13fWindows, SAMPLE_WINDOW } from '../../ingest/datasets/13f/sample.ts';
+import { ingestInChild, type BenchResult } from './support.ts';
+
+/**
+ * 13F ingest of one data set window against the bare engine on the same INFOTABLE file: DuckDB's `read_csv`
+ * straight into a zstd Parquet file (`bare-copy-child.ts`, its own process, the ingest's 2 threads). Both figures
+ * come from the same run: CPU time (all threads) and peak RSS of each process. The ingest's CPU is the whole CLI
+ * process (Node start and TypeScript loading included); the baseline's is the COPY alone, so the ratio is the strict one.
+ * BENCH_SCALE=1: ≈300k lines; BENCH_SCALE=10: the issue's ≈3M-line quarter (BENCH_SCALE=3.4: ≈1M).
+ */
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+
+function bareCopy(infotable: string, out: string): Promise<{ cpuMs: number; peakRssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-copy-child.ts', infotable, out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (c) => (text += c));
+    child.stderr.on('data', (c) => (text += c));
+    child.on('close', (code) => {
+      const cpu = text.match(/cpu_ms=(\d+)/);
+      const rss = text.match(/peak_rss_mb=(\d+)/);
+      if (code !== 0 || !cpu || !rss) return reject(new Error(`bare COPY exited ${code}: ${text}`));
+      resolve({ cpuMs: Number(cpu[1]), peakRssMb: Number(rss[1]) });
+    });
+  });
+}
+
+export async function ingest13fBench(root: string, scale = SCALE): Promise<BenchResult[]> {
+  const src = join(root, 'src');
+  await write13fWindows(src, { seed: 11, scale: Math.round(15 * scale) }, ['current']);
+  const infotable = join(src, SAMPLE_WINDOW, 'INFOTABLE.tsv');
+  const { conn, instance } = await openDuck();
+  const [{ n }] = await queryRows(
+    conn,
+    `SELECT count(*)::BIGINT AS n FROM read_csv(${sqlString(infotable)}, delim='\t', header=true, quote='', all_varchar=true)`,
+  );
+  conn.closeSync();
+  instance.closeSync();
+  const rows = Number(n);
+  const bare = await bareCopy(infotable, join(root, 'baseline.parquet'));
+  const run = await ingestInChild(['13f', '--from', join(src, SAMPLE_WINDOW)], { DATA_DIR: join(root, 'data') });
+  const mb = (await stat(infotable)).size / 1e6;
+  return [
+    {
+      name: `13f: ingest data set window (${rows.toLocaleString('en-US')} INFOTABLE lines, ${mb.toFixed(0)} MB)`,
+      figures: {
+        cpu_s: Math.round(run.cpuMs / 100) / 10,
+        bare_copy_cpu_s: Math.round(bare.cpuMs / 100) / 10,
+        cpu_ratio: Math.round((run.cpuMs / bare.cpuMs) * 100) / 100,
+        peak_rss_mb: run.peakRssMb,
+        bare_copy_peak_rss_mb: bare.peakRssMb,
+        wall_s: Math.round(run.ms / 100) / 10,
+        rows_per_s: Math.round(rows / (run.ms / 1000)),
+      },
+    },
+  ];
+}
+
+export default async function (): Promise<BenchResult[]> {
+  const root = await mkdtemp(join(tmpdir(), 'bench-13f-ingest-'));
+  try {
+    return await ingest13fBench(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
