@@ -174,6 +174,8 @@ beforeAll(async () => {
     env: { RATE_LIMIT_RPS: '100000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', SEC_BASE_URL: upstream, SEC_EFTS_BASE_URL: upstream, HTTP_TIMEOUT_MS: '2000', HTTP_RETRIES: '0' },
   });
   await buildDemoLake(app.settings);
+  // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
+  await app.services.lake.refresh();
   doc = (await app.get('/openapi.json', null)).body;
   ajv.addSchema(doc as object, DOC_ID);
 
