@@ -128,7 +128,13 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
 }
 
 export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
-  const { ep, values, where, params, scope: partition } = await filterList(ep0, services, req.query as Record<string, unknown>, pagingParams(ep0.defaultLimit ?? 25));
+  const {
+    ep,
+    values,
+    where,
+    params,
+    scope: partition,
+  } = await filterList(ep0, services, req.query as Record<string, unknown>, pagingParams(ep0.defaultLimit ?? 25));
   const limit = values.limit as number;
   const echo: Record<string, unknown> = { ...values };
   delete echo.cursor;

@@ -36,8 +36,7 @@ export async function selectPage(
 ): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
   const type = duckType(table, first.column);
-  const parts =
-    first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
+  const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
   const start = cursorKey ? cursorKey[0] : parts?.[0];
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);

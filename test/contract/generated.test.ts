@@ -171,7 +171,14 @@ beforeAll(async () => {
   if (hasFixtures) up = await startUpstream();
   const upstream = up?.url ?? 'http://127.0.0.1:9';
   app = await createTestApp({
-    env: { RATE_LIMIT_RPS: '100000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', SEC_BASE_URL: upstream, SEC_EFTS_BASE_URL: upstream, HTTP_TIMEOUT_MS: '2000', HTTP_RETRIES: '0' },
+    env: {
+      RATE_LIMIT_RPS: '100000',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      SEC_BASE_URL: upstream,
+      SEC_EFTS_BASE_URL: upstream,
+      HTTP_TIMEOUT_MS: '2000',
+      HTTP_RETRIES: '0',
+    },
   });
   await buildDemoLake(app.settings);
   // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
