@@ -72,6 +72,10 @@ const SettingsSchema = z.object({
   DEMO_RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).default(8443),
   /** Share of a partition's rows (or of a run's rows, rejected) beyond which an ingest refuses to replace the lake. */
   INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
+  /** How often the API checks the lake's catalogs for commits from other processes (docs/read-path.md); 0: never. */
+  LAKE_REFRESH_MS: z.coerce.number().int().min(0).default(2000),
+  /** Prepared statements kept per API lake connection, keyed by SQL text (docs/read-path.md); 0 turns the cache off. */
+  LAKE_STATEMENT_CACHE: z.coerce.number().int().min(0).default(256),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

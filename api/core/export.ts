@@ -86,7 +86,7 @@ async function sendParquet(services: Services, res: Response, fields: string[] |
       rows > 0 || !fields
         ? `SELECT * FROM read_json(${sqlString(ndjson)}, format = 'newline_delimited', sample_size = -1)`
         : `SELECT ${fields.map((f) => `NULL::VARCHAR AS "${f.replace(/"/g, '""')}"`).join(', ')} WHERE false`;
-    await services.lake.query(`COPY (${source}) TO ${sqlString(parquet)} (FORMAT parquet, COMPRESSION zstd)`);
+    await services.lake.query(`COPY (${source}) TO ${sqlString(parquet)} (FORMAT parquet, COMPRESSION zstd)`, [], { cache: false });
     await pipeline(createReadStream(parquet), res);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { catalogPath, readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
-import { queryRows, streamRows } from '../../ingest/lake/index.ts';
-import { openLakeReader, type LakeReader } from '../../ingest/lake/index.ts';
+import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
+import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
+import { openLakeReader, type LakeReader, type ReaderHooks } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {
@@ -15,77 +15,145 @@ export interface TableInfo {
 
 export interface Lake {
   /**
-   * Parameterized SQL over the lake views; user input only ever enters as `params`. The views are brought up to
-   * date first, unless `refreshed`: the caller already did so for this request (through `partitions`).
+   * Parameterized SQL over the lake views; user input only ever enters as `params`. Runs on the listing of the last
+   * refresh (never lists folders itself), through the connection's prepared statement for this text unless
+   * `cache: false` (a statement whose text is unique each time, such as an export's COPY to a fresh file).
    */
-  query(sql: string, params?: unknown[], opts?: { refreshed?: boolean }): Promise<Record<string, unknown>[]>;
+  query(sql: string, params?: unknown[], opts?: { cache?: boolean }): Promise<Record<string, unknown>[]>;
   /**
    * The same, streamed chunk by chunk (2,048 rows) on one pooled connection held until the iteration ends: for
    * exports, whose results are never held whole.
    */
   stream(sql: string, params?: unknown[]): AsyncGenerator<Record<string, unknown>[]>;
   catalog(): Promise<CatalogEntry[]>;
-  /** Partition values of a table that hold files (unordered), after bringing the views up to date. */
+  /** Partition values of a table that hold files (unordered), as of the last refresh. */
   partitions(table: string): Promise<string[]>;
   tableInfo(table: string): Promise<TableInfo>;
+  /**
+   * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
+   * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
+   */
+  refresh(): Promise<void>;
   ping(): Promise<boolean>;
   close(): void;
 }
 
+export interface LakeOptions {
+  poolSize?: number;
+  extraTables?: TableSpec[];
+  /** How often the catalogs' mtimes are checked (LAKE_REFRESH_MS); 0: never, only `refresh()`. */
+  refreshMs?: number;
+  /** Prepared statements kept per pooled connection (LAKE_STATEMENT_CACHE); 0: none. */
+  statementCache?: number;
+  /**
+   * Runs `tick` every `ms` and returns its stop: setInterval by default; tests pass their own and tick by hand
+   * (the tick resolves when its refresh is done).
+   */
+  every?: (ms: number, tick: () => Promise<void>) => () => void;
+  /** Listing and preparing hooks (tests count them). */
+  hooks?: ReaderHooks & { onPrepare?: (sql: string) => void };
+  /** Where a failed timer refresh is reported (the next tick tries again). */
+  onError?: (err: Error) => void;
+}
+
+interface Pooled {
+  conn: DuckDBConnection;
+  statements: StatementCache;
+  /** The reader's generation the statements were prepared under. */
+  generation: number;
+}
+
+function everyInterval(ms: number, tick: () => Promise<void>): () => void {
+  const t = setInterval(() => void tick(), ms);
+  t.unref();
+  return () => clearInterval(t);
+}
+
+/** A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh. */
+const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
+
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,
  * so concurrent requests run in parallel without reopening Parquet footers (the metadata cache is per instance).
+ * The views follow the lake through refreshes off the request path (docs/read-path.md).
  */
-export async function openLake(lakeDir: string, opts: { poolSize?: number; extraTables?: TableSpec[] } = {}): Promise<Lake> {
+export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise<Lake> {
   const poolSize = opts.poolSize ?? 4;
-  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables);
-  const idle: DuckDBConnection[] = [];
-  for (let i = 0; i < poolSize; i++) idle.push(await reader.connect());
-  const waiters: ((c: DuckDBConnection) => void)[] = [];
+  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks);
+  const idle: Pooled[] = [];
+  for (let i = 0; i < poolSize; i++) {
+    const conn = await reader.connect();
+    const statements = createStatementCache(conn, opts.statementCache ?? 256, { onPrepare: opts.hooks?.onPrepare });
+    idle.push({ conn, statements, generation: reader.generation() });
+  }
+  const waiters: ((c: Pooled) => void)[] = [];
   const infoCache = new Map<string, { mtime: number; info: TableInfo }>();
 
-  async function acquire(): Promise<DuckDBConnection> {
-    const c = idle.pop();
-    if (c) return c;
-    return new Promise((resolve) => waiters.push(resolve));
+  async function acquire(): Promise<Pooled> {
+    const c = idle.pop() ?? (await new Promise<Pooled>((resolve) => waiters.push(resolve)));
+    // Statements prepared before a swap would be re-bound by DuckDB anyway; dropping them keeps nothing planned
+    // against a listing (or a file rewritten in place) that is gone.
+    if (c.generation !== reader.generation()) {
+      c.statements.clear();
+      c.generation = reader.generation();
+    }
+    return c;
   }
-  function release(c: DuckDBConnection): void {
+  function release(c: Pooled): void {
     const w = waiters.shift();
     if (w) w(c);
     else idle.push(c);
   }
 
+  async function run(sql: string, params: unknown[], cache: boolean): Promise<Record<string, unknown>[]> {
+    const c = await acquire();
+    try {
+      return cache ? await c.statements.run(sql, params) : await queryRows(c.conn, sql, params);
+    } finally {
+      release(c);
+    }
+  }
+
+  // A slow check (thousands of folders on a loaded disk) is never stacked under the next one.
+  let ticking: Promise<void> | null = null;
+  const tick = (): Promise<void> => {
+    ticking ??= reader
+      .refresh({ changedOnly: true })
+      .catch((err: Error) => opts.onError?.(err))
+      .finally(() => {
+        ticking = null;
+      });
+    return ticking;
+  };
+  const refreshMs = opts.refreshMs ?? 2000;
+  const stopTimer = refreshMs > 0 ? (opts.every ?? everyInterval)(refreshMs, tick) : () => {};
+
   return {
-    async query(sql, params = [], opts = {}) {
-      if (!opts.refreshed) await reader.refresh();
-      const c = await acquire();
+    async query(sql, params = [], o = {}) {
+      const cache = o.cache ?? true;
       try {
-        return await queryRows(c, sql, params);
-      } finally {
-        release(c);
+        return await run(sql, params, cache);
+      } catch (err) {
+        if (!MISSING_FILE.test((err as Error).message)) throw err;
+        // Files went away under the listing (no catalog change announces a compaction): list again, once.
+        await reader.refresh();
+        return run(sql, params, cache);
       }
     },
     async *stream(sql, params = []) {
-      await reader.refresh();
       const c = await acquire();
       try {
-        yield* streamRows(c, sql, params);
+        yield* streamRows(c.conn, sql, params);
       } finally {
         release(c);
       }
     },
     catalog: () => readCatalog(lakeDir),
-    async partitions(table) {
-      await reader.refresh();
-      return reader.partitions(table);
-    },
+    partitions: async (table) => reader.partitions(table),
     async tableInfo(table) {
-      let mtime = 0;
-      try {
-        mtime = statSync(catalogPath(lakeDir, table)).mtimeMs;
-      } catch {
-        return { refreshedAt: null, latestPartition: null, records: 0 };
-      }
+      // The catalog's mtime as of the last listing: no file is touched per request unless the catalog changed.
+      const mtime = reader.listing().get(table)?.catalogMtimeMs ?? null;
+      if (mtime === null) return { refreshedAt: null, latestPartition: null, records: 0 };
       const hit = infoCache.get(table);
       if (hit && hit.mtime === mtime) return hit.info;
       const e = await readCatalogEntry(lakeDir, table);
@@ -97,22 +165,22 @@ export async function openLake(lakeDir: string, opts: { poolSize?: number; extra
       infoCache.set(table, { mtime, info });
       return info;
     },
+    refresh: () => reader.refresh(),
     async ping() {
       try {
-        const c = await acquire();
-        try {
-          await queryRows(c, 'SELECT 1 AS ok');
-        } finally {
-          release(c);
-        }
-        statSync(lakeDir);
+        await run('SELECT 1 AS ok', [], false);
+        await stat(lakeDir);
         return true;
       } catch {
         return false;
       }
     },
     close() {
-      for (const c of idle) c.closeSync();
+      stopTimer();
+      for (const c of idle) {
+        c.statements.clear();
+        c.conn.closeSync();
+      }
       reader.close();
     },
   };

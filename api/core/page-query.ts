@@ -36,8 +36,7 @@ export async function selectPage(
 ): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
   const type = duckType(table, first.column);
-  const parts =
-    first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? orderedPartitions(await lake.partitions(table.name), type, first.dir) : null;
+  const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
   const start = cursorKey ? cursorKey[0] : parts?.[0];
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);
@@ -46,12 +45,11 @@ export async function selectPage(
   }
 
   // The filters, one comparison of the partition column with `value`, optionally a keyset on the other columns.
-  // `lake.partitions` above brought the views up to date for this page: the reads below skip that.
   const read = (op: '=' | '<' | '>', value: unknown, by: OrderColumn[], limit: number, after?: unknown[]) => {
     const b = sqlBuilder(filters.params);
     const where = [...filters.where, `"${first.column}" ${op} ${b.param(value)}::${type}`];
     if (after) where.push(keysetPredicate(rest, after, b, table));
-    return lake.query(selectSql(table, where, by, limit), b.params, { refreshed: true });
+    return lake.query(selectSql(table, where, by, limit), b.params);
   };
   const rows = await read('=', start, rest, n, cursorKey?.slice(1));
   if (rows.length >= n) return rows;
@@ -97,6 +95,20 @@ function comparator(type: string): (a: unknown, b: unknown) => number {
     const y = String(b);
     return x < y ? -1 : x > y ? 1 : 0;
   };
+}
+
+/**
+ * The ordered partitions of one listing, kept while the listing is current: `lake.partitions` answers the same array
+ * until the next refresh, so 3,650 day folders are sorted once per refresh rather than once per page.
+ */
+const ordered = new WeakMap<string[], Map<string, string[] | null>>();
+
+function pageOrder(values: string[], type: string, dir: 'asc' | 'desc'): string[] | null {
+  let byKey = ordered.get(values);
+  if (!byKey) ordered.set(values, (byKey = new Map()));
+  const key = `${type} ${dir}`;
+  if (!byKey.has(key)) byKey.set(key, orderedPartitions(values, type, dir));
+  return byKey.get(key) ?? null;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { createMonitoring, type MonitoringOptions, type MonitoringRuntime } from '../monitors/runtime.ts';
 import { createMeter, type Meter } from './credits.ts';
-import { openLake, type Lake } from './lake.ts';
+import { openLake, type Lake, type LakeOptions } from './lake.ts';
 import { openStateStore, type StateStore, stateTarget } from './state.ts';
 
 /** What route handlers may use; built once by createServices (tests build theirs with createTestApp). */
@@ -42,6 +42,8 @@ export interface ServiceOverrides {
   cursorSecret?: string;
   monitoring?: MonitoringOptions;
   log?: Logger;
+  /** The lake's timer and hooks (tests tick the refresh by hand and count listings). */
+  lake?: Pick<LakeOptions, 'every' | 'hooks'>;
 }
 
 export async function createServices(settings: Settings, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -49,7 +51,13 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
   const now = overrides.now ?? (() => new Date());
   const log = overrides.log ?? createLogger(settings.LOG_LEVEL);
   const state = await openStateStore(overrides.statePath ?? stateTarget(settings));
-  const lake = await openLake(settings.lakeDir, { extraTables: overrides.extraTables });
+  const lake = await openLake(settings.lakeDir, {
+    extraTables: overrides.extraTables,
+    refreshMs: settings.LAKE_REFRESH_MS,
+    statementCache: settings.LAKE_STATEMENT_CACHE,
+    onError: (err) => log.warn(`lake refresh failed: ${err.message}`),
+    ...overrides.lake,
+  });
   const http = overrides.http ?? createHttpClient(settings);
   const monitoring = createMonitoring({ state, lake, settings, now, log }, overrides.monitoring);
   const liveLog = log.child({ component: 'live' });
@@ -66,8 +74,18 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
       lookupCiks: async (acc) => (await lake.query('SELECT DISTINCT cik FROM filings WHERE accession = $1', [acc])).map((r) => String(r.cik)),
     }),
     monitoring,
-    // A batch's events are in the lake when onBatch fires: matching them now instead of at the next cycle.
-    live: createLiveLane({ settings, http, now, log: (m) => liveLog.info(m), onBatch: () => monitoring.kick() }),
+    // A batch's rows and events are in the lake when onBatch fires: the views take them in before the poll returns,
+    // and monitors match them now instead of at the next cycle.
+    live: createLiveLane({
+      settings,
+      http,
+      now,
+      log: (m) => liveLog.info(m),
+      onBatch: async () => {
+        await lake.refresh().catch((err: Error) => liveLog.warn(`lake refresh after a batch failed: ${err.message}`));
+        monitoring.kick();
+      },
+    }),
     log,
     cursorSecret: overrides.cursorSecret ?? cursorSecret(settings),
     now,

@@ -1,5 +1,6 @@
 /** The public surface of `ingest/lake` for the API (and other layers above): import from here, not from its files. */
-export { type CatalogEntry, catalogPath, readCatalog, readCatalogEntry } from './catalog.ts';
+export { type CatalogEntry, readCatalog, readCatalogEntry } from './catalog.ts';
 export { openDuck, queryRows, sqlString, streamRows } from './duck.ts';
-export { type LakeReader, openLakeReader } from './reader.ts';
+export { type LakeReader, openLakeReader, type ReaderHooks } from './reader.ts';
+export { createStatementCache, type StatementCache } from './statement-cache.ts';
 export { createLogger, type Logger } from './logger.ts';

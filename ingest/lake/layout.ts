@@ -47,27 +47,32 @@ function viewColumn(name: string, type: string): string {
 }
 
 /**
- * The SQL view of a table: every partition file, or an empty relation of the right shape before any ingest.
+ * The SQL view of a table over `files` (its listing), or an empty relation of the right shape before any ingest.
  * `uniform` (every file has the same columns) lets the view skip union_by_name, whose per-query schema
  * reconciliation costs a few milliseconds per file on every page.
  */
-export function viewSql(lakeDir: string, spec: TableSpec, uniform = false): string {
+export function viewSqlOver(spec: TableSpec, files: readonly string[], uniform = false): string {
   const cols = allColumns(spec);
   const name = sqlIdent(spec.name);
-  if (tableFiles(lakeDir, spec.name).length === 0) {
+  if (files.length === 0) {
     const select = Object.entries(cols)
       .map(([c, s]) => `NULL::${s.type === 'JSON' ? 'JSON' : duckType(s.type)} AS ${sqlIdent(c)}`)
       .join(', ');
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
   }
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
-  const files = tableFiles(lakeDir, spec.name).sort().map(sqlString).join(', ');
+  const list = [...files].sort().map(sqlString).join(', ');
   const partType = duckType(cols[spec.partitionBy].type);
   const ordered = Object.entries(cols)
     .map(([c, s]) => viewColumn(c, s.type))
     .join(', ');
   return (
-    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${files}], ` +
+    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${list}], ` +
     `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
   );
+}
+
+/** The view of a table over the files its folders hold now (`npm run sql`, which creates a view on first mention). */
+export function viewSql(lakeDir: string, spec: TableSpec): string {
+  return viewSqlOver(spec, tableFiles(lakeDir, spec.name));
 }

@@ -1,66 +1,63 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from './duck.ts';
-import { viewSql } from './layout.ts';
+import { viewSqlOver } from './layout.ts';
+import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
+
+/** Every table's listing as of one refresh: replaced whole, never edited, so a reader of it sees one moment. */
+export type LakeListing = ReadonlyMap<string, TableListing>;
 
 export interface LakeReader {
   instance: DuckDBInstance;
   tables: TableSpec[];
-  /** Runs parameterized SQL over the views (one per table). */
+  /** Runs parameterized SQL over the views (one per table), after a refresh when the last is over 500 ms old. */
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Re-creates views whose partition set changed since the last call (cheap: a few directory reads). */
-  refresh(): Promise<void>;
+  /**
+   * Lists every table again and swaps the views whose files changed, in one transaction (a query on any
+   * connection sees all old views or all new ones). With `changedOnly`, only tables whose `_catalog.json` mtime
+   * moved since their listing are listed (a stat per table: the timer's check).
+   */
+  refresh(opts?: { changedOnly?: boolean }): Promise<void>;
+  /** The listing the views were built from (the last refresh's). */
+  listing(): LakeListing;
   /** Partition values that hold files, as of the last refresh (unordered; decoded from the folder names). */
   partitions(table: string): string[];
+  /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
+  generation(): number;
   connect(): Promise<DuckDBConnection>;
   close(): void;
 }
 
-/**
- * A fingerprint of a table's partition folders (a view is rebuilt only when files appear or disappear), and the
- * partition values that hold at least one file, read in the same directory pass.
- */
-function listing(lakeDir: string, table: string): { fingerprint: string; partitions: string[] } {
-  const dir = join(lakeDir, table);
-  if (!existsSync(dir)) return { fingerprint: '', partitions: [] };
-  const files: string[] = [];
-  const partitions: string[] = [];
-  for (const p of readdirSync(dir)) {
-    const eq = p.indexOf('=');
-    if (eq < 0) continue;
-    const inPart = readdirSync(join(dir, p)).filter((f) => f.endsWith('.parquet'));
-    for (const f of inPart) files.push(`${p}/${f}`);
-    if (inPart.length) partitions.push(decodeURIComponent(p.slice(eq + 1)));
-  }
-  return { fingerprint: files.sort().join('|'), partitions };
+export interface ReaderHooks {
+  /** Called for every table listing taken (tests count them: no request may cause one). */
+  onList?: (table: string) => void;
 }
 
-/** Whether every file of a table has the same columns (checked once per change of the file set). */
-async function uniformSchema(lakeDir: string, table: string): Promise<boolean> {
+/** Signature (column names and types) of each file, read from the footers of files not seen before. */
+async function schemasOf(files: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!files.length) return out;
   const { instance, conn } = await openDuck(':memory:', { threads: '1' });
   try {
     const rows = await queryRows(
       conn,
-      `SELECT count(DISTINCT cols) AS n FROM (SELECT file_name, string_agg(name || ':' || coalesce(type, ''), ',' ORDER BY name) AS cols
-         FROM parquet_schema(${sqlString(join(lakeDir, table, '*', '*.parquet'))}) GROUP BY file_name)`,
+      `SELECT file_name AS f, string_agg(name || ':' || coalesce(type, ''), ',' ORDER BY name) AS cols
+         FROM parquet_schema([${files.map(sqlString).join(', ')}]) GROUP BY file_name`,
     );
-    return Number(rows[0]?.n) === 1;
-  } catch {
-    return false;
+    for (const r of rows) out.set(String(r.f), String(r.cols));
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
+  return out;
 }
 
 /**
- * An in-memory DuckDB with one view per lake table. Used by the API, `npm run sql` and the diff stage; it only
- * reads Parquet, so any number of processes can hold one while an ingest writes.
+ * An in-memory DuckDB with one view per lake table. Used by the API, the diff stage and the events writer; it
+ * only reads Parquet, so any number of processes can hold one while an ingest writes.
  */
-export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] = []): Promise<LakeReader> {
+export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] = [], hooks: ReaderHooks = {}): Promise<LakeReader> {
   const tables = [...ALL_TABLES, ...extraTables];
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   // Parquet footers cached across queries: the measured p50 drops by a third (docs/engine-notes.md §1).
@@ -68,33 +65,77 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
   // DuckDB's late materialization re-reads a sorted `SELECT * … LIMIT` page from a second scan that loses the
   // selective filter; on 2×5M-row holdings it costs a third of the page time (measured p50 30 → 20 ms).
   await conn.run('SET GLOBAL late_materialization_max_rows = 0');
-  const prints = new Map<string, string>();
-  const partitionValues = new Map<string, string[]>();
+  let current: LakeListing = new Map();
+  let gen = 0;
+  // Per table, each file's column signature: a changed listing reads only the footers of its new files.
+  const signatures = new Map<string, Map<string, string>>();
   let lastCheck = 0;
 
-  async function refresh(force = false): Promise<void> {
-    const now = Date.now();
-    if (!force && now - lastCheck < 500) return;
-    lastCheck = now;
-    for (const t of tables) {
-      const { fingerprint: fp, partitions } = listing(lakeDir, t.name);
-      partitionValues.set(t.name, partitions);
-      if (prints.get(t.name) === fp) continue;
-      await conn.run(viewSql(lakeDir, t, fp !== '' && (await uniformSchema(lakeDir, t.name))));
-      prints.set(t.name, fp);
+  async function uniform(table: string, files: string[]): Promise<boolean> {
+    const known = signatures.get(table) ?? new Map<string, string>();
+    let fresh: Map<string, string>;
+    try {
+      fresh = await schemasOf(files.filter((f) => !known.has(f)));
+    } catch {
+      return false;
     }
+    const now = new Map(files.map((f) => [f, known.get(f) ?? fresh.get(f) ?? '']));
+    signatures.set(table, now);
+    const distinct = new Set(now.values());
+    return distinct.size === 1 && !distinct.has('');
   }
-  await refresh(true);
+
+  async function relist(changedOnly: boolean): Promise<void> {
+    const next = new Map(current);
+    const views: string[] = [];
+    let changed = false;
+    for (const t of tables) {
+      const prior = current.get(t.name);
+      if (changedOnly && prior && (await catalogMtime(lakeDir, t.name)) === prior.catalogMtimeMs) continue;
+      hooks.onList?.(t.name);
+      const l = await listTable(lakeDir, t.name);
+      next.set(t.name, l);
+      if (prior?.catalogMtimeMs !== l.catalogMtimeMs) changed = true;
+      if (sameFiles(prior, l)) continue;
+      views.push(viewSqlOver(t, l.files, l.files.length > 0 && (await uniform(t.name, l.files))));
+    }
+    if (views.length) {
+      // One transaction: other connections see every table's new view at once, or none of them.
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        for (const v of views) await conn.run(v);
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+      changed = true;
+    }
+    current = next;
+    if (changed) gen++;
+  }
+
+  // Refreshes run one after another: two interleaved ones could swap an older listing in after a newer one.
+  let chain: Promise<void> = Promise.resolve();
+  function refresh(opts: { changedOnly?: boolean } = {}): Promise<void> {
+    lastCheck = Date.now();
+    const run = chain.then(() => relist(opts.changedOnly ?? false));
+    chain = run.catch(() => undefined);
+    return run;
+  }
+  await refresh();
 
   return {
     instance,
     tables,
     async query(sql, params = []) {
-      await refresh();
+      if (Date.now() - lastCheck >= 500) await refresh();
       return queryRows(conn, sql, params);
     },
-    refresh: () => refresh(true),
-    partitions: (table) => partitionValues.get(table) ?? [],
+    refresh,
+    listing: () => current,
+    partitions: (table) => current.get(table)?.partitions ?? [],
+    generation: () => gen,
     connect: () => instance.connect(),
     close() {
       conn.closeSync();

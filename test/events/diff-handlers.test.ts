@@ -16,6 +16,8 @@ import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
  */
 
 async function events(app: TestApp, where = 'true', params: unknown[] = []) {
+  // A backfill or append runs outside the app: its views take the commit in at the next catalog check, asked for now.
+  await app.services.lake.refresh();
   return app.services.lake.query(`SELECT * FROM events WHERE ${where} ORDER BY seq`, params);
 }
 

@@ -55,6 +55,8 @@ describe('events store and /v1/events', () => {
         }),
       ]),
     ).toBe(1);
+    // Appended as by another process: the app's views take the commits in at the next catalog check, asked for now.
+    await app.services.lake.refresh();
     const [{ n, keys }] = await app.services.lake.query('SELECT count(*) AS n, count(DISTINCT dedup_key) AS keys FROM events');
     expect(n).toBe(31);
     expect(keys).toBe(31);

@@ -105,6 +105,8 @@ beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
   try {
     await buildDemoLake(app.settings);
+    // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
+    await app.services.lake.refresh();
   } finally {
     vi.useRealTimers();
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitoringRuntime } from '../../api/monitors/runtime.ts';
 import { verifyWebhookSignature } from '../../api/webhooks/verifier.ts';
-import { appendEvents } from '../../ingest/events/writer.ts';
+import { appendEvents as appendToLake } from '../../ingest/events/writer.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { MONITORING_ROUTES } from './monitoring-routes.ts';
@@ -11,6 +11,13 @@ const tls = makeCert();
 const clock = new TestClock();
 let app: TestApp;
 let rt: MonitoringRuntime;
+
+/** Appends as another process would, then has the app's views take the commit in (docs/read-path.md). */
+async function appendEvents(...args: Parameters<typeof appendToLake>): Promise<number> {
+  const n = await appendToLake(...args);
+  await app.services.lake.refresh();
+  return n;
+}
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let otherKey: string;
 

@@ -57,6 +57,8 @@ function csvOf(records: Record<string, unknown>[], fields: string[]): string {
 beforeAll(async () => {
   app = await createTestApp({ env: { RATE_LIMIT_RPS: '100000' } });
   await buildDemoLake(app.settings);
+  // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
+  await app.services.lake.refresh();
   lists = app.handle.endpoints.filter((e): e is ListEndpoint => e.kind === 'list');
 }, 600_000);
 

@@ -21,6 +21,8 @@ const one = async (sql: string) => (await app.services.lake.query(sql))[0];
 beforeAll(async () => {
   app = await createTestApp({ routes: [] });
   await buildDemoLake(app.settings);
+  // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
+  await app.services.lake.refresh();
 }, 600_000);
 
 afterAll(async () => {

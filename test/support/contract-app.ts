@@ -86,6 +86,8 @@ export async function startContractApp(env: Record<string, string> = {}): Promis
     },
   });
   await buildDemoLake(app.settings);
+  // The app opened on an empty lake: its views take the demo lake in now rather than at the next catalog check.
+  await app.services.lake.refresh();
   const doc = (await app.get('/openapi.json', null)).body as OpenApiDoc;
   const ids: Record<string, string> = {};
 

@@ -13,7 +13,7 @@ import { createApp, type AppHandle } from '../../api/core/app.ts';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import { createKey } from '../../api/core/keys.ts';
 import type { PlanId } from '../../schemas/plans.ts';
-import { closeServices, createServices, type Services } from '../../api/core/services.ts';
+import { closeServices, createServices, type ServiceOverrides, type Services } from '../../api/core/services.ts';
 import type { MonitoringOptions } from '../../api/monitors/runtime.ts';
 
 export interface TestApp {
@@ -32,7 +32,7 @@ export interface TestApp {
     init?: { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> },
   ): Promise<{ status: number; headers: Headers; body: any }>;
   get(path: string, key?: string | null): Promise<{ status: number; headers: Headers; body: any }>;
-  /** Runs an ingest into this app's lake (by name or definition). */
+  /** Runs an ingest into this app's lake (by name or definition); the app's views include it when this resolves. */
   ingest(dataset: string | DatasetIngester, args?: IngestArgs, opts?: RunOptions): Promise<IngestSummary>;
   /**
    * Writes the dataset's demo sample into a temp folder and ingests it (`--from`). Pass the dataset's definition
@@ -55,7 +55,14 @@ async function allRoutes(): Promise<readonly Endpoint[]> {
  * runtime's options (a test receiver's CA).
  */
 export async function createTestApp(
-  opts: { routes?: readonly Endpoint[]; env?: Record<string, string>; now?: () => Date; extraTables?: TableSpec[]; monitoring?: MonitoringOptions } = {},
+  opts: {
+    routes?: readonly Endpoint[];
+    env?: Record<string, string>;
+    now?: () => Date;
+    extraTables?: TableSpec[];
+    monitoring?: MonitoringOptions;
+    lake?: ServiceOverrides['lake'];
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
@@ -68,6 +75,7 @@ export async function createTestApp(
     extraTables: opts.extraTables,
     cursorSecret: 'test-cursor-secret-0123456789',
     monitoring: opts.monitoring,
+    lake: opts.lake,
   });
   const handle = createApp(services, { routes: opts.routes ?? (await allRoutes()) });
   const server: Server = createServer(handle.app);
@@ -108,13 +116,22 @@ export async function createTestApp(
     newKey,
     request,
     get: (path, k) => request(path, { key: k }),
-    ingest: (dataset, args = {}, ro = {}) => runIngest(dataset, args, settings, { quiet: true, http, ...ro }),
+    // The app's views take in a commit at the next catalog check (LAKE_REFRESH_MS); a test asks at once instead.
+    async ingest(dataset, args = {}, ro = {}) {
+      try {
+        return await runIngest(dataset, args, settings, { quiet: true, http, ...ro });
+      } finally {
+        await services.lake.refresh();
+      }
+    },
     async ingestSample(dataset, o = {}) {
       const def = typeof dataset === 'string' ? await findIngester(dataset) : dataset;
       if (!def?.sample) throw new Error(`dataset ${typeof dataset === 'string' ? dataset : dataset.name} has no sample writer`);
       const dir = join(dataDir, 'samples', def.name);
       await def.sample(dir, { seed: o.seed ?? 1, scale: o.scale ?? 1 });
-      return runIngest(def, { from: dir }, settings, { quiet: true, http, skipDiff: o.skipDiff });
+      const summary = await runIngest(def, { from: dir }, settings, { quiet: true, http, skipDiff: o.skipDiff });
+      await services.lake.refresh();
+      return summary;
     },
     async close() {
       // Keep-alive sockets of the test's fetches would hold close() open for seconds: cut them at once.

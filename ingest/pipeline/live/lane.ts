@@ -31,7 +31,7 @@ export interface LiveLaneOptions {
   run?: typeof runIngest;
   log?: (m: string) => void;
   /** Called after a batch reached the lake and its events were appended (the server kicks the monitor worker). */
-  onBatch?: (r: BatchResult) => void;
+  onBatch?: (r: BatchResult) => void | Promise<void>;
   /** Called inside a batch as stages complete (benches measure publish → lake with it). */
   onStage?: (stage: LiveStage, accessions: string[]) => void;
 }
@@ -219,7 +219,7 @@ export function createLiveLane(opts: LiveLaneOptions): LiveLane {
         for (const f of fetched) if (!s.newest_ingested || f.filing.updated > s.newest_ingested) s.newest_ingested = f.filing.updated;
         h.filings_ingested += result.filings;
         h.events_appended += result.events;
-        opts.onBatch?.(result);
+        await opts.onBatch?.(result);
       }
       if (fetched.length || fresh.length || troubled) await writeLiveState(statePath, s);
       h.last_success_at = now().toISOString();

@@ -1,0 +1,236 @@
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import eventsRoutes from '../../api/events/routes.ts';
+import { openLake, type Lake } from '../../api/core/lake.ts';
+import { selectPage } from '../../api/core/page-query.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
+import { listTable } from '../../ingest/lake/listing.ts';
+import { allColumns } from '../../schemas/table.ts';
+import { ALL_TABLES } from '../../schemas/tables/index.ts';
+import { eventsTable } from '../../schemas/tables/events.ts';
+import { holdings13f } from '../../schemas/tables/13f.ts';
+import { createTestApp } from '../support/harness.ts';
+import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from '../platform/toy-dataset.ts';
+import { generateLake } from './13f-funds.bench.ts';
+import { latency, percentile, type BenchResult } from './support.ts';
+
+/**
+ * The read path's per-request overheads (docs/read-path.md), a few minutes:
+ *  1. pages with the events table at 36, 365 and 3,650 day folders (the 36-folder run is the baseline): a page of
+ *     another table (what the per-request listing taxed) and a page of /v1/events itself, with the CPU per request,
+ *     beside what the listing that used to run on every request (synchronous, every table) costs on that lake;
+ *  2. a `?cusip=` page of a holdings lake (BENCH_READ_ROWS lines, 400,000 by default) through the statement cache,
+ *     without it, and raw DuckDB running the same SQL texts and values on the same files (unprepared, and prepared),
+ *     measured in turn (one call of each per round).
+ * The 3,650-folder run takes minutes: /v1/events reads every day file for a page (docs/read-path.md).
+ */
+export default async function readPathBench(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  let base: { other: number; events: number } | null = null;
+  // BENCH_READ_DAYS picks the folder counts (default 36,365,3650; the first is the baseline).
+  const counts = (process.env.BENCH_READ_DAYS ?? '36,365,3650').split(',').filter(Boolean).map(Number);
+  for (const days of counts) {
+    const r = await folderCountRun(days);
+    base ??= { other: r.other.cpu_ms, events: r.events.cpu_ms };
+    out.push({
+      name: `read-path: /v1/toy-firms-history page, events at ${days} day folders`,
+      figures: { ...r.other, cpu_vs_36_pct: pct(r.other.cpu_ms, base.other), old_sync_listing_ms: r.oldListingMs },
+    });
+    out.push({
+      name: `read-path: /v1/events page, events at ${days} day folders`,
+      figures: { ...r.events, cpu_vs_36_pct: pct(r.events.cpu_ms, base.events) },
+    });
+  }
+  out.push(...(await statementCacheRun(Number(process.env.BENCH_READ_ROWS ?? 400_000))));
+  return out;
+}
+
+const pct = (x: number, base: number) => Math.round(((x - base) / base) * 1000) / 10;
+
+/** p50/p99 and the process CPU (server and client share the process, as in every bench here) per call. */
+async function measure(fn: () => Promise<unknown>, runs: number): Promise<{ p50_ms: number; p99_ms: number; cpu_ms: number }> {
+  for (let i = 0; i < Math.max(2, Math.min(10, runs / 5)); i++) await fn();
+  const cpu0 = process.cpuUsage();
+  const l = await latency(fn, runs, 0);
+  const cpu = process.cpuUsage(cpu0);
+  return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
+}
+
+/** One event a day in `days` day folders, written by DuckDB's partitioned COPY (a second or two for 3,650). */
+async function writeEventDays(lakeDir: string, days: number): Promise<void> {
+  const cols = allColumns(eventsTable);
+  const expr: Record<string, string> = {
+    id: `'ev-' || i`,
+    event_type: `'sec.filing.new'`,
+    importance: `'low'`,
+    importance_rank: '1',
+    confidence: '1.0',
+    summary: `'bench event ' || i`,
+    details: `'{}'`,
+    evidence: `'[]'`,
+    dedup_key: `'k' || i`,
+    detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i AS INTEGER))`,
+    seq: 'i + 1',
+    detected_date: `DATE '2016-01-01' + CAST(i AS INTEGER)`,
+  };
+  const select = Object.entries(cols)
+    .map(([c, s]) => `${expr[c] ?? `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type}`} AS "${c}"`)
+    .join(', ');
+  const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+  try {
+    await conn.run(
+      `COPY (SELECT ${select} FROM range(${days}) t(i)) TO ${sqlString(join(lakeDir, eventsTable.name))} ` +
+        '(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (detected_date), OVERWRITE_OR_IGNORE)',
+    );
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/**
+ * Several variants measured in turn, one call of each per round, so a load that comes and goes on a shared machine
+ * falls on all of them alike; per variant the p50/p99 and the process CPU of its calls.
+ */
+async function measureInTurn<K extends string>(
+  variants: Record<K, () => Promise<unknown>>,
+  runs: number,
+): Promise<Record<K, { p50_ms: number; p99_ms: number; cpu_ms: number }>> {
+  const keys = Object.keys(variants) as K[];
+  const wall = new Map<K, number[]>(keys.map((k) => [k, []]));
+  const cpu = new Map<K, number>(keys.map((k) => [k, 0]));
+  for (let i = 0; i < 10; i++) for (const k of keys) await variants[k]();
+  for (let i = 0; i < runs; i++) {
+    for (const k of keys) {
+      const c0 = process.cpuUsage();
+      const t = performance.now();
+      await variants[k]();
+      wall.get(k)?.push(performance.now() - t);
+      const c = process.cpuUsage(c0);
+      cpu.set(k, (cpu.get(k) ?? 0) + c.user + c.system);
+    }
+  }
+  const out = {} as Record<K, { p50_ms: number; p99_ms: number; cpu_ms: number }>;
+  for (const k of keys) {
+    const w = wall.get(k) ?? [];
+    out[k] = { p50_ms: percentile(w, 50), p99_ms: percentile(w, 99), cpu_ms: Math.round(((cpu.get(k) ?? 0) / 1000 / runs) * 100) / 100 };
+  }
+  return out;
+}
+
+/** Progress on stderr: a loaded 2-core machine stretches the run, and the figures print only at its end. */
+const step = (m: string) => process.stderr.write(`  read-path: ${m}\n`);
+
+async function folderCountRun(days: number) {
+  const app = await createTestApp({
+    routes: [...toyEndpoints, ...eventsRoutes],
+    extraTables: [firmsTable],
+    env: { RATE_LIMIT_RPS: '100000', METERING: 'off' },
+  });
+  try {
+    await writeToyCsv(join(app.dataDir, 'in'), '2026-01-01', 2000);
+    let t = performance.now();
+    await writeEventDays(app.settings.lakeDir, days);
+    step(`${days} day folders written in ${Math.round(performance.now() - t)} ms`);
+    t = performance.now();
+    await app.ingest(toyIngester(), { from: join(app.dataDir, 'in') }, { skipDiff: true });
+    step(`toy ingest + full refresh in ${Math.round(performance.now() - t)} ms`);
+    const other = await measure(() => app.get('/v1/toy-firms-history?state=NY&limit=25'), 100);
+    step(`toy page p50 ${other.p50_ms} ms`);
+    const events = await measure(() => app.get('/v1/events?limit=25'), days > 1000 ? 10 : 30);
+    step(`events page p50 ${events.p50_ms} ms`);
+    // What every request paid before: the synchronous listing of every table's partition folders.
+    const tables = [...ALL_TABLES, firmsTable];
+    const old: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      for (const s of tables) tableFiles(app.settings.lakeDir, s.name);
+      old.push(performance.now() - t);
+    }
+    return { other, events, oldListingMs: percentile(old, 50) };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Records the SQL texts and values a page ran, to replay them on raw DuckDB. */
+function recording(lake: Lake, log: { sql: string; params: unknown[] }[]): Lake {
+  return {
+    ...lake,
+    query: (sql, params = [], o) => {
+      log.push({ sql, params });
+      return lake.query(sql, params, o);
+    },
+  };
+}
+
+async function statementCacheRun(rows: number): Promise<BenchResult[]> {
+  const app = await createTestApp({ routes: [] });
+  const out: BenchResult[] = [];
+  try {
+    const { cusips } = await generateLake(app.settings.lakeDir, rows);
+    const order = [
+      { column: 'period', dir: 'desc' as const },
+      { column: 'cusip', dir: 'asc' as const },
+      { column: 'manager_cik', dir: 'asc' as const },
+      { column: 'accession_number', dir: 'asc' as const },
+      { column: 'line_no', dir: 'asc' as const },
+    ];
+    // The filters /v1/holdings?cusip= builds: the CUSIP and the current-lines default.
+    const filters = (c: string) => ({ where: ['"cusip" = $1', '"is_current" = true'], params: [c] });
+    const cached = await openLake(app.settings.lakeDir, { refreshMs: 0 });
+    const plain = await openLake(app.settings.lakeDir, { refreshMs: 0, statementCache: 0 });
+    const runs = 200;
+    const pageOf = (lake: Lake) => {
+      let i = 0;
+      return () => selectPage(lake, holdings13f, order, filters(cusips[i++ % cusips.length]), 26, null);
+    };
+    // The same texts and values on a bare DuckDB over the same files (the lake's settings, its view).
+    const pages: { sql: string; params: unknown[] }[][] = [];
+    for (const c of cusips) {
+      const log: { sql: string; params: unknown[] }[] = [];
+      await selectPage(recording(plain, log), holdings13f, order, filters(c), 26, null);
+      pages.push(log);
+    }
+    const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+    try {
+      await conn.run('SET GLOBAL parquet_metadata_cache = true');
+      await conn.run('SET GLOBAL late_materialization_max_rows = 0');
+      await conn.run(viewSqlOver(holdings13f, (await listTable(app.settings.lakeDir, holdings13f.name)).files, true));
+      let j = 0;
+      const rawPage = async () => {
+        for (const q of pages[j++ % pages.length]) (await conn.runAndReadAll(q.sql, q.params as never)).getRowObjectsJson();
+      };
+      const prepared = new Map<string, Awaited<ReturnType<typeof conn.prepare>>>();
+      let k = 0;
+      const rawPrepared = async () => {
+        for (const q of pages[k++ % pages.length]) {
+          let p = prepared.get(q.sql);
+          if (!p) prepared.set(q.sql, (p = await conn.prepare(q.sql)));
+          p.bind(q.params as never);
+          (await p.runAndReadAll()).getRowObjectsJson();
+        }
+      };
+      const r = await measureInTurn({ cached: pageOf(cached), plain: pageOf(plain), raw: rawPage, rawPrepared }, runs);
+      const withCache = r.cached;
+      const without = r.plain;
+      const raw = r.raw;
+      const rawPrep = r.rawPrepared;
+      const perPage = (pages.flat().length / pages.length).toFixed(1);
+      const name = `read-path: ?cusip= page (${rows.toLocaleString('en-US')}-line holdings, 8 quarters, ${perPage} queries a page)`;
+      out.push({ name: `${name}, statement cache`, figures: { ...withCache, cpu_vs_uncached_pct: pct(withCache.cpu_ms, without.cpu_ms) } });
+      out.push({ name: `${name}, no cache`, figures: without });
+      out.push({ name: `${name}, raw DuckDB same SQL`, figures: raw });
+      out.push({ name: `${name}, raw DuckDB prepared`, figures: rawPrep });
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+      cached.close();
+      plain.close();
+    }
+  } finally {
+    await app.close();
+  }
+  return out;
+}
