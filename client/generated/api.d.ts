@@ -2208,7 +2208,7 @@ export interface components {
         ErrorBody: {
             error: {
                 /** @enum {string} */
-                code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "unsupported_media_type" | "upstream_unavailable" | "upstream_timeout" | "not_configured" | "internal_error";
+                code: "not_found" | "entity_unresolved" | "invalid_param" | "rate_limited" | "insufficient_credits" | "unauthorized" | "conflict" | "unsupported_media_type" | "payload_too_large" | "upstream_unavailable" | "upstream_timeout" | "not_configured" | "internal_error";
                 message: string;
                 /** @description entity_unresolved: the closest known entity (ticker or CIK). */
                 suggestion?: string;
@@ -6462,7 +6462,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body was not sent as JSON (`Content-Type: application/json`) (`unsupported_media_type`) */
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6708,7 +6717,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body was not sent as JSON (`Content-Type: application/json`) (`unsupported_media_type`) */
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7827,7 +7845,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body was not sent as JSON (`Content-Type: application/json`) (`unsupported_media_type`) */
+            /** @description The body is over the size limit (256 kB) (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body was not sent as JSON (`Content-Type: application/json`) in UTF-8, or with an unknown `Content-Encoding` (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
