@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import { decideDuplicates, type DuplicateFacts } from '../../ingest/datasets/13f/duplicates.ts';
+import { DATASET_HEADERS } from '../../ingest/datasets/13f/sample.ts';
 
 /**
  * Information tables filed twice in one filing (issue #18 item 1), through both sources: a quarterly data set
@@ -39,37 +40,12 @@ async function writeDataSet(dir: string): Promise<void> {
   ];
   await writeFile(
     join(dir, 'SUBMISSION.tsv'),
-    tsv([
-      ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
-      ...filings.map((f) => [f[0], '12-FEB-2024', '13F-HR', f[1], '31-DEC-2023']),
-    ]),
+    tsv([[...DATASET_HEADERS.SUBMISSION], ...filings.map((f) => [f[0], '12-FEB-2024', '13F-HR', f[1], '31-DEC-2023'])]),
   );
   await writeFile(
     join(dir, 'COVERPAGE.tsv'),
     tsv([
-      [
-        'ACCESSION_NUMBER',
-        'REPORTCALENDARORQUARTER',
-        'ISAMENDMENT',
-        'AMENDMENTNO',
-        'AMENDMENTTYPE',
-        'CONFDENIEDEXPIRED',
-        'DATEDENIEDEXPIRED',
-        'DATEREPORTED',
-        'REASONFORNONCONFIDENTIALITY',
-        'FILINGMANAGER_NAME',
-        'FILINGMANAGER_STREET1',
-        'FILINGMANAGER_STREET2',
-        'FILINGMANAGER_CITY',
-        'FILINGMANAGER_STATEORCOUNTRY',
-        'FILINGMANAGER_ZIPCODE',
-        'REPORTTYPE',
-        'FORM13FFILENUMBER',
-        'CRDNUMBER',
-        'SECFILENUMBER',
-        'PROVIDEINFOFORINSTRUCTION5',
-        'ADDITIONALINFORMATION',
-      ],
+      [...DATASET_HEADERS.COVERPAGE],
       ...filings.map((f) => [
         f[0],
         '31-DEC-2023',
@@ -95,34 +71,12 @@ async function writeDataSet(dir: string): Promise<void> {
       ]),
     ]),
   );
-  await writeFile(
-    join(dir, 'SUMMARYPAGE.tsv'),
-    tsv([
-      ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
-      ...filings.map((f) => [f[0], 0, f[4], f[5], 'N']),
-    ]),
-  );
+  await writeFile(join(dir, 'SUMMARYPAGE.tsv'), tsv([[...DATASET_HEADERS.SUMMARYPAGE], ...filings.map((f) => [f[0], 0, f[4], f[5], 'N'])]));
   let sk = 90_000_000;
   await writeFile(
     join(dir, 'INFOTABLE.tsv'),
     tsv([
-      [
-        'ACCESSION_NUMBER',
-        'INFOTABLE_SK',
-        'NAMEOFISSUER',
-        'TITLEOFCLASS',
-        'CUSIP',
-        'FIGI',
-        'VALUE',
-        'SSHPRNAMT',
-        'SSHPRNAMTTYPE',
-        'PUTCALL',
-        'INVESTMENTDISCRETION',
-        'OTHERMANAGER',
-        'VOTING_AUTH_SOLE',
-        'VOTING_AUTH_SHARED',
-        'VOTING_AUTH_NONE',
-      ],
+      [...DATASET_HEADERS.INFOTABLE],
       ...filings.flatMap((f) => f[3].map((l) => [f[0], sk++, l.issuer, 'COM', l.cusip, '', l.value, l.shares, 'SH', '', 'SOLE', '', l.shares, 0, 0])),
     ]),
   );

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
+import { DATASET_HEADERS } from '../../ingest/datasets/13f/sample.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
@@ -17,46 +18,6 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
  */
 
 const tsv = (rows: (string | number)[][]) => `${rows.map((r) => r.join('\t')).join('\n')}\n`;
-const COVER_HEADER = [
-  'ACCESSION_NUMBER',
-  'REPORTCALENDARORQUARTER',
-  'ISAMENDMENT',
-  'AMENDMENTNO',
-  'AMENDMENTTYPE',
-  'CONFDENIEDEXPIRED',
-  'DATEDENIEDEXPIRED',
-  'DATEREPORTED',
-  'REASONFORNONCONFIDENTIALITY',
-  'FILINGMANAGER_NAME',
-  'FILINGMANAGER_STREET1',
-  'FILINGMANAGER_STREET2',
-  'FILINGMANAGER_CITY',
-  'FILINGMANAGER_STATEORCOUNTRY',
-  'FILINGMANAGER_ZIPCODE',
-  'REPORTTYPE',
-  'FORM13FFILENUMBER',
-  'CRDNUMBER',
-  'SECFILENUMBER',
-  'PROVIDEINFOFORINSTRUCTION5',
-  'ADDITIONALINFORMATION',
-];
-const INFO_HEADER = [
-  'ACCESSION_NUMBER',
-  'INFOTABLE_SK',
-  'NAMEOFISSUER',
-  'TITLEOFCLASS',
-  'CUSIP',
-  'FIGI',
-  'VALUE',
-  'SSHPRNAMT',
-  'SSHPRNAMTTYPE',
-  'PUTCALL',
-  'INVESTMENTDISCRETION',
-  'OTHERMANAGER',
-  'VOTING_AUTH_SOLE',
-  'VOTING_AUTH_SHARED',
-  'VOTING_AUTH_NONE',
-];
 const CUSIPS = ['037833100', '594918104', '30231G102', '88579Y101', '055622104'];
 
 interface Filing {
@@ -80,7 +41,7 @@ async function writeDataSet(dir: string, filings: Filing[]): Promise<void> {
   await writeFile(
     join(dir, 'COVERPAGE.tsv'),
     tsv([
-      COVER_HEADER,
+      [...DATASET_HEADERS.COVERPAGE],
       ...filings.map((f) => [
         f.accession,
         '31-DEC-2023',
@@ -108,15 +69,12 @@ async function writeDataSet(dir: string, filings: Filing[]): Promise<void> {
   );
   await writeFile(
     join(dir, 'SUMMARYPAGE.tsv'),
-    tsv([
-      ['ACCESSION_NUMBER', 'OTHERINCLUDEDMANAGERSCOUNT', 'TABLEENTRYTOTAL', 'TABLEVALUETOTAL', 'ISCONFIDENTIALOMITTED'],
-      ...filings.map((f) => [f.accession, 0, f.lines.length, f.lines.length * 1_000_000, 'N']),
-    ]),
+    tsv([[...DATASET_HEADERS.SUMMARYPAGE], ...filings.map((f) => [f.accession, 0, f.lines.length, f.lines.length * 1_000_000, 'N'])]),
   );
   await writeFile(
     join(dir, 'INFOTABLE.tsv'),
     tsv([
-      INFO_HEADER,
+      [...DATASET_HEADERS.INFOTABLE],
       ...filings.flatMap((f) =>
         f.lines.map(([sk, issuer], i) => [
           f.accession,

@@ -38,7 +38,8 @@ const WINDOWS: Record<'previous' | 'current', WindowSpec> = {
   current: { name: SAMPLE_WINDOW, periodEnd: '2024-12-31', filedFrom: '2025-01-02', yy: '25', drift: 1 },
 };
 
-const HEADERS = {
+/** The quarterly data set's members and their columns, as published (the tests write small data sets with them). */
+export const DATASET_HEADERS = {
   SUBMISSION: ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
   COVERPAGE: [
     'ACCESSION_NUMBER',
@@ -83,7 +84,7 @@ const HEADERS = {
   ],
 } as const;
 
-type Member = keyof typeof HEADERS;
+type Member = keyof typeof DATASET_HEADERS;
 
 class TsvWriter {
   private streams = new Map<Member, WriteStream>();
@@ -93,7 +94,7 @@ class TsvWriter {
     if (!s) {
       s = createWriteStream(join(this.dir, `${member}.tsv`));
       this.streams.set(member, s);
-      s.write(`${HEADERS[member].join('\t')}\n`);
+      s.write(`${DATASET_HEADERS[member].join('\t')}\n`);
     }
     if (!s.write(`${cells.map((c) => (c == null ? '' : String(c))).join('\t')}\n`)) await once(s, 'drain');
   }
@@ -291,7 +292,7 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
     for (const win of writers.keys()) {
       const folder = join(dir, win.name);
       const members = await Promise.all(
-        (Object.keys(HEADERS) as Member[]).map(async (m) => ({
+        (Object.keys(DATASET_HEADERS) as Member[]).map(async (m) => ({
           name: `${win.name}/${m}.tsv`,
           data: await readFile(join(folder, `${m}.tsv`)),
         })),
