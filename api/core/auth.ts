@@ -135,14 +135,17 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
 
       // A key never seen is paid for before it is looked up, and the token given back if it proves valid: the
       // requests an address has in flight at once cannot each take a lookup on a budget none of them has spent yet.
-      if (!cached) spend(address);
+      // A request joining a lookup already in flight for the same key takes no lookup of its own, so it pays only if
+      // the key proves invalid (a tenant's first burst of concurrent calls must not drain its address's budget).
+      const prepaid = !cached && !inFlight.has(hash);
+      if (prepaid) spend(address);
       const rec = await lookup(hash, cached !== undefined);
       if (!rec || rec.revoked_at) {
         unknown.set(hash, { revoked: !!rec, at: now() });
-        if (cached) spend(address);
+        if (!prepaid) spend(address);
         throw unauthorized(rec ? 'API key revoked' : 'Invalid API key');
       }
-      if (!cached) spend(address, -1);
+      if (prepaid) spend(address, -1);
       known.set(hash, { rec, at: now() });
       return accountOf(rec);
     },

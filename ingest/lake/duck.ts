@@ -22,7 +22,7 @@ export async function queryRows(conn: DuckDBConnection, sql: string, params: unk
  * The client binds an integral JS number as INTEGER or BIGINT and throws "bigint out of int64 range" past 2^63
  * (`min_value=1e20` was a 500): a number past 2^53 is no exact integer anyway, so it is bound as the DOUBLE it is.
  */
-function bindTypes(params: unknown[]): DuckDBType[] | undefined {
+export function bindTypes(params: unknown[]): DuckDBType[] | undefined {
   if (!params.some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v))) return undefined;
   return params.map((v) => (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) ? DOUBLE : (undefined as never)));
 }

@@ -135,7 +135,11 @@ describe('the events of a run killed mid-commit appear with the roll forward, no
       },
     );
     await expect(crash).rejects.toThrow(/simulated crash/);
-    const formD = async () => Number((await app.services.lake.query("SELECT count(*) AS n FROM events WHERE event_type LIKE 'sec.formd.%'"))[0].n);
+    // The roll forward commits outside the app: its views take the new files in at a refresh.
+    const formD = async () => {
+      await app.services.lake.refresh();
+      return Number((await app.services.lake.query("SELECT count(*) AS n FROM events WHERE event_type LIKE 'sec.formd.%'"))[0].n);
+    };
     expect(await formD()).toBe(0);
     const r = await recoverInterruptedRuns(app.settings, { quiet: true });
     expect(r.rolledForward).toHaveLength(1);
