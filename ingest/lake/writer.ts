@@ -35,6 +35,12 @@ export interface StagedPartition extends WrittenPartition {
   appended?: boolean;
 }
 
+/** The partition values present in a staging table (quoted identifiers), in order. */
+async function stagedValues(conn: DuckDBConnection, staging: string, part: string): Promise<string[]> {
+  const rows = await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`);
+  return rows.map((r) => String(r.v));
+}
+
 /**
  * Writes every partition present in `staging_<table>` as one file per partition under a temp name beside its
  * target `data.parquet` (same folder, so the commit's rename is atomic: a reader sees the old file or the new one,
@@ -57,9 +63,7 @@ export async function writeStagedPartitions(
 ): Promise<StagedPartition[]> {
   const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
-  const staged = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
-    String(r.v),
-  );
+  const staged = await stagedValues(conn, staging, part);
   // `alsoRewrite`: partitions rewritten from what they hold though nothing is staged for them (compaction).
   const values = [...new Set([...staged, ...alsoRewrite])].sort();
   const written: StagedPartition[] = [];
@@ -140,9 +144,7 @@ export async function stageAppendPartitions(
 ): Promise<StagedPartition[]> {
   const staging = sqlIdent(`staging_${(stagedIn ?? spec).name}`);
   const part = sqlIdent(spec.partitionBy);
-  const values = (await queryRows(conn, `SELECT DISTINCT CAST(${part} AS VARCHAR) AS v FROM ${staging} WHERE ${part} IS NOT NULL ORDER BY 1`)).map((r) =>
-    String(r.v),
-  );
+  const values = await stagedValues(conn, staging, part);
   const order = spec.sortBy.map(sqlIdent).join(', ');
   const written: StagedPartition[] = [];
   for (const value of values) {
