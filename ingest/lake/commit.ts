@@ -46,7 +46,7 @@ async function fsyncPath(path: string): Promise<void> {
 }
 
 /** Writes the manifest durably: its bytes, then its name (the folder's entry) reach the disk before any rename. */
-export async function writeManifest(lakeDir: string, m: RunManifest): Promise<string> {
+async function writeManifest(lakeDir: string, m: RunManifest): Promise<string> {
   const dir = commitsDir(lakeDir);
   await mkdir(dir, { recursive: true });
   const path = manifestPath(lakeDir, m.run);
@@ -71,7 +71,7 @@ export async function writeManifest(lakeDir: string, m: RunManifest): Promise<st
  * holds their rows, so a crash there is finished by the roll forward. `afterRename` is a test hook (crash
  * simulation between tables).
  */
-export async function applyRenames(m: RunManifest, afterRename?: (done: number, r: Rename) => void | Promise<void>): Promise<number> {
+async function applyRenames(m: RunManifest, afterRename?: (done: number, r: Rename) => void | Promise<void>): Promise<number> {
   let applied = 0;
   for (const r of m.renames) {
     if (existsSync(r.from)) {
@@ -84,8 +84,34 @@ export async function applyRenames(m: RunManifest, afterRename?: (done: number, 
   return applied;
 }
 
-export async function removeManifest(lakeDir: string, run: string): Promise<void> {
+async function removeManifest(lakeDir: string, run: string): Promise<void> {
   await rm(manifestPath(lakeDir, run), { force: true });
+}
+
+export interface CommitHooks {
+  /** Called once the manifest is durable: from then on the run's staged files belong to the commit, not to scratch. */
+  onDurable?: () => void;
+  /** Called after each rename (crash simulation in tests). */
+  afterRename?: (done: number, r: Rename) => void | Promise<void>;
+  /** Work that must finish before the manifest goes (the events diff stage), so a crash before it is redone. */
+  beforeRemove?: () => Promise<unknown>;
+}
+
+/**
+ * The second half of a commit, shared by a run and by the roll forward of a dead run's manifest: the renames and
+ * removals, the work the manifest still guards, then the manifest's removal.
+ */
+export async function finishCommit(lakeDir: string, m: RunManifest, hooks: CommitHooks = {}): Promise<void> {
+  await applyRenames(m, hooks.afterRename);
+  await hooks.beforeRemove?.();
+  await removeManifest(lakeDir, m.run);
+}
+
+/** A run's whole commit: the durable manifest, then `finishCommit`. Every writer of the lake commits through here. */
+export async function commitRun(lakeDir: string, m: RunManifest, hooks: CommitHooks = {}): Promise<void> {
+  await writeManifest(lakeDir, m);
+  hooks.onDurable?.();
+  await finishCommit(lakeDir, m, hooks);
 }
 
 /** Manifests left in the lake, of live and dead runs (a half-written one never counts: its run had not started renaming). */

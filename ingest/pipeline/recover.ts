@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { applyRenames, commitsDir, pendingManifests, removeManifest, type RunManifest } from '../lake/commit.ts';
+import { commitsDir, finishCommit, pendingManifests, type RunManifest } from '../lake/commit.ts';
 import { withLock } from '../lake/lock.ts';
 import { cleanDeadScratch, runIsLive, type CleanupResult } from '../lake/scratch.ts';
 import { runDiffStage } from '../events/diff-stage.ts';
@@ -20,9 +20,11 @@ async function withTableLocks<T>(settings: Settings, tables: string[], fn: () =>
 async function rollForward(settings: Settings, m: RunManifest, quiet?: boolean): Promise<boolean> {
   // Another process may have finished it while this one waited for the locks.
   if (!existsSync(join(commitsDir(settings.lakeDir), `${m.run}.json`))) return false;
-  await applyRenames(m);
-  if (m.events && m.changed.length) await runDiffStage(settings, m.changed, { quiet });
-  await removeManifest(settings.lakeDir, m.run);
+  await finishCommit(settings.lakeDir, m, {
+    beforeRemove: async () => {
+      if (m.events && m.changed.length) await runDiffStage(settings, m.changed, { quiet });
+    },
+  });
   return true;
 }
 

@@ -8,7 +8,7 @@ import { openDuck, queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
 import { stageAppendPartitions, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
-import { applyRenames, removeManifest, writeManifest, type Rename, type RunManifest } from '../lake/commit.ts';
+import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress } from './progress.ts';
 import { findIngester } from './registry.ts';
@@ -310,11 +310,15 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         changed,
         events: !opts.skipDiff,
       };
-      await writeManifest(settings.lakeDir, manifest);
-      manifestWritten = true;
-      await applyRenames(manifest, opts.afterRename);
-      if (!opts.skipDiff && changed.length) summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
-      await removeManifest(settings.lakeDir, scratch.id);
+      await commitRun(settings.lakeDir, manifest, {
+        onDurable: () => {
+          manifestWritten = true;
+        },
+        afterRename: opts.afterRename,
+        beforeRemove: async () => {
+          if (!opts.skipDiff && changed.length) summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
+        },
+      });
       return summary;
     } finally {
       // Without a manifest nothing staged may survive the run; with one, the next start rolls it forward.

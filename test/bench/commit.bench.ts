@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyRenames, removeManifest, writeManifest, type Rename } from '../../ingest/lake/commit.ts';
+import { commitRun, type Rename } from '../../ingest/lake/commit.ts';
 import { checkComplete } from '../../ingest/sources/common/complete.ts';
 import { percentile, type BenchResult } from './support.ts';
 
@@ -50,9 +50,7 @@ export default async function commitBench(): Promise<BenchResult[]> {
     });
     const manifest = await time(async (run, renames) => {
       const m = { run, dataset: 'bench', tables: ['t0', 't1'], renames, changed: [], events: false };
-      await writeManifest(lake, m);
-      await applyRenames(m);
-      await removeManifest(lake, run);
+      await commitRun(lake, m);
     });
     const files = TABLES * (PARTITIONS + 1);
     // The whole-file check of a CSV input (one pass: lines and quotes) against reading the same file and nothing else.

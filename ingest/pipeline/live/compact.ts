@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Settings } from '../../../schemas/settings.ts';
 import type { TableSpec } from '../../../schemas/table.ts';
-import { applyRenames, removeManifest, writeManifest, type RunManifest } from '../../lake/commit.ts';
+import { commitRun, type RunManifest } from '../../lake/commit.ts';
 import { openDuck } from '../../lake/duck.ts';
 import { partitionDir } from '../../lake/layout.ts';
 import { withLock } from '../../lake/lock.ts';
@@ -34,9 +34,7 @@ export async function compactAppends(settings: Settings, spec: TableSpec, values
         changed: [],
         events: false,
       };
-      await writeManifest(settings.lakeDir, manifest);
-      await applyRenames(manifest);
-      await removeManifest(settings.lakeDir, scratch.id);
+      await commitRun(settings.lakeDir, manifest);
       return parts.map((p) => p.value);
     } finally {
       conn.closeSync();
