@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
-import { filingAccession, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
+import { readFiling, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { Form144XmlError, parseForm144Xml, type Form144Line } from '../../sources/edgar/ownership/form144-xml.ts';
 import { form144Table } from '../../../schemas/tables/form144.ts';
@@ -42,20 +40,9 @@ export default defineIngester({
   async load(ctx, inputs) {
     inputs = reportUnrecognised(ctx, inputs);
     for (const input of inputs) {
-      const file = basename(input.path);
-      const text = await readFile(input.path, 'utf8');
-      ctx.progress.bytes(text.length);
-      let n: ReturnType<typeof parseForm144Xml>;
-      try {
-        n = parseForm144Xml(text);
-      } catch (err) {
-        if (err instanceof Form144XmlError) {
-          ctx.badRow({ file, line: null, reason: err.message });
-          continue;
-        }
-        throw err;
-      }
-      n.accession ??= filingAccession(input);
+      const read = await readFiling(ctx, input, (text) => parseForm144Xml(text), Form144XmlError);
+      if (!read) continue;
+      const { file, doc: n } = read;
       const filed = n.filed_date ?? n.notice_date;
       if (!n.accession || !filed || !n.issuer_cik) {
         ctx.badRow({ file, line: null, reason: `missing ${!n.accession ? 'accession' : !filed ? 'filed date' : 'issuer CIK'}` });

@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
-import { filingAccession, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
+import { readFiling, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';
 import { OwnershipXmlError, parseOwnershipXml } from '../../sources/edgar/ownership/form4-xml.ts';
@@ -65,23 +63,9 @@ async function loadDataSetDir(ctx: LoadContext, dir: string, url: string | null,
 }
 
 async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>): Promise<void> {
-  const file = basename(input.path);
-  const text = await readFile(input.path, 'utf8');
-  ctx.progress.bytes(text.length);
-  let doc: ReturnType<typeof parseOwnershipXml>;
-  try {
-    doc = parseOwnershipXml(text, { url: input.url ?? undefined });
-  } catch (err) {
-    if (err instanceof OwnershipXmlError) {
-      ctx.badRow({ file, line: null, reason: err.message });
-      return;
-    }
-    throw err;
-  }
-  if (!doc.accession) {
-    // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
-    doc.accession = filingAccession(input);
-  }
+  const read = await readFiling(ctx, input, (text) => parseOwnershipXml(text, { url: input.url ?? undefined }), OwnershipXmlError);
+  if (!read) return;
+  const { file, doc } = read;
   const filedDate = fallbackFiledDate(doc);
   if (!doc.accession || !filedDate || !doc.issuer.cik) {
     ctx.badRow({ file, line: null, reason: `missing ${!doc.accession ? 'accession' : !filedDate ? 'filed date' : 'issuer CIK'}` });

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { defineIngester } from '../../pipeline/contract.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
-import { filingAccession, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
+import { readFiling, dataSetOrFilingInputs, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { filingIndexUrl } from '../../../schemas/tables/insider.ts';
 import { parseSchedule13, Schedule13Error } from '../../sources/edgar/ownership/schedule13-xml.ts';
 import type { ReportingPerson } from '../../sources/edgar/ownership/schedule13-filing.ts';
@@ -24,20 +22,9 @@ export default defineIngester({
   async load(ctx, inputs) {
     inputs = reportUnrecognised(ctx, inputs);
     for (const input of inputs) {
-      const file = basename(input.path);
-      const text = await readFile(input.path, 'utf8');
-      ctx.progress.bytes(text.length);
-      let d: ReturnType<typeof parseSchedule13>;
-      try {
-        d = parseSchedule13(text);
-      } catch (err) {
-        if (err instanceof Schedule13Error) {
-          ctx.badRow({ file, line: null, reason: err.message });
-          continue;
-        }
-        throw err;
-      }
-      d.accession ??= filingAccession(input);
+      const read = await readFiling(ctx, input, (text) => parseSchedule13(text), Schedule13Error);
+      if (!read) continue;
+      const { file, doc: d } = read;
       const filed = d.filed_date ?? d.signature_date;
       if (!d.schedule) {
         ctx.badRow({ file, line: null, reason: 'not a Schedule 13D/G' });

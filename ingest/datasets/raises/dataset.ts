@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
-import { filingAccession, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
+import { readFiling, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isFormDDataSetFolder, loadFormDDataSet } from './data-set.ts';
 import { FormDXmlError, parseFormDXml } from '../../sources/edgar/ownership/form-d-xml.ts';
@@ -52,17 +50,9 @@ export default defineIngester({
 });
 
 async function loadFiling(ctx: LoadContext, input: RawInput, seen: Set<string>): Promise<void> {
-  const file = basename(input.path);
-  const text = await readFile(input.path, 'utf8');
-  ctx.progress.bytes(text.length);
-  let d: ReturnType<typeof parseFormDXml>;
-  try {
-    d = parseFormDXml(text);
-  } catch (err) {
-    if (err instanceof FormDXmlError) return ctx.badRow({ file, line: null, reason: err.message });
-    throw err;
-  }
-  d.accession ??= filingAccession(input);
+  const read = await readFiling(ctx, input, (text) => parseFormDXml(text), FormDXmlError);
+  if (!read) return;
+  const { file, doc: d } = read;
   const filed = formDFiledDate(d);
   const issuerCik = primaryIssuer(d)?.cik;
   if (!d.accession || !filed || !issuerCik) {

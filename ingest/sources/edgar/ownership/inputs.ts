@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../../../pipeline/contract.ts';
 import { UpstreamError } from '../../common/http.ts';
@@ -96,6 +97,33 @@ export function reportUnrecognised(ctx: Pick<LoadContext, 'badRow'>, inputs: Raw
     ctx.badRow({ file: basename(i.path), line: null, reason: `skipped: extension ${ext} not read and the content is not a submission, XML or zip` });
     return false;
   });
+}
+
+/**
+ * One filing input read and parsed, with its accession taken from the file's layout when the document names none.
+ * A document the parser refuses (it throws `Refusal`) is reported as a bad row naming the file, and null returned;
+ * any other error is a bug and propagates.
+ */
+export async function readFiling<T extends { accession: string | null }>(
+  ctx: Pick<LoadContext, 'badRow' | 'progress'>,
+  input: RawInput,
+  parse: (text: string) => T,
+  Refusal: abstract new (...args: never[]) => Error,
+): Promise<{ file: string; doc: T } | null> {
+  const file = basename(input.path);
+  const text = await readFile(input.path, 'utf8');
+  ctx.progress.bytes(text.length);
+  let doc: T;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    ctx.badRow({ file, line: null, reason: err.message });
+    return null;
+  }
+  // A bare XML names no accession; the EDGAR file layout `<accession>.txt` / `<accession>.xml` often does.
+  doc.accession ??= filingAccession(input);
+  return { file, doc };
 }
 
 /** The accession a filing input carries: `--accession` given for it, else its file name's (EDGAR layout). */
