@@ -127,7 +127,7 @@ export async function readFiling<T extends { accession: string | null }>(
 }
 
 /** The accession a filing input carries: `--accession` given for it, else its file name's (EDGAR layout). */
-export function filingAccession(input: RawInput): string | null {
+function filingAccession(input: RawInput): string | null {
   return (input.meta?.accession as string | undefined) ?? accessionFromFileName(input.path);
 }
 
