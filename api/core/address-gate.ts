@@ -20,9 +20,9 @@ import { addressExhausted, type RequestHead } from './auth.ts';
  */
 
 /** Sockets held at once, both kinds; each costs a file descriptor and a few hundred bytes. */
-export const MAX_HELD_SOCKETS = 4_096;
+const MAX_HELD_SOCKETS = 4_096;
 /** How often held sockets are checked for release: Retry-After is whole seconds, so a quarter second late at most. */
-export const SWEEP_MS = 250;
+const SWEEP_MS = 250;
 /** Bytes a held new connection may send before HTTP reads them (a request head is ~200 B; past it, destroyed). */
 const HELD_BYTES_MAX = 16 * 1024;
 
