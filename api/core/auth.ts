@@ -114,11 +114,8 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
   }
 
   const bearerKey = (req: RequestHead) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  /** Whether the request carries a key this process has seen to be valid (in the known cache, whatever its age). */
-  function carriesKnownKey(req: RequestHead): boolean {
-    const key = bearerKey(req);
-    return key !== undefined && isIssuableKey(key) && known.has(hashKey(key));
-  }
+  /** A key this process has seen to be valid (in the known cache, whatever its age). */
+  const isKnown = (key: string) => isIssuableKey(key) && known.has(hashKey(key));
 
   return {
     /**
@@ -126,14 +123,19 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
      * a request without a bearer key, or with a key known to be valid). Cheap: the app asks it before any other work.
      */
     retryAfter(req: RequestHead): number {
-      if (!bearerKey(req) || carriesKnownKey(req)) return 0;
+      const key = bearerKey(req);
+      if (!key || isKnown(key)) return 0;
       return waitOf(req.socket.remoteAddress ?? 'unknown');
     },
-    /** Seconds the address must wait before its next failed authentication, whatever it sends (the address gate's test). */
+    /** Seconds the address must wait before its next failed authentication, whatever it sends (asked of a new connection). */
     addressWait(address: string): number {
       return waitOf(address);
     },
-    carriesKnownKey,
+    /** Whether the request carries a key known to be valid (the address gate never pauses a socket that did). */
+    carriesKnownKey(req: RequestHead): boolean {
+      const key = bearerKey(req);
+      return key !== undefined && isKnown(key);
+    },
     async authenticate(req: Request): Promise<Account> {
       const header = req.headers.authorization ?? '';
       const m = header.match(/^Bearer\s+(\S+)\s*$/i);
