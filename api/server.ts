@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { AddressGate } from './core/address-gate.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
@@ -7,6 +8,7 @@ import { createApp } from './core/app.ts';
 import { createKey, listKeys, revokeKey } from './core/keys.ts';
 import { PLAN_IDS, type PlanId } from '../schemas/plans.ts';
 import { startScheduler } from './core/scheduler.ts';
+import { createApiServer } from './core/http-server.ts';
 import { recoverInterruptedRuns, runIngest } from '../ingest/pipeline/index.ts';
 import { closeServices, createServices, type ServiceOverrides, type Services } from './core/services.ts';
 import { startDemoMode } from './demo/demo-mode.ts';
@@ -16,6 +18,8 @@ import { ROUTES } from './routes.ts';
 export interface RunningServer {
   services: Services;
   server: Server;
+  /** The address gate before Express (held sockets of addresses out of failed authentications). */
+  gate: AddressGate;
   port: number;
   close(): Promise<void>;
 }
@@ -38,7 +42,7 @@ export async function startServer(settings: Settings = loadSettings(), overrides
     })
     .catch((err) => recoveryLog.error(`recovery of interrupted ingests failed: ${(err as Error).message}`));
   const handle = createApp(services, { routes: ROUTES });
-  const server = createServer(handle.app);
+  const { server, gate } = createApiServer(handle);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   const port = (server.address() as { port: number }).port;
 
@@ -56,12 +60,14 @@ export async function startServer(settings: Settings = loadSettings(), overrides
   return {
     services,
     server,
+    gate,
     port,
     async close() {
       scheduler.stop();
       await recovery;
       await workers.stop();
       if (adminServer) await new Promise<void>((r) => adminServer.close(() => r()));
+      gate.close();
       await new Promise<void>((r) => server.close(() => r()));
       await closeServices(services);
     },

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import { ApiError, unauthorized } from './errors.ts';
@@ -31,6 +32,16 @@ const UNKNOWN_MAX = 10_000;
 const MAX_UNSEEN_LOOKUPS = 32;
 /** Client addresses whose failure budget is tracked at once; a full bucket is what an evicted address gets back. */
 const ADDRESSES_MAX = 50_000;
+
+/** What the cheap checks read of a request: the raw HTTP request (the address gate) or Express's. */
+export type RequestHead = Pick<IncomingMessage, 'headers' | 'socket'>;
+
+/** The 429 of an address whose failed authentications used up its budget: one wording for the gate, the app and the authenticator. */
+export function addressExhausted(waitSeconds: number): ApiError {
+  return new ApiError('rate_limited', `Too many failed authentications from this address; retry in ${waitSeconds} s`, {
+    headers: { 'Retry-After': String(waitSeconds) },
+  });
+}
 
 export interface AuthLimits {
   /** Failed authentications an address may make at once… */
@@ -102,15 +113,28 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
     return pending;
   }
 
+  const bearerKey = (req: RequestHead) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  /** A key this process has seen to be valid (in the known cache, whatever its age). */
+  const isKnown = (key: string) => isIssuableKey(key) && known.has(hashKey(key));
+
   return {
     /**
      * Seconds the request's address must wait before its next failed authentication, 0 while it may try (always for
      * a request without a bearer key, or with a key known to be valid). Cheap: the app asks it before any other work.
      */
-    retryAfter(req: Request): number {
-      const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!key || (isIssuableKey(key) && known.has(hashKey(key)))) return 0;
+    retryAfter(req: RequestHead): number {
+      const key = bearerKey(req);
+      if (!key || isKnown(key)) return 0;
       return waitOf(req.socket.remoteAddress ?? 'unknown');
+    },
+    /** Seconds the address must wait before its next failed authentication, whatever it sends (asked of a new connection). */
+    addressWait(address: string): number {
+      return waitOf(address);
+    },
+    /** Whether the request carries a key known to be valid (the address gate never pauses a socket that did). */
+    carriesKnownKey(req: RequestHead): boolean {
+      const key = bearerKey(req);
+      return key !== undefined && isKnown(key);
     },
     async authenticate(req: Request): Promise<Account> {
       const header = req.headers.authorization ?? '';
@@ -124,11 +148,7 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
       const address = req.socket.remoteAddress ?? 'unknown';
       // A key known a few seconds ago is a tenant's, not a guess: it is looked up again whatever the address's budget.
       const wait = cached ? 0 : waitOf(address);
-      if (wait > 0) {
-        throw new ApiError('rate_limited', `Too many failed authentications from this address; retry in ${wait} s`, {
-          headers: { 'Retry-After': String(wait) },
-        });
-      }
+      if (wait > 0) throw addressExhausted(wait);
       if (!hash) throw failed(address, 'Invalid API key');
       const refused = unknown.get(hash);
       if (refused && now() - refused.at <= UNKNOWN_TTL_MS) throw failed(address, refused.revoked ? 'API key revoked' : 'Invalid API key');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../ingest/lake/index.ts';
-import type { createAuthenticator } from './auth.ts';
+import { addressExhausted, type createAuthenticator } from './auth.ts';
 import { callOf, type Call } from './call.ts';
 import { runCustom, runList, runLookup } from './compile.ts';
 import { openCharge, type Meter } from './credits.ts';
@@ -37,16 +37,19 @@ export function requestContext(log: Logger): RequestHandler {
 
 /**
  * First of all, before the request id, the log line and the routing: an address that used up its failed
- * authentications is answered 429 at once (the same body and Retry-After as the authenticator's). A flood of unknown
- * keys then costs the least the server can spend on a request, so it slows the tenants as little as it can; its
- * requests are not logged one by one.
+ * authentications is answered 429 at once (the same body and Retry-After as the authenticator's), its requests not
+ * logged one by one. A server built with `createApiServer` (api/core/http-server.ts) answers them before Express
+ * already and holds the address's sockets; this step is for an app served without that gate.
  */
 export function refuseExhaustedAddresses(auth: Authenticator): RequestHandler {
   return (req, res, next) => {
     const wait = auth.retryAfter(req);
     if (wait === 0) return next();
-    res.setHeader('Retry-After', String(wait));
-    res.status(429).json({ error: { code: 'rate_limited', message: `Too many failed authentications from this address; retry in ${wait} s` } });
+    const refusal = addressExhausted(wait);
+    res
+      .set(refusal.headers)
+      .status(refusal.status)
+      .json({ error: { code: refusal.code, message: refusal.message } });
   };
 }
 

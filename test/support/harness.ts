@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,9 @@ import { runIngest, type IngestSummary, type RunOptions } from '../../ingest/pip
 import { createHttpClient } from '../../ingest/sources/common/index.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
+import type { AddressGate, GateOptions } from '../../api/core/address-gate.ts';
 import { createApp, type AppHandle } from '../../api/core/app.ts';
+import { createApiServer } from '../../api/core/http-server.ts';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import { createKey } from '../../api/core/keys.ts';
 import type { PlanId } from '../../schemas/plans.ts';
@@ -22,6 +24,8 @@ export interface TestApp {
   settings: Settings;
   services: Services;
   handle: AppHandle;
+  /** The address gate before Express, as in production; tests call `gate.sweep()` after moving the clock. */
+  gate: AddressGate;
   dataDir: string;
   /** A key on the `pro` plan, created with the app. */
   key: string;
@@ -62,6 +66,7 @@ export async function createTestApp(
     extraTables?: TableSpec[];
     monitoring?: MonitoringOptions;
     lake?: ServiceOverrides['lake'];
+    gate?: GateOptions;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
@@ -78,7 +83,7 @@ export async function createTestApp(
     lake: opts.lake,
   });
   const handle = createApp(services, { routes: opts.routes ?? (await allRoutes()) });
-  const server: Server = createServer(handle.app);
+  const { server, gate }: { server: Server; gate: AddressGate } = createApiServer(handle, opts.gate);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -111,6 +116,7 @@ export async function createTestApp(
     settings,
     services,
     handle,
+    gate,
     dataDir,
     key,
     newKey,
@@ -136,6 +142,7 @@ export async function createTestApp(
     async close() {
       // Keep-alive sockets of the test's fetches would hold close() open for seconds: cut them at once.
       const closed = new Promise<void>((r) => server.close(() => r()));
+      gate.close();
       server.closeAllConnections();
       await closed;
       await closeServices(services);
