@@ -74,7 +74,7 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
 }
 
 /** A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh. */
-const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
+export const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
 
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,

@@ -1,7 +1,7 @@
 import { mayMatch } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn } from './endpoint.ts';
-import type { Lake } from './lake.ts';
+import { MISSING_FILE, type Lake } from './lake.ts';
 import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';
 
 /** The validated filters of a list request: SQL conditions and the values their `$n` placeholders bind. */
@@ -33,6 +33,24 @@ const MAX_WINDOW = 4;
  * Figures: docs/13f-funds.md.
  */
 export async function selectPage(
+  lake: Lake,
+  table: TableSpec,
+  order: OrderColumn[],
+  filters: Filters,
+  n: number,
+  cursorKey: unknown[] | null,
+): Promise<Record<string, unknown>[]> {
+  try {
+    return await readPage(lake, table, order, filters, n, cursorKey);
+  } catch (err) {
+    // A file named by a partition relation went away (a compaction): lake.query listed again before failing, so
+    // the page is planned once more over the new listing (the views' own retry cannot rewrite our file list).
+    if (!MISSING_FILE.test((err as Error).message)) throw err;
+    return readPage(lake, table, order, filters, n, cursorKey);
+  }
+}
+
+async function readPage(
   lake: Lake,
   table: TableSpec,
   order: OrderColumn[],

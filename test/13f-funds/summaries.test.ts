@@ -139,6 +139,28 @@ describe('13F holdings key summaries', () => {
     expect(filesRead()).not.toContain(String(low.period));
   });
 
+  it('a partition file gone under the listing (a compaction) plans the page again over the new listing', async () => {
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1');
+    const q = `/v1/holdings?cusip=${cusip}`;
+    const want = await pages(q, 25, 1);
+    const lake = app.services.lake;
+    const query = lake.query;
+    let failed = 0;
+    lake.query = (sql, params, o) => {
+      if (!failed && sql.includes('read_parquet')) {
+        failed++;
+        return Promise.reject(new Error('IO Error: Cannot open file "gone.parquet": No such file or directory'));
+      }
+      return query(sql, params, o);
+    };
+    try {
+      expect(await pages(q, 25, 1)).toEqual(want);
+      expect(failed).toBe(1);
+    } finally {
+      lake.query = query;
+    }
+  });
+
   it('a crash between a partition rename and its summary rename leaves no summary that hides rows; the roll forward restores it', async () => {
     // A second sample over the same quarters, committed until the first holdings file is renamed, then "killed".
     const from = join(app.dataDir, 'samples', 'seed-7');
