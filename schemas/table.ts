@@ -57,6 +57,12 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * sort then moves 4 bytes instead of the text (docs/engine-notes.md §4).
    */
   sortAsCodes?: string[];
+  /**
+   * A per-partition key summary written beside each partition file by the same commit (ingest/lake/summary.ts): per
+   * value of `key`, its row count and the largest `max`. Page reads skip partitions that cannot match an equality on
+   * `key` or a minimum on `max`, and answer a key in no partition without opening a file (docs/read-path.md).
+   */
+  summary?: { key: string; max: string };
 }
 
 /** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */
@@ -106,6 +112,9 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
   if (spec.columns[spec.partitionBy].nullable !== false) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} must be nullable: false`);
   for (const c of [...spec.sortBy, ...spec.primaryKey]) {
     if (!spec.columns[c]) throw new Error(`table ${spec.name}: key column ${c} not in columns`);
+  }
+  for (const c of spec.summary ? [spec.summary.key, spec.summary.max] : []) {
+    if (!spec.columns[c]) throw new Error(`table ${spec.name}: summary column ${c} not in columns`);
   }
   return spec;
 }

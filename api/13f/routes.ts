@@ -34,6 +34,14 @@ async function resolveManagerName<V extends { manager?: string; period?: string 
   return { ...values, [MANAGER_CIKS]: rows.map((r) => String(r.cik)) };
 }
 
+/** The manager CIKs a `manager` value stands for, when known (a CIK, or a name resolved to at most 500 CIKs). */
+function managerBound(v: { manager?: string }): { in: string[] } | undefined {
+  if (v.manager === undefined) return undefined;
+  if (/^\d{1,10}$/.test(v.manager)) return { in: [v.manager.padStart(10, '0')] };
+  const ciks = (v as Record<symbol, unknown>)[MANAGER_CIKS] as string[] | undefined;
+  return ciks === undefined ? undefined : { in: ciks };
+}
+
 const managers = defineList({
   path: '/v1/managers',
   summary: '13F managers: one row per manager and reporting quarter',
@@ -109,6 +117,13 @@ const holdings = defineList({
     period: f.eq('period'),
     include_superseded: f.sql(['is_current'], (v: boolean) => (v ? null : '"is_current" = true')),
   },
+  // Each quarter's summary of CUSIPs (manager CIKs for the manager-sorted copy) lets a page skip quarters that hold
+  // no such key, or none worth `min_value` (docs/read-path.md).
+  bounds: (v) => ({
+    cusip: v.cusip === undefined ? undefined : { in: [v.cusip] },
+    manager_cik: managerBound(v),
+    value_usd: v.min_value === undefined ? undefined : { gte: v.min_value },
+  }),
   // Newest quarter first: a page is then read from the one quarter file it comes from (api/core/page-query.ts),
   // and inside it the file's own sort order (CUSIP, manager) prunes row groups.
   orderBy: [

@@ -106,6 +106,7 @@ export interface FilteredList {
   where: string[];
   params: unknown[];
   scope: { sql: string | null; partition: string | null };
+  bounds?: Record<string, { in?: readonly string[]; gte?: number }>;
 }
 
 /**
@@ -124,7 +125,10 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   const where = whereClauses(ep.filters, values, b);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
-  return { ep, values, where, params: b.params, scope };
+  const bounds = Object.fromEntries(
+    Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, { in?: readonly string[]; gte?: number }] => !!e[1]),
+  );
+  return { ep, values, where, params: b.params, scope, bounds };
 }
 
 export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
@@ -134,6 +138,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
     where,
     params,
     scope: partition,
+    bounds,
   } = await filterList(ep0, services, req.query as Record<string, unknown>, pagingParams(ep0.defaultLimit ?? 25));
   const limit = values.limit as number;
   const echo: Record<string, unknown> = { ...values };
@@ -142,7 +147,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
   const scope = { endpoint: ep.path, filters: echo };
   const cursorKey = typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length) : null;
   await gate();
-  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params }, limit + 1, cursorKey);
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params, bounds }, limit + 1, cursorKey);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

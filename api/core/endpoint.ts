@@ -92,6 +92,11 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C ex
   /** Page order; the columns must be non-null and together unique (end with the primary key). */
   orderBy: OrderColumn<C>[];
   variant?: Variant<P, C>;
+  /**
+   * What the validated (and resolved) values bound, per column: equality to one of `in`, a minimum `gte`. A table
+   * with a key summary (`TableSpec.summary`) skips partitions that cannot match; the filters still apply in full.
+   */
+  bounds?: (values: ParamValues<P>) => Record<string, { in?: readonly string[]; gte?: number } | undefined>;
   record: z.ZodType<R>;
   toRecord(row: Record<string, unknown>): R;
   /** Credits per call; default the spec's filterable-list class (`DEFAULT_COST`). */

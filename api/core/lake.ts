@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
-import { openLakeReader, type LakeReader, type ReaderHooks } from '../../ingest/lake/index.ts';
+import { openLakeReader, type LakeReader, type PartitionSummary, type ReaderHooks } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {
@@ -29,6 +29,10 @@ export interface Lake {
   /** Partition values of a table that hold files (unordered), as of the last refresh. */
   partitions(table: string): Promise<string[]>;
   tableInfo(table: string): Promise<TableInfo>;
+  /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
+  summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /** SQL text of the table read over these partitions' files only (paths from the listing; a FROM item). */
+  relation(table: string, partitions: readonly string[]): string;
   /**
    * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
    * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
@@ -70,7 +74,7 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
 }
 
 /** A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh. */
-const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
+export const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
 
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,
@@ -150,6 +154,8 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     },
     catalog: () => readCatalog(lakeDir),
     partitions: async (table) => reader.partitions(table),
+    summaries: (table) => reader.summaries(table),
+    relation: (table, partitions) => reader.relation(table, partitions),
     async tableInfo(table) {
       // The catalog's mtime as of the last listing: no file is touched per request unless the catalog changed.
       const mtime = reader.listing().get(table)?.catalogMtimeMs ?? null;

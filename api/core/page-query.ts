@@ -1,12 +1,18 @@
+import { mayMatch } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn } from './endpoint.ts';
-import type { Lake } from './lake.ts';
+import { MISSING_FILE, type Lake } from './lake.ts';
 import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';
 
 /** The validated filters of a list request: SQL conditions and the values their `$n` placeholders bind. */
 export interface Filters {
   where: string[];
   params: unknown[];
+  /**
+   * What the filters bound, per column: equality to one of `in`, a minimum `gte`. A table with a key summary skips
+   * the partitions whose summary rules the bounds out (`TableSpec.summary`, docs/read-path.md).
+   */
+  bounds?: Record<string, { in?: readonly string[]; gte?: number }>;
 }
 
 /** Most partitions read at once after the first (the API's pool has 4 connections, DuckDB 2 threads). */
@@ -34,31 +40,63 @@ export async function selectPage(
   n: number,
   cursorKey: unknown[] | null,
 ): Promise<Record<string, unknown>[]> {
+  try {
+    return await readPage(lake, table, order, filters, n, cursorKey);
+  } catch (err) {
+    // A file named by a partition relation went away (a compaction): lake.query listed again before failing, so
+    // the page is planned once more over the new listing (the views' own retry cannot rewrite our file list).
+    if (!MISSING_FILE.test((err as Error).message)) throw err;
+    return readPage(lake, table, order, filters, n, cursorKey);
+  }
+}
+
+async function readPage(
+  lake: Lake,
+  table: TableSpec,
+  order: OrderColumn[],
+  filters: Filters,
+  n: number,
+  cursorKey: unknown[] | null,
+): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
   const type = duckType(table, first.column);
-  const parts = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
+  const all = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
+  const candidates = all && summaryCandidates(lake, table, all, filters.bounds);
+  const parts = candidates ?? all;
+  // No partition's summary holds the key (or a value that large): the page is empty, and no file is opened.
+  if (candidates && !candidates.length) return [];
   const start = cursorKey ? cursorKey[0] : parts?.[0];
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);
     const where = cursorKey ? [...filters.where, keysetPredicate(order, cursorKey, b, table)] : filters.where;
-    return lake.query(selectSql(table, where, order, n), b.params);
+    return lake.query(selectSql(`"${table.name}"`, where, order, n), b.params);
   }
 
-  // The filters, one comparison of the partition column with `value`, optionally a keyset on the other columns.
-  const read = (op: '=' | '<' | '>', value: unknown, by: OrderColumn[], limit: number, after?: unknown[]) => {
+  // The filters over `from`, optionally a comparison of the partition column with `value` and a keyset on the other
+  // columns. With summaries, `from` names the files of the partitions that can match only (paths from the listing).
+  const read = (from: string, cmp: { op: '=' | '<' | '>'; value: unknown } | null, by: OrderColumn[], limit: number, after?: unknown[]) => {
     const b = sqlBuilder(filters.params);
-    const where = [...filters.where, `"${first.column}" ${op} ${b.param(value)}::${type}`];
+    const where = [...filters.where];
+    if (cmp) where.push(`"${first.column}" ${cmp.op} ${b.param(cmp.value)}::${type}`);
     if (after) where.push(keysetPredicate(rest, after, b, table));
-    return lake.query(selectSql(table, where, by, limit), b.params);
+    return lake.query(selectSql(from, where, by, limit), b.params);
   };
-  const rows = await read('=', start, rest, n, cursorKey?.slice(1));
+  const view = `"${table.name}"`;
+  const onePartition = (p: unknown, limit: number) =>
+    candidates ? read(lake.relation(table.name, [String(p)]), null, rest, limit) : read(view, { op: '=', value: p }, rest, limit);
+  const cmp = comparator(type);
+  const later = parts.filter((p) => (first.dir === 'asc' ? cmp(p, start) > 0 : cmp(p, start) < 0));
+  const startRead = candidates && !candidates.includes(String(start)) ? null : candidates ? lake.relation(table.name, [String(start)]) : view;
+  const rows = startRead ? await read(startRead, candidates ? null : { op: '=', value: start }, rest, n, cursorKey?.slice(1)) : [];
   if (rows.length >= n) return rows;
 
   if (!cursorKey) {
     // The first query read the whole starting partition and found less than a page: the filter is selective, so
     // one query over the later partitions reads little of each file, and DuckDB spreads the files over its
     // threads (a CUSIP with ≈ 3 matching lines a quarter: 38 ms for 7 files, against 58 ms read one by one).
-    rows.push(...(await read(first.dir === 'asc' ? '>' : '<', start, order, n - rows.length)));
+    if (candidates) {
+      if (later.length) rows.push(...(await read(lake.relation(table.name, later), null, order, n - rows.length)));
+    } else rows.push(...(await read(view, { op: first.dir === 'asc' ? '>' : '<', value: start }, order, n - rows.length)));
     return rows;
   }
   // Past a cursor a short page may only mean the cursor sat near the end of its partition, with a filter that
@@ -66,19 +104,33 @@ export async function selectPage(
   // read them whole. Each later partition is read as its own top-N instead; partitions are disjoint and visited
   // in page order, so their pages concatenate without a merge. They go a few at a time, concurrently on the pool's
   // connections, in windows that grow while partition after partition falls short.
-  const cmp = comparator(type);
-  const later = parts.filter((p) => (first.dir === 'asc' ? cmp(p, start) > 0 : cmp(p, start) < 0));
   let window = 2;
   for (let i = 0; i < later.length && rows.length < n; i += window, window = Math.min(window * 2, MAX_WINDOW)) {
     const need = n - rows.length;
-    const pages = await Promise.all(later.slice(i, i + window).map((p) => read('=', p, rest, need)));
+    const pages = await Promise.all(later.slice(i, i + window).map((p) => onePartition(p, need)));
     for (const page of pages) rows.push(...page);
   }
   return rows.slice(0, n);
 }
 
-function selectSql(table: TableSpec, where: string[], order: OrderColumn[], limit: number): string {
-  return `SELECT * FROM "${table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
+/**
+ * The partitions (in page order) whose key summary may hold a row within the filters' bounds, or null when the table
+ * has no summary or the filters bound neither its key nor its max column. A partition without a summary (a lake
+ * written before summaries, a stale one) is always kept.
+ */
+function summaryCandidates(lake: Lake, table: TableSpec, parts: string[], bounds: Filters['bounds']): string[] | null {
+  if (!table.summary || !bounds) return null;
+  const keys = bounds[table.summary.key]?.in;
+  const min = bounds[table.summary.max]?.gte;
+  if (keys === undefined && min === undefined) return null;
+  const summaries = lake.summaries(table.name);
+  // A lake written before summaries keeps today's path over the view.
+  if (!summaries || [...summaries.values()].every((x) => x === null)) return null;
+  return parts.filter((p) => mayMatch(summaries.get(p) ?? null, { keys, min }));
+}
+
+function selectSql(from: string, where: string[], order: OrderColumn[], limit: number): string {
+  return `SELECT * FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
 }
 
 /**

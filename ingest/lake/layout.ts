@@ -52,13 +52,17 @@ function viewColumn(name: string, type: string): string {
  * reconciliation costs a few milliseconds per file on every page.
  */
 export function viewSqlOver(spec: TableSpec, files: readonly string[], uniform = false): string {
+  return `CREATE OR REPLACE VIEW ${sqlIdent(spec.name)} AS ${selectOver(spec, files, uniform)}`;
+}
+
+/** The SELECT of a table's view over `files` (also a page's relation over some partitions' files only). */
+export function selectOver(spec: TableSpec, files: readonly string[], uniform = false): string {
   const cols = allColumns(spec);
-  const name = sqlIdent(spec.name);
   if (files.length === 0) {
     const select = Object.entries(cols)
       .map(([c, s]) => `NULL::${s.type === 'JSON' ? 'JSON' : duckType(s.type)} AS ${sqlIdent(c)}`)
       .join(', ');
-    return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
+    return `SELECT ${select} WHERE false`;
   }
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
   const list = [...files].sort().map(sqlString).join(', ');
@@ -67,7 +71,7 @@ export function viewSqlOver(spec: TableSpec, files: readonly string[], uniform =
     .map(([c, s]) => viewColumn(c, s.type))
     .join(', ');
   return (
-    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${list}], ` +
+    `SELECT ${ordered} FROM read_parquet([${list}], ` +
     `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
   );
 }

@@ -1,6 +1,8 @@
+import { basename, dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from './duck.ts';
-import { viewSqlOver } from './layout.ts';
+import { selectOver, viewSqlOver } from './layout.ts';
+import { readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
@@ -23,6 +25,16 @@ export interface LakeReader {
   listing(): LakeListing;
   /** Partition values that hold files, as of the last refresh (unordered; decoded from the folder names). */
   partitions(table: string): string[];
+  /**
+   * Per partition value, its key summary (null: none, or stale) as of the last refresh; undefined for a table that
+   * declares no summary (ingest/lake/summary.ts).
+   */
+  summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /**
+   * The table's relation over the files of `partitions` only, as the last refresh listed them: SQL text naming our
+   * own file paths (never user input), read like the table's view.
+   */
+  relation(table: string, partitions: readonly string[]): string;
   /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
   generation(): number;
   connect(): Promise<DuckDBConnection>;
@@ -70,6 +82,11 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
   // Per table, each file's column signature: a changed listing reads only the footers of its new files.
   const signatures = new Map<string, Map<string, string>>();
   let lastCheck = 0;
+  // Replaced with the listing: per table, per partition value, its files and its summary.
+  let byPartition = new Map<string, ReadonlyMap<string, { files: string[]; summary: PartitionSummary | null }>>();
+  const uniformTables = new Set<string>();
+  // Built once per listing, not per request.
+  const summaryViews = new WeakMap<object, ReadonlyMap<string, PartitionSummary | null>>();
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -85,8 +102,25 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     return distinct.size === 1 && !distinct.has('');
   }
 
+  /** A table's files grouped by partition value, with the summaries of a table that declares one. */
+  async function partitionsOf(t: TableSpec, files: string[]) {
+    const out = new Map<string, { files: string[]; summary: PartitionSummary | null }>();
+    const folders = new Map<string, string[]>();
+    for (const f of files) {
+      const dir = dirname(f);
+      folders.set(dir, [...(folders.get(dir) ?? []), f]);
+    }
+    for (const [dir, inDir] of folders) {
+      const name = basename(dir);
+      const value = decodeURIComponent(name.slice(name.indexOf('=') + 1));
+      out.set(value, { files: inDir, summary: t.summary ? await readPartitionSummary(conn, dir, inDir) : null });
+    }
+    return out;
+  }
+
   async function relist(changedOnly: boolean): Promise<void> {
     const next = new Map(current);
+    const nextParts = new Map(byPartition);
     const views: string[] = [];
     let changed = false;
     for (const t of tables) {
@@ -96,8 +130,13 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       const l = await listTable(lakeDir, t.name);
       next.set(t.name, l);
       if (prior?.catalogMtimeMs !== l.catalogMtimeMs) changed = true;
+      // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
+      nextParts.set(t.name, await partitionsOf(t, l.files));
       if (sameFiles(prior, l)) continue;
-      views.push(viewSqlOver(t, l.files, l.files.length > 0 && (await uniform(t.name, l.files))));
+      const same = l.files.length > 0 && (await uniform(t.name, l.files));
+      if (same) uniformTables.add(t.name);
+      else uniformTables.delete(t.name);
+      views.push(viewSqlOver(t, l.files, same));
     }
     if (views.length) {
       // One transaction: other connections see every table's new view at once, or none of them.
@@ -112,6 +151,7 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       changed = true;
     }
     current = next;
+    byPartition = nextParts;
     if (changed) gen++;
   }
 
@@ -135,6 +175,20 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     refresh,
     listing: () => current,
     partitions: (table) => current.get(table)?.partitions ?? [],
+    summaries(table) {
+      if (!tables.find((t) => t.name === table)?.summary) return undefined;
+      const parts = byPartition.get(table) ?? new Map();
+      let out = summaryViews.get(parts);
+      if (!out) summaryViews.set(parts, (out = new Map([...parts].map(([v, p]) => [v, p.summary]))));
+      return out;
+    },
+    relation(table, partitions) {
+      const spec = tables.find((t) => t.name === table);
+      if (!spec) throw new Error(`no table ${table}`);
+      const parts = byPartition.get(table);
+      const files = partitions.flatMap((v) => parts?.get(v)?.files ?? []);
+      return `(${selectOver(spec, files, uniformTables.has(table))})`;
+    },
     generation: () => gen,
     connect: () => instance.connect(),
     close() {

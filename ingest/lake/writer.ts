@@ -4,7 +4,9 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import type { Rename } from './commit.ts';
 import { partitionDir } from './layout.ts';
+import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -33,6 +35,18 @@ export interface StagedPartition extends WrittenPartition {
   superseded: string[];
   /** A new append file (the live lane's write): it adds rows to the partition instead of replacing it. */
   appended?: boolean;
+  /** The partition's key summary (`spec.summary`), staged beside the file and renamed after it. */
+  summary?: Rename;
+}
+
+/** A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts). */
+export function partitionRenames(p: StagedPartition): Rename[] {
+  return [{ from: p.staged, to: p.target }, ...(p.summary ? [p.summary] : [])];
+}
+
+/** Every file a staged partition left under a temp name (removed when its run commits nothing). */
+export function stagedFiles(p: StagedPartition): string[] {
+  return [p.staged, ...(p.summary ? [p.summary.from] : [])];
 }
 
 /** The partition values present in a staging table (quoted identifiers), in order. */
@@ -101,9 +115,15 @@ export async function writeStagedPartitions(
           `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
-      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended });
+      let summary: Rename | undefined;
+      if (spec.summary) {
+        summary = { from: tmp.replace(`-${PARTITION_FILE}.tmp-`, `-${SUMMARY_FILE}.tmp-`), to: join(dir, SUMMARY_FILE) };
+        await writePartitionSummary(conn, spec, tmp, summary.from);
+      }
+      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary });
     } catch (err) {
       await rm(tmp, { force: true });
+      await rm(tmp.replace(`-${PARTITION_FILE}.tmp-`, `-${SUMMARY_FILE}.tmp-`), { force: true });
       throw err;
     } finally {
       for (const c of codes) await conn.run(`DROP TYPE IF EXISTS ${c.type}`);

@@ -6,7 +6,7 @@ import type { BadRow } from '../lake/staging.ts';
 import type { DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './contract.ts';
 import { openDuck, queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
-import { stageAppendPartitions, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
+import { partitionRenames, stageAppendPartitions, stagedFiles, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
@@ -256,7 +256,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
                 : await writeStagedPartitions(conn, settings.lakeDir, t, scratch.id, earlier, [], stagedIn.get(t.name));
             for (const part of parts) {
               const superseded = pending.get(part.target);
-              if (superseded) await rm(superseded.part.staged, { force: true });
+              if (superseded) for (const f of stagedFiles(superseded.part)) await rm(f, { force: true });
               const plan: PlannedPartition = { table: t, value: part.value, rows: part.rows, inputs: sources.of(t.name, part.value, inputPaths) };
               // An append file adds rows: there is nothing it could drop.
               if (!part.appended) refusals.push(...checkReplacement(def.name, plan, prior.get(t.name) ?? null, maxDrop));
@@ -294,9 +294,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       summary.rowsPerSecond = Math.round(summary.rowsWritten / Math.max(0.001, summary.elapsedMs / 1000));
 
       // The commit: partitions of every table (in the dataset's order), then their catalog entries, in one manifest.
-      const renames: Rename[] = def.tables.flatMap((t) =>
-        written.filter((w) => w.plan.table.name === t.name).map((w) => ({ from: w.part.staged, to: w.part.target })),
-      );
+      const renames: Rename[] = def.tables.flatMap((t) => written.filter((w) => w.plan.table.name === t.name).flatMap((w) => partitionRenames(w.part)));
       for (const t of def.tables) {
         const entry = catalogAfter(prior.get(t.name) ?? null, def, t.name, written, summary);
         if (entry) renames.push(await stageCatalogEntry(settings.lakeDir, entry, scratch.id));
@@ -323,7 +321,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
     } finally {
       // Without a manifest nothing staged may survive the run; with one, the next start rolls it forward.
       if (!manifestWritten) {
-        for (const w of pending.values()) await rm(w.part.staged, { force: true });
+        for (const w of pending.values()) for (const f of stagedFiles(w.part)) await rm(f, { force: true });
         for (const t of def.tables) await rm(join(settings.lakeDir, t.name, `_catalog.json.tmp-${scratch.id}`), { force: true });
       }
       await scratch.finish();

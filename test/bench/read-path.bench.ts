@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import eventsRoutes from '../../api/events/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
@@ -6,6 +6,7 @@ import { selectPage } from '../../api/core/page-query.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
+import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
 import { allColumns } from '../../schemas/table.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
@@ -23,6 +24,9 @@ import { latency, percentile, type BenchResult } from './support.ts';
  *  2. a `?cusip=` page of a holdings lake (BENCH_READ_ROWS lines, 400,000 by default) through the statement cache,
  *     without it, and raw DuckDB running the same SQL texts and values on the same files (unprepared, and prepared),
  *     measured in turn (one call of each per round).
+ *  3. `/v1/holdings` pages over a BENCH_READ_SUMMARY_ROWS-line lake (1,000,000) with the per-quarter key summaries,
+ *     beside the same pages without them (the path before) and raw DuckDB running that path's SQL on the same files:
+ *     a known CUSIP, an unknown one, and `?cusip=&min_value=` with ≈ 3 lines a quarter passing (every quarter read).
  * The 3,650-folder run takes minutes: /v1/events reads every day file for a page (docs/read-path.md).
  */
 export default async function readPathBench(): Promise<BenchResult[]> {
@@ -30,6 +34,8 @@ export default async function readPathBench(): Promise<BenchResult[]> {
   let base: { other: number; events: number } | null = null;
   // BENCH_READ_DAYS picks the folder counts (default 36,365,3650; the first is the baseline).
   const counts = (process.env.BENCH_READ_DAYS ?? '36,365,3650').split(',').filter(Boolean).map(Number);
+  // BENCH_READ_PARTS picks the holdings runs (default both): cache, summaries.
+  const parts = new Set((process.env.BENCH_READ_PARTS ?? 'cache,summaries').split(','));
   for (const days of counts) {
     const r = await folderCountRun(days);
     base ??= { other: r.other.cpu_ms, events: r.events.cpu_ms };
@@ -42,7 +48,8 @@ export default async function readPathBench(): Promise<BenchResult[]> {
       figures: { ...r.events, cpu_vs_36_pct: pct(r.events.cpu_ms, base.events) },
     });
   }
-  out.push(...(await statementCacheRun(Number(process.env.BENCH_READ_ROWS ?? 400_000))));
+  if (parts.has('cache')) out.push(...(await statementCacheRun(Number(process.env.BENCH_READ_ROWS ?? 400_000))));
+  if (parts.has('summaries')) out.push(...(await summaryRun(Number(process.env.BENCH_READ_SUMMARY_ROWS ?? 1_000_000))));
   return out;
 }
 
@@ -228,6 +235,88 @@ async function statementCacheRun(rows: number): Promise<BenchResult[]> {
       instance.closeSync();
       cached.close();
       plain.close();
+    }
+  } finally {
+    await app.close();
+  }
+  return out;
+}
+
+/** The CUSIP summaries' effect on /v1/holdings pages (docs/read-path.md), measured in turn with the path before. */
+async function summaryRun(rows: number): Promise<BenchResult[]> {
+  const app = await createTestApp({ routes: [] });
+  const out: BenchResult[] = [];
+  try {
+    const { cusips } = await generateLake(app.settings.lakeDir, rows);
+    // The summaries an ingest writes beside each quarter file (the generator writes the data files only).
+    const { instance: wi, conn: wc } = await openDuck(':memory:', { threads: '2' });
+    for (const f of tableFiles(app.settings.lakeDir, holdings13f.name)) await writePartitionSummary(wc, holdings13f, f, join(dirname(f), SUMMARY_FILE));
+    wc.closeSync();
+    wi.closeSync();
+    const order = [
+      { column: 'period', dir: 'desc' as const },
+      { column: 'cusip', dir: 'asc' as const },
+      { column: 'manager_cik', dir: 'asc' as const },
+      { column: 'accession_number', dir: 'asc' as const },
+      { column: 'line_no', dir: 'asc' as const },
+    ];
+    // value_usd is uniform over 1,000 + [0, 1e8): the minimum that lets ≈ 3 lines of a CUSIP a quarter through.
+    const perQuarter = rows / 8 / 20_000;
+    const worstMin = Math.round(1000 + 1e8 * Math.max(0, 1 - 3 / perQuarter));
+    // The filters and bounds /v1/holdings builds for `?cusip=` (and `&min_value=`).
+    const filters = (c: string, min?: number) => ({
+      where: ['"cusip" = $1', '"is_current" = true', ...(min === undefined ? [] : ['"value_usd" >= $2'])],
+      params: min === undefined ? [c] : [c, min],
+      bounds: { cusip: { in: [c] }, ...(min === undefined ? {} : { value_usd: { gte: min } }) },
+    });
+    const lake = await openLake(app.settings.lakeDir, { refreshMs: 0 });
+    const plain: Lake = { ...lake, summaries: () => undefined };
+    const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+    try {
+      await conn.run('SET GLOBAL parquet_metadata_cache = true');
+      await conn.run('SET GLOBAL late_materialization_max_rows = 0');
+      await conn.run(viewSqlOver(holdings13f, (await listTable(app.settings.lakeDir, holdings13f.name)).files, true));
+      const kinds: [string, (i: number) => ReturnType<typeof filters>][] = [
+        ['?cusip= known', (i) => filters(cusips[i % cusips.length])],
+        ['?cusip= unknown', (i) => filters(`Z${String(i % 1000).padStart(8, '0')}`)],
+        [`?cusip=&min_value= (≈3 lines a quarter pass: all 8 quarters)`, (i) => filters(cusips[i % cusips.length], worstMin)],
+      ];
+      for (const [kind, make] of kinds) {
+        // The path before, recorded: raw DuckDB runs its texts and values, prepared once, on the same files.
+        const pages: { sql: string; params: unknown[] }[][] = [];
+        for (let i = 0; i < 50; i++) {
+          const log: { sql: string; params: unknown[] }[] = [];
+          await selectPage(recording(plain, log), holdings13f, order, make(i), 26, null);
+          pages.push(log);
+        }
+        const prepared = new Map<string, Awaited<ReturnType<typeof conn.prepare>>>();
+        let a = 0;
+        let b = 0;
+        let k = 0;
+        const r = await measureInTurn(
+          {
+            summaries: () => selectPage(lake, holdings13f, order, make(a++), 26, null),
+            plain: () => selectPage(plain, holdings13f, order, make(b++), 26, null),
+            raw: async () => {
+              for (const q of pages[k++ % pages.length]) {
+                let p = prepared.get(q.sql);
+                if (!p) prepared.set(q.sql, (p = await conn.prepare(q.sql)));
+                p.bind(q.params as never);
+                (await p.runAndReadAll()).getRowObjectsJson();
+              }
+            },
+          },
+          100,
+        );
+        const name = `read-path: /v1/holdings ${kind} (${rows.toLocaleString('en-US')} lines, 8 quarters)`;
+        out.push({ name: `${name}, summaries`, figures: { ...r.summaries, cpu_vs_plain_pct: pct(r.summaries.cpu_ms, r.plain.cpu_ms) } });
+        out.push({ name: `${name}, plain lake (path before)`, figures: r.plain });
+        out.push({ name: `${name}, raw DuckDB same SQL, prepared`, figures: r.raw });
+      }
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+      lake.close();
     }
   } finally {
     await app.close();

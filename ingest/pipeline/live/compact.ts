@@ -7,7 +7,7 @@ import { partitionDir } from '../../lake/layout.ts';
 import { withLock } from '../../lake/lock.ts';
 import { startRun } from '../../lake/scratch.ts';
 import { createStagingTable } from '../../lake/staging.ts';
-import { appendFiles, writeStagedPartitions } from '../../lake/writer.ts';
+import { appendFiles, partitionRenames, writeStagedPartitions } from '../../lake/writer.ts';
 
 /**
  * Folds a partition's live append files back into its `data.parquet` once there are `threshold` or more of them
@@ -29,7 +29,7 @@ export async function compactAppends(settings: Settings, spec: TableSpec, values
         run: scratch.id,
         dataset: `compact-${spec.name}`,
         tables: [spec.name],
-        renames: parts.map((p) => ({ from: p.staged, to: p.target })),
+        renames: parts.flatMap(partitionRenames),
         removals: parts.flatMap((p) => p.superseded),
         changed: [],
         events: false,

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import type { TableSpec } from '../../schemas/table.ts';
+
+/**
+ * Per-partition key summaries (issue #20): beside a partition's `data.parquet`, a small Parquet file (named so the
+ * listing, which takes `*.parquet`, never reads it as data) with one row per value of the table's summary key: its
+ * row count and the largest value of the summary's `max` column. Each row also carries the fingerprint of the data
+ * file it was computed from. The summary is renamed into place by the same run commit as its data file, after it; a
+ * crash between the two renames (rolled forward at the next start), a compaction that rewrote the data file, or a
+ * live append file beside it all leave a summary whose fingerprint or file set no longer matches, and such a
+ * partition is read as if it had no summary (every page still reads it).
+ */
+export const SUMMARY_FILE = 'data.summary';
+
+export interface KeyStats {
+  rows: number;
+  max: number | null;
+}
+
+export interface PartitionSummary {
+  keys: ReadonlyMap<string, KeyStats>;
+  /** The largest value of the partition (null: no value at all). */
+  max: number | null;
+}
+
+/** Bytes of the file's end hashed: the Parquet footer (row groups' offsets and min/max statistics) sits there. */
+const TAIL_BYTES = 4096;
+
+/** Size and a hash of the footer: two writes of a partition differ in it, whatever their names. */
+async function fileFingerprint(path: string): Promise<string> {
+  const { size } = await stat(path);
+  const fh = await open(path, 'r');
+  try {
+    const len = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    await fh.read(buf, 0, len, size - len);
+    return `${size}:${createHash('sha256').update(buf).digest('hex').slice(0, 32)}`;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes the summary of the (staged) data file `dataFile` to `summaryFile`. */
+export async function writePartitionSummary(conn: DuckDBConnection, spec: TableSpec, dataFile: string, summaryFile: string): Promise<void> {
+  if (!spec.summary) throw new Error(`table ${spec.name} declares no summary`);
+  const fp = await fileFingerprint(dataFile);
+  const key = sqlIdent(spec.summary.key);
+  const max = sqlIdent(spec.summary.max);
+  // A NULL key gets its own row (an equality filter never matches it, but the partition-wide max still counts it).
+  await conn.run(
+    `COPY (SELECT CAST(${key} AS VARCHAR) AS key, count(*)::BIGINT AS rows, max(${max})::DOUBLE AS max_value, ${sqlString(fp)} AS data_fingerprint ` +
+      `FROM read_parquet(${sqlString(dataFile)}) GROUP BY 1 ORDER BY 1) TO ${sqlString(summaryFile)} (FORMAT parquet, COMPRESSION zstd)`,
+  );
+}
+
+/**
+ * The summary of a partition folder whose only data file is `data.parquet`, or null when it has none or it does not
+ * describe the data there now (stale: see above). `files`: the partition's data files in the listing.
+ */
+export async function readPartitionSummary(conn: DuckDBConnection, dir: string, files: readonly string[]): Promise<PartitionSummary | null> {
+  const data = join(dir, 'data.parquet');
+  if (files.length !== 1 || files[0] !== data) return null;
+  const path = join(dir, SUMMARY_FILE);
+  let fp: string;
+  try {
+    await stat(path);
+    fp = await fileFingerprint(data);
+  } catch {
+    return null;
+  }
+  const rows = await queryRows(conn, `SELECT key, rows, max_value, data_fingerprint FROM read_parquet(${sqlString(path)})`);
+  // An empty summary proves nothing about the file beside it: read that partition.
+  if (!rows.length || rows.some((r) => r.data_fingerprint !== fp)) return null;
+  const keys = new Map<string, KeyStats>();
+  let max: number | null = null;
+  for (const r of rows) {
+    const m = r.max_value === null ? null : Number(r.max_value);
+    if (m !== null && (max === null || m > max)) max = m;
+    if (r.key !== null) keys.set(String(r.key), { rows: Number(r.rows), max: m });
+  }
+  return { keys, max };
+}
+
+/** What a page's filters bound: equality on the summary key (any of `keys`), a minimum on its max column. */
+export interface SummaryBounds {
+  keys?: readonly string[];
+  min?: number;
+}
+
+/** Whether a partition with this summary (null: none, or stale) may hold a row within the bounds. */
+export function mayMatch(summary: PartitionSummary | null, bounds: SummaryBounds): boolean {
+  if (!summary) return true;
+  const { keys, min } = bounds;
+  const reaches = (m: number | null) => min === undefined || (m !== null && m >= min);
+  if (keys === undefined) return reaches(summary.max);
+  return keys.some((k) => {
+    const s = summary.keys.get(k);
+    return s !== undefined && reaches(s.max);
+  });
+}

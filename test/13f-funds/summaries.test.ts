@@ -1,0 +1,210 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import holdings13fRoutes from '../../api/13f/routes.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
+import { SUMMARY_FILE } from '../../ingest/lake/summary.ts';
+
+/**
+ * Per-quarter key summaries of holdings_13f (CUSIPs) and its manager-sorted copy (manager CIKs): pages read with them
+ * equal pages read without, a key in no summary opens no file, and a summary never hides rows (docs/read-path.md).
+ */
+describe('13F holdings key summaries', () => {
+  let app: TestApp;
+  let sqls: string[] = [];
+  const lakeDir = () => app.settings.lakeDir;
+  const summaryPaths = (table: string, periods: string[]) => periods.map((p) => join(lakeDir(), table, `period=${p}`, SUMMARY_FILE));
+  /** Data files a page's queries named, by quarter folder (the plain view names none). */
+  const filesRead = () => sqls.flatMap((s) => [...s.matchAll(/period=(\d{4}Q\d)\/data\.parquet/g)].map((m) => m[1]));
+  const holdingsQueries = () => sqls.filter((s) => /holdings_13f/.test(s));
+
+  async function pages(path: string, limit: number, maxPages = 8): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | null = null;
+    let n = 0;
+    do {
+      const r = await app.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      out.push(...r.body.data.map((d: any) => `${d.period}|${d.cusip}|${d.manager_cik}|${d.accession_number}|${d.value_usd}|${d.shares}`));
+      cursor = r.body.page.next_cursor;
+    } while (cursor && ++n < maxPages);
+    return out;
+  }
+
+  /** The same pages with the summaries hidden from the page reader: today's path over the views. */
+  async function pagesWithout(path: string, limit: number): Promise<string[]> {
+    const lake = app.services.lake;
+    const real = lake.summaries;
+    lake.summaries = () => undefined;
+    try {
+      return await pages(path, limit);
+    } finally {
+      lake.summaries = real;
+    }
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp({ routes: holdings13fRoutes });
+    await app.ingestSample(dataset13f, { scale: 0.2, skipDiff: true });
+    const lake = app.services.lake;
+    const query = lake.query.bind(lake);
+    lake.query = (sql, params, o) => {
+      sqls.push(sql);
+      return query(sql, params, o);
+    };
+  });
+  afterAll(() => app.close());
+
+  const periods = async () => (await app.services.lake.partitions('holdings_13f')).sort();
+
+  it('writes one summary per quarter of both tables, in the same commit as the data', async () => {
+    const ps = await periods();
+    expect(ps.length).toBeGreaterThan(1);
+    for (const f of [...summaryPaths('holdings_13f', ps), ...summaryPaths('holdings_13f_by_manager', ps)]) expect(existsSync(f), f).toBe(true);
+    const s = app.services.lake.summaries('holdings_13f')!;
+    expect([...s.values()].every((x) => x !== null)).toBe(true);
+    const [{ n }] = await app.services.lake.query('SELECT count(DISTINCT cusip) AS n FROM holdings_13f WHERE period = $1', [ps[0]]);
+    expect(s.get(ps[0])!.keys.size).toBe(Number(n));
+  });
+
+  it('pages with summaries equal pages without, for every filter of the list, across quarters', async () => {
+    const [{ cusip }] = await app.services.lake.query(
+      'SELECT cusip FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
+    );
+    const [{ cik, name }] = await app.services.lake.query(
+      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f ' +
+        'GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
+    );
+    const [{ v }] = await app.services.lake.query('SELECT quantile_disc(value_usd, 0.9) AS v FROM holdings_13f WHERE cusip = $1', [cusip]);
+    const ps = await periods();
+    const word = String(name).split(/\s+/)[0];
+    const queries = [
+      `/v1/holdings?cusip=${cusip}`,
+      `/v1/holdings?cusip=${cusip}&min_value=${Math.round(Number(v))}`,
+      `/v1/holdings?cusip=${cusip}&include_superseded=true`,
+      `/v1/holdings?cusip=${cusip}&period=${ps[0]}`,
+      `/v1/holdings?cusip=${cusip}&manager=${Number(cik)}`,
+      `/v1/holdings?manager=${Number(cik)}`,
+      `/v1/holdings?manager=${Number(cik)}&min_value=1000000`,
+      `/v1/holdings?manager=${encodeURIComponent(word)}`,
+      `/v1/holdings?min_value=${Math.round(Number(v))}`,
+      `/v1/holdings?issuer=a&min_value=500000`,
+      '/v1/holdings',
+    ];
+    for (const q of queries) {
+      // Small pages cross quarters on the selective filters; the unselective ones are compared on a few big pages.
+      for (const limit of q.includes('cusip=') || /manager=\d/.test(q) ? [3, 25] : [25]) {
+        const want = await pagesWithout(q, limit);
+        sqls = [];
+        expect(await pages(q, limit), `${q} limit ${limit}`).toEqual(want);
+      }
+    }
+    // The CUSIP page walked several quarters, each named by file.
+    sqls = [];
+    const all = await pages(`/v1/holdings?cusip=${cusip}`, 25, 100);
+    expect(new Set(all.map((x) => x.split('|')[0])).size).toBeGreaterThan(1);
+    expect(holdingsQueries().every((s) => s.includes('read_parquet'))).toBe(true);
+  }, 300_000);
+
+  it('an unknown CUSIP or manager answers an empty page without opening a data file', async () => {
+    for (const q of ['/v1/holdings?cusip=000000000', '/v1/holdings?manager=9999999999', '/v1/holdings?cusip=000000000&min_value=5']) {
+      sqls = [];
+      const r = await app.get(q);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual([]);
+      expect(holdingsQueries(), q).toEqual([]);
+    }
+  });
+
+  it('skips a quarter whose largest value for the key is below min_value, and only that quarter', async () => {
+    // A CUSIP present in several quarters whose largest values differ: a minimum between them rules some out.
+    const all = await app.services.lake.query(
+      'SELECT cusip, period, max(value_usd) AS m FROM holdings_13f WHERE value_usd IS NOT NULL GROUP BY 1, 2 ORDER BY 1, m',
+    );
+    const byCusip = new Map<string, Record<string, unknown>[]>();
+    for (const r of all) byCusip.set(String(r.cusip), [...(byCusip.get(String(r.cusip)) ?? []), r]);
+    const rows = [...byCusip.values()].find((rs) => rs.length >= 2 && Math.floor(Number(rs[0].m)) + 1 <= Number(rs[rs.length - 1].m))!;
+    const cusip = String(rows[0].cusip);
+    const low = rows[0];
+    const min = Math.floor(Number(low.m)) + 1;
+    const kept = rows.filter((r) => Number(r.m) >= min).map((r) => String(r.period));
+    expect(kept.length).toBeGreaterThan(0);
+    const q = `/v1/holdings?cusip=${cusip}&min_value=${min}`;
+    const want = await pagesWithout(q, 100);
+    sqls = [];
+    expect(await pages(q, 100)).toEqual(want);
+    expect(new Set(filesRead())).toEqual(new Set(kept));
+    expect(filesRead()).not.toContain(String(low.period));
+  });
+
+  it('a partition file gone under the listing (a compaction) plans the page again over the new listing', async () => {
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1');
+    const q = `/v1/holdings?cusip=${cusip}`;
+    const want = await pages(q, 25, 1);
+    const lake = app.services.lake;
+    const query = lake.query;
+    let failed = 0;
+    lake.query = (sql, params, o) => {
+      if (!failed && sql.includes('read_parquet')) {
+        failed++;
+        return Promise.reject(new Error('IO Error: Cannot open file "gone.parquet": No such file or directory'));
+      }
+      return query(sql, params, o);
+    };
+    try {
+      expect(await pages(q, 25, 1)).toEqual(want);
+      expect(failed).toBe(1);
+    } finally {
+      lake.query = query;
+    }
+  });
+
+  it('a crash between a partition rename and its summary rename leaves no summary that hides rows; the roll forward restores it', async () => {
+    // A second sample over the same quarters, committed until the first holdings file is renamed, then "killed".
+    const from = join(app.dataDir, 'samples', 'seed-7');
+    await dataset13f.sample!(from, { seed: 7, scale: 0.2 });
+    const ps = await periods();
+    const newest = ps[ps.length - 1];
+    const target = join(lakeDir(), 'holdings_13f', `period=${newest}`, 'data.parquet');
+    const { runIngest } = await import('../../ingest/pipeline/index.ts');
+    const failing = runIngest(dataset13f, { from }, app.settings, {
+      quiet: true,
+      skipDiff: true,
+      afterRename: (_done, r) => {
+        if (r.to === target) throw new Error('simulated crash between data and summary');
+      },
+    });
+    await expect(failing).rejects.toThrow(/simulated crash/);
+    await app.services.lake.refresh();
+    expect(existsSync(join(lakeDir(), 'holdings_13f', `period=${newest}`, SUMMARY_FILE))).toBe(true);
+    // The new file is in place beside the summary of the file it replaced: that summary no longer counts.
+    expect(app.services.lake.summaries('holdings_13f')!.get(newest)).toBeNull();
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [
+      newest,
+    ]);
+    for (const q of [`/v1/holdings?cusip=${cusip}`, `/v1/holdings?cusip=${cusip}&min_value=1`]) expect(await pages(q, 5)).toEqual(await pagesWithout(q, 5));
+
+    const r = await recoverInterruptedRuns(app.settings, { quiet: true });
+    expect(r.rolledForward).toHaveLength(1);
+    await app.services.lake.refresh();
+    expect(app.services.lake.summaries('holdings_13f')!.get(newest)).not.toBeNull();
+    const q = `/v1/holdings?cusip=${cusip}`;
+    expect(await pages(q, 5)).toEqual(await pagesWithout(q, 5));
+  });
+  it('a lake without summaries (written before them) still answers, on the plain path', async () => {
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1');
+    const q = `/v1/holdings?cusip=${cusip}`;
+    const want = await pages(q, 4);
+    const ps = await periods();
+    const removed = summaryPaths('holdings_13f', ps);
+    for (const f of removed) rmSync(f);
+    await app.services.lake.refresh();
+    expect([...app.services.lake.summaries('holdings_13f')!.values()].every((s) => s === null)).toBe(true);
+    sqls = [];
+    expect(await pages(q, 4)).toEqual(want);
+    expect(filesRead()).toEqual([]);
+    expect((await pages('/v1/holdings?cusip=000000000', 4)).length).toBe(0);
+  });
+});
