@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
-import { openLakeReader, type LakeReader, type ReaderHooks } from '../../ingest/lake/index.ts';
+import { openLakeReader, selectOver, type LakeReader, type ReaderHooks, type TableListing } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {
@@ -25,6 +26,13 @@ export interface Lake {
    * exports, whose results are never held whole.
    */
   stream(sql: string, params?: unknown[]): AsyncGenerator<Record<string, unknown>[]>;
+  /**
+   * Parameterized SQL over some partitions of a table only: `sql` receives a parenthesized SELECT over those
+   * partitions' files as the listing names them (the view's columns), to use in place of the table's view. For walks
+   * over many partitions: a query of a view over 3,650 day files costs 0.3–0.9 s even when it filters to one day.
+   * Not prepared (the file list makes each text rare). No listed file: `sql` gets an empty relation.
+   */
+  queryPartitions(table: TableSpec, values: string[], sql: (from: string) => string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   catalog(): Promise<CatalogEntry[]>;
   /** Partition values of a table that hold files (unordered), as of the last refresh. */
   partitions(table: string): Promise<string[]>;
@@ -71,6 +79,29 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
 
 /** A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh. */
 const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
+
+const byPartition = new WeakMap<TableListing, Map<string, string[]>>();
+
+/** A table listing's files by partition value (decoded from the folder name), built once per listing. */
+function partitionFiles(table: TableSpec, listing: TableListing | undefined): Map<string, string[]> {
+  if (!listing) return new Map();
+  let map = byPartition.get(listing);
+  if (map) return map;
+  map = new Map();
+  const prefix = `${table.partitionBy}=`;
+  for (const f of listing.files) {
+    const folder = basename(dirname(f));
+    if (!folder.startsWith(prefix)) continue;
+    const v = decodeURIComponent(folder.slice(prefix.length));
+    const list = map.get(v);
+    if (list) list.push(f);
+    else map.set(v, [f]);
+  }
+  byPartition.set(listing, map);
+  return map;
+}
+
+const sqlIdentOf = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,
@@ -146,6 +177,19 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
         yield* streamRows(c.conn, sql, params);
       } finally {
         release(c);
+      }
+    },
+    async queryPartitions(table, values, sql, params = []) {
+      const text = () => {
+        const files = values.flatMap((v) => partitionFiles(table, reader.listing().get(table.name)).get(v) ?? []);
+        return sql(files.length ? `(${selectOver(table, files)})` : `(SELECT * FROM ${sqlIdentOf(table.name)} WHERE false)`);
+      };
+      try {
+        return await run(text(), params, false);
+      } catch (err) {
+        if (!MISSING_FILE.test((err as Error).message)) throw err;
+        await reader.refresh();
+        return run(text(), params, false);
       }
     },
     catalog: () => readCatalog(lakeDir),

@@ -63,7 +63,7 @@ export async function selectPage(
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);
     const where = cursorKey ? [...filters.where, keysetPredicate(order, cursorKey, b, table)] : filters.where;
-    return lake.query(selectSql(table, where, order, n), b.params);
+    return lake.query(selectSql(`"${table.name}"`, where, order, n), b.params);
   }
 
   // The filters, one comparison of the partition column with `value`, optionally a keyset on the other columns.
@@ -71,7 +71,9 @@ export async function selectPage(
     const b = sqlBuilder(filters.params);
     const where = [...filters.where, `"${first.column}" ${op} ${b.param(value)}::${type}`];
     if (after) where.push(keysetPredicate(rest, after, b, table));
-    return lake.query(selectSql(table, where, by, limit), b.params);
+    // The windowed walk reads its partitions' files only, never the view of all of them (PageWalk.windows).
+    if (walk.windows && op === '=') return lake.queryPartitions(table, [String(value)], (from) => selectSql(from, where, by, limit), b.params);
+    return lake.query(selectSql(`"${table.name}"`, where, by, limit), b.params);
   };
   walk.onRead?.([String(start)]);
   const rows = await read('=', start, rest, n, cursorKey?.slice(1));
@@ -132,7 +134,9 @@ async function readWindows(
       window.length === 1
         ? `"${first.column}" = ${b.param(window[0])}::${type}`
         : `"${first.column}" >= ${b.param(ends[0])}::${type} AND "${first.column}" <= ${b.param(ends[1])}::${type}`;
-    rows.push(...(await lake.query(selectSql(table, [...filters.where, range], window.length === 1 ? rest : order, n - rows.length), b.params)));
+    const by = window.length === 1 ? rest : order;
+    const limit = n - rows.length;
+    rows.push(...(await lake.queryPartitions(table, window, (from) => selectSql(from, [...filters.where, range], by, limit), b.params)));
   }
   return rows;
 }
@@ -142,8 +146,9 @@ function within(parts: string[], walk: PageWalk, cmp: (a: unknown, b: unknown) =
   return parts.filter((p) => (walk.from === undefined || cmp(p, walk.from) >= 0) && (walk.to === undefined || cmp(p, walk.to) <= 0));
 }
 
-function selectSql(table: TableSpec, where: string[], order: OrderColumn[], limit: number): string {
-  return `SELECT * FROM "${table.name}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
+/** `from`: the table's view (its quoted name) or a parenthesized SELECT over some of its files. */
+function selectSql(from: string, where: string[], order: OrderColumn[], limit: number): string {
+  return `SELECT * FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
 }
 
 /**

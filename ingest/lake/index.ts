@@ -2,5 +2,7 @@
 export { type CatalogEntry, readCatalog, readCatalogEntry } from './catalog.ts';
 export { openDuck, queryRows, sqlString, streamRows } from './duck.ts';
 export { type LakeReader, openLakeReader, type ReaderHooks } from './reader.ts';
+export { selectOver } from './layout.ts';
+export type { TableListing } from './listing.ts';
 export { createStatementCache, type StatementCache } from './statement-cache.ts';
 export { createLogger, type Logger } from './logger.ts';

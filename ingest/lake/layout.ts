@@ -61,13 +61,23 @@ export function viewSqlOver(spec: TableSpec, files: readonly string[], uniform =
     return `CREATE OR REPLACE VIEW ${name} AS SELECT ${select} WHERE false`;
   }
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
+  return `CREATE OR REPLACE VIEW ${name} AS ${selectOver(spec, files, uniform)}`;
+}
+
+/**
+ * The view's SELECT over some of a table's files (at least one): the same columns and types as the view. The API's
+ * walk over many partitions reads a few days' files this way, not through the view of all of them (see
+ * docs/read-path.md: a query of the 3,650-file view costs 0.3–0.9 s even when it filters to one day).
+ */
+export function selectOver(spec: TableSpec, files: readonly string[], uniform = false): string {
+  const cols = allColumns(spec);
   const list = [...files].sort().map(sqlString).join(', ');
   const partType = duckType(cols[spec.partitionBy].type);
   const ordered = Object.entries(cols)
     .map(([c, s]) => viewColumn(c, s.type))
     .join(', ');
   return (
-    `CREATE OR REPLACE VIEW ${name} AS SELECT ${ordered} FROM read_parquet([${list}], ` +
+    `SELECT ${ordered} FROM read_parquet([${list}], ` +
     `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
   );
 }

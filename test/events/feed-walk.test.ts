@@ -101,24 +101,48 @@ describe('/v1/events: the partition-first walk over day folders', () => {
   const order = eventsRoutes[0].kind === 'list' ? eventsRoutes[0].orderBy : [];
   const none = { where: [], params: [] };
 
+  /** One page through the walk, with the days each query read (the hook) and the Parquet files its SQL named. */
   async function visits(n: number, cursorKey: unknown[] | null, bounds: { from?: string; to?: string } = {}) {
     const read: string[][] = [];
-    const rows = await selectPage(app.services.lake, eventsTable, order, none, n, cursorKey, { windows: true, ...bounds, onRead: (p) => read.push(p) });
-    return { rows, read };
+    let files = 0;
+    const lake = app.services.lake;
+    const counting: typeof lake = {
+      ...lake,
+      queryPartitions: (t, v, sql, p) =>
+        lake.queryPartitions(
+          t,
+          v,
+          (from) => {
+            files += from.split('.parquet').length - 1;
+            return sql(from);
+          },
+          p,
+        ),
+      query: () => Promise.reject(new Error('the walk read the view of every day')),
+    };
+    const rows = await selectPage(counting, eventsTable, order, none, n, cursorKey, { windows: true, ...bounds, onRead: (p) => read.push(p) });
+    return { rows, read, files };
   }
 
   it('a page the newest day fills reads that day only', async () => {
     const newest = day(DAYS - 1);
-    const { rows, read } = await visits(3, null);
+    const { rows, read, files } = await visits(3, null);
     expect(rows.map((r) => r.detected_date)).toEqual([newest, newest, newest]);
     expect(read).toEqual([[newest]]);
+    expect(files).toBe(1);
   });
 
   it('a page spanning days reads the newest days it needs, in growing windows, and skips days without folders', async () => {
     const listed = [...(await app.services.lake.partitions('events'))].sort().reverse();
-    const { rows, read } = await visits(30, null);
+    const { rows, read, files } = await visits(30, null);
     const needed = new Set(rows.map((r) => String(r.detected_date)));
     const visited = read.flat();
+    // One file a day, two on the days with two appends (every third): no other day's file is named.
+    const appends = (d: string) => {
+      const i = (Date.parse(d) - Date.parse(day(0))) / 86_400_000;
+      return i % 3 === 0 && sizes[i] > 1 ? 2 : 1;
+    };
+    expect(files).toBe(visited.reduce((sum, d) => sum + appends(d), 0));
     // A prefix of the listed days, newest first: no day read twice, no missing folder queried.
     expect(visited).toEqual(listed.slice(0, visited.length));
     expect(read.map((w) => w.length)).toEqual(read.map((_, i) => (i === 0 ? 1 : 2 ** (i - 1))));
