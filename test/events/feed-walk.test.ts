@@ -85,7 +85,11 @@ describe('/v1/events: the partition-first walk over day folders', () => {
     ['event_type=sec.8k.*', 'event_type=sec.8k.*', "WHERE event_type LIKE 'sec.8k.%'"],
     ['cik', 'cik=789019', "WHERE entity_cik = '0000789019'"],
     // Bounds inside days: since at 10:00 drops the 09:30 append of its first day and keeps its 10:30 one.
-    ['since/until timestamps', `since=${day(3)}T10:00:00Z&until=${day(15)}T10:00:00Z`, `WHERE detected_at >= '${day(3)} 10:00' AND detected_at <= '${day(15)} 10:00'`],
+    [
+      'since/until timestamps',
+      `since=${day(3)}T10:00:00Z&until=${day(15)}T10:00:00Z`,
+      `WHERE detected_at >= '${day(3)} 10:00' AND detected_at <= '${day(15)} 10:00'`,
+    ],
     ['since/until dates', `since=${day(6)}&until=${day(13)}`, `WHERE detected_date BETWEEN '${day(6)}' AND '${day(13)}'`],
     ['until before the first day', 'until=2024-12-01', 'WHERE false'],
     ['since with a filter', `since=${day(10)}&importance_min=medium`, `WHERE detected_date >= '${day(10)}' AND importance_rank >= 2`],
