@@ -96,6 +96,17 @@ async function scopeClause(
   return { sql: `"${table.partitionBy}" = ${b.param(info.latestPartition)}::${duckType(table, table.partitionBy)}`, partition: info.latestPartition };
 }
 
+/**
+ * What a keyset cursor's values must look like for the order's column types: a partition walk compares a cursor's
+ * date with folder names before any SQL binds it, so a date is checked to be one (the HMAC already refuses edits).
+ */
+function keyShape(table: TableSpec, order: OrderColumn[]): (k: unknown[]) => boolean {
+  const types = order.map((o) => duckType(table, o.column));
+  return (k) => k.every((v, i) => types[i] !== 'DATE' || (typeof v === 'string' && isIsoDate(v)));
+}
+
+const isIsoDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
 /** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */
 export type Gate = () => Promise<void>;
 
@@ -145,9 +156,11 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
   delete echo.cursor;
   // Bound to the endpoint and the filters (hence to the variant table the filters chose).
   const scope = { endpoint: ep.path, filters: echo };
-  const cursorKey = typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length) : null;
+  const cursorKey =
+    typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length, keyShape(ep.table, ep.orderBy)) : null;
   await gate();
-  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params, bounds }, limit + 1, cursorKey);
+  const walk = { windows: ep.walk?.windows, ...ep.walk?.bounds?.(values as never) };
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params, bounds }, limit + 1, cursorKey, walk);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -88,7 +88,9 @@ function read(secret: string, scope: CursorScope, variant: CursorVariant, raw: s
 /** Keyset cursors: the sort-key values of the last row served (`arity` of them). */
 export const keysetCursor = {
   issue: (secret: string, scope: CursorScope, key: unknown[]): string => issue(secret, scope, 'keyset', key),
-  read: (secret: string, scope: CursorScope, raw: string, arity: number): unknown[] => read(secret, scope, 'keyset', raw, (k) => k.length === arity),
+  /** `valid`: a further check of the values' shape (a date where the order has one). */
+  read: (secret: string, scope: CursorScope, raw: string, arity: number, valid: (k: unknown[]) => boolean = () => true): unknown[] =>
+    read(secret, scope, 'keyset', raw, (k) => k.length === arity && valid(k)),
 };
 
 /** Position after the last row of a page of a list ordered by (created_at DESC, id DESC). */

@@ -97,6 +97,13 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C ex
    * with a key summary (`TableSpec.summary`) skips partitions that cannot match; the filters still apply in full.
    */
   bounds?: (values: ParamValues<P>) => Record<string, { in?: readonly string[]; gte?: number } | undefined>;
+  /**
+   * How a page whose order starts with the partition column walks the partitions (api/core/page-query.ts): in
+   * growing windows (`windows`, for many small partitions such as the events' days), and only within the partition
+   * values `bounds` derives from the validated filters (inclusive, in the folder spelling; a filter on another
+   * column that implies a range of partitions).
+   */
+  walk?: { windows?: boolean; bounds?: (values: ParamValues<P>) => { from?: string; to?: string } };
   record: z.ZodType<R>;
   toRecord(row: Record<string, unknown>): R;
   /** Credits per call; default the spec's filterable-list class (`DEFAULT_COST`). */

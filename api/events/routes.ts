@@ -63,7 +63,17 @@ const list = defineList({
     accession: f.eq('accession'),
   },
   validate: (v) => [rangeIssue(v as Record<string, unknown>, 'since', 'until')],
-  orderBy: [{ column: 'seq', dir: 'desc' }],
+  // Newest first by `seq`. The day comes first so that a page walks the day folders newest first and stops when full
+  // (3,650 folders: docs/read-path.md), and the cursor names the day it stopped in. The order is the same as `seq`
+  // alone: ingest/events/writer.ts numbers each append after the largest `seq` in the lake, under the events lock,
+  // and files it under the day of that append's clock, so a later day never holds a smaller `seq` (given a clock
+  // that does not step back a day).
+  orderBy: [
+    { column: 'detected_date', dir: 'desc' },
+    { column: 'seq', dir: 'desc' },
+  ],
+  // `since`/`until` bound `detected_at`, whose UTC day is the partition (`detected_date`): days outside are never read.
+  walk: { windows: true, bounds: (v) => ({ from: v.since?.slice(0, 10), to: v.until?.slice(0, 10) }) },
   record: EventRecord,
   toRecord: toEventRecord,
 });

@@ -58,6 +58,9 @@ export async function appendEvents(settings: Settings, drafts: EventDraft[], opt
       for (const s of opts.sql ?? []) {
         await conn.run(`INSERT INTO ${table} BY NAME ${s.sql}`, s.params?.length ? (s.params as never) : undefined);
       }
+      // `seq` continues after the largest in the lake, under the events lock, and the batch goes into the day of
+      // `now`: so a later day never holds a smaller `seq` than an earlier one (while the clock does not step back a
+      // day), which lets /v1/events order by (day, seq) and walk the day folders newest first (api/events/routes.ts).
       const [{ maxseq }] = await queryRows(conn, 'SELECT coalesce(max(seq), 0)::BIGINT AS maxseq FROM events');
       const detectedAt = now.toISOString().replace('Z', '');
       const day = now.toISOString().slice(0, 10);

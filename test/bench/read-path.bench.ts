@@ -19,35 +19,32 @@ import { latency, percentile, type BenchResult } from './support.ts';
 /**
  * The read path's per-request overheads (docs/read-path.md), a few minutes:
  *  1. pages with the events table at 36, 365 and 3,650 day folders (the 36-folder run is the baseline): a page of
- *     another table (what the per-request listing taxed) and a page of /v1/events itself, with the CPU per request,
- *     beside what the listing that used to run on every request (synchronous, every table) costs on that lake;
+ *     another table (what the per-request listing taxed), with the CPU per request, beside what the listing that used
+ *     to run on every request (synchronous, every table) costs on that lake;
  *  2. a `?cusip=` page of a holdings lake (BENCH_READ_ROWS lines, 400,000 by default) through the statement cache,
  *     without it, and raw DuckDB running the same SQL texts and values on the same files (unprepared, and prepared),
  *     measured in turn (one call of each per round).
- *  3. `/v1/holdings` pages over a BENCH_READ_SUMMARY_ROWS-line lake (1,000,000) with the per-quarter key summaries,
+ *  3. /v1/events first and next pages at each folder count, measured in turn beside the first count (the baseline);
+ *  4. `/v1/holdings` pages over a BENCH_READ_SUMMARY_ROWS-line lake (1,000,000) with the per-quarter key summaries,
  *     beside the same pages without them (the path before) and raw DuckDB running that path's SQL on the same files:
  *     a known CUSIP, an unknown one, and `?cusip=&min_value=` with ≈ 3 lines a quarter passing (every quarter read).
- * The 3,650-folder run takes minutes: /v1/events reads every day file for a page (docs/read-path.md).
  */
 export default async function readPathBench(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
-  let base: { other: number; events: number } | null = null;
+  let base: { other: number } | null = null;
   // BENCH_READ_DAYS picks the folder counts (default 36,365,3650; the first is the baseline).
   const counts = (process.env.BENCH_READ_DAYS ?? '36,365,3650').split(',').filter(Boolean).map(Number);
   // BENCH_READ_PARTS picks the holdings runs (default both): cache, summaries.
   const parts = new Set((process.env.BENCH_READ_PARTS ?? 'cache,summaries').split(','));
   for (const days of counts) {
     const r = await folderCountRun(days);
-    base ??= { other: r.other.cpu_ms, events: r.events.cpu_ms };
+    base ??= { other: r.other.cpu_ms };
     out.push({
       name: `read-path: /v1/toy-firms-history page, events at ${days} day folders`,
       figures: { ...r.other, cpu_vs_36_pct: pct(r.other.cpu_ms, base.other), old_sync_listing_ms: r.oldListingMs },
     });
-    out.push({
-      name: `read-path: /v1/events page, events at ${days} day folders`,
-      figures: { ...r.events, cpu_vs_36_pct: pct(r.events.cpu_ms, base.events) },
-    });
   }
+  if (counts.length) out.push(...(await eventsPagesInTurn(counts)));
   if (parts.has('cache')) out.push(...(await statementCacheRun(Number(process.env.BENCH_READ_ROWS ?? 400_000))));
   if (parts.has('summaries')) out.push(...(await summaryRun(Number(process.env.BENCH_READ_SUMMARY_ROWS ?? 1_000_000))));
   return out;
@@ -64,8 +61,8 @@ async function measure(fn: () => Promise<unknown>, runs: number): Promise<{ p50_
   return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
 }
 
-/** One event a day in `days` day folders, written by DuckDB's partitioned COPY (a second or two for 3,650). */
-async function writeEventDays(lakeDir: string, days: number): Promise<void> {
+/** `perDay` events a day in `days` day folders, written by DuckDB's partitioned COPY (a second or two for 3,650). */
+async function writeEventDays(lakeDir: string, days: number, perDay = 1): Promise<void> {
   const cols = allColumns(eventsTable);
   const expr: Record<string, string> = {
     id: `'ev-' || i`,
@@ -77,9 +74,9 @@ async function writeEventDays(lakeDir: string, days: number): Promise<void> {
     details: `'{}'`,
     evidence: `'[]'`,
     dedup_key: `'k' || i`,
-    detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i AS INTEGER))`,
+    detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i // ${perDay} AS INTEGER))`,
     seq: 'i + 1',
-    detected_date: `DATE '2016-01-01' + CAST(i AS INTEGER)`,
+    detected_date: `DATE '2016-01-01' + CAST(i // ${perDay} AS INTEGER)`,
   };
   const select = Object.entries(cols)
     .map(([c, s]) => `${expr[c] ?? `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type}`} AS "${c}"`)
@@ -87,7 +84,7 @@ async function writeEventDays(lakeDir: string, days: number): Promise<void> {
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   try {
     await conn.run(
-      `COPY (SELECT ${select} FROM range(${days}) t(i)) TO ${sqlString(join(lakeDir, eventsTable.name))} ` +
+      `COPY (SELECT ${select} FROM range(${days * perDay}) t(i)) TO ${sqlString(join(lakeDir, eventsTable.name))} ` +
         '(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (detected_date), OVERWRITE_OR_IGNORE)',
     );
   } finally {
@@ -145,8 +142,6 @@ async function folderCountRun(days: number) {
     step(`toy ingest + full refresh in ${Math.round(performance.now() - t)} ms`);
     const other = await measure(() => app.get('/v1/toy-firms-history?state=NY&limit=25'), 100);
     step(`toy page p50 ${other.p50_ms} ms`);
-    const events = await measure(() => app.get('/v1/events?limit=25'), days > 1000 ? 10 : 30);
-    step(`events page p50 ${events.p50_ms} ms`);
     // What every request paid before: the synchronous listing of every table's partition folders.
     const tables = [...ALL_TABLES, firmsTable];
     const old: number[] = [];
@@ -155,11 +150,67 @@ async function folderCountRun(days: number) {
       for (const s of tables) tableFiles(app.settings.lakeDir, s.name);
       old.push(performance.now() - t);
     }
-    return { other, events, oldListingMs: percentile(old, 50) };
+    return { other, oldListingMs: percentile(old, 50) };
   } finally {
     await app.close();
   }
 }
+
+/**
+ * `/v1/events` first and next pages (limit 25, two events a day: both pages are full at 36 days) on lakes of each
+ * folder count, all open at once and measured in turn (one call of each per round), so the machine's load falls on
+ * every count alike; each row carries its ratio to the first count's (the baseline) p50 and CPU. The walk reads the
+ * newest days until the page is full (docs/read-path.md), so the figures should not move with the folder count.
+ * Beside them, without HTTP: the walk's queries for a first page (`selectPage`), and the query the page ran before
+ * the walk (`seq DESC` top-N over the view of every day; up to 365 folders, it takes seconds at 3,650).
+ */
+async function eventsPagesInTurn(counts: number[]): Promise<BenchResult[]> {
+  const apps: Awaited<ReturnType<typeof createTestApp>>[] = [];
+  try {
+    const variants: Record<string, () => Promise<unknown>> = {};
+    for (const days of counts) {
+      const app = await createTestApp({ routes: eventsRoutes, env: { RATE_LIMIT_RPS: '100000', METERING: 'off' } });
+      apps.push(app);
+      await writeEventDays(app.settings.lakeDir, days, 2);
+      await app.services.lake.refresh();
+      const first = await app.get('/v1/events?limit=25');
+      if (first.status !== 200 || !first.body.page.next_cursor) throw new Error(`/v1/events at ${days} days: ${first.status}`);
+      const next = `/v1/events?limit=25&cursor=${encodeURIComponent(first.body.page.next_cursor)}`;
+      variants[`first ${days}`] = () => app.get('/v1/events?limit=25');
+      variants[`next ${days}`] = () => app.get(next);
+      const lake = app.services.lake;
+      variants[`walk ${days}`] = () => selectPage(lake, eventsTable, EVENTS_ORDER, { where: [], params: [] }, 26, null, { windows: true });
+      if (days <= 365) variants[`scan ${days}`] = () => lake.query('SELECT * FROM "events" ORDER BY "seq" DESC LIMIT 26');
+      step(`events lake of ${days} day folders ready`);
+    }
+    const r = await measureInTurn(variants, Number(process.env.BENCH_READ_EVENT_RUNS ?? 60));
+    const out: BenchResult[] = [];
+    const what: Record<string, string> = {
+      first: '/v1/events first page',
+      next: '/v1/events next page',
+      walk: "first page's walk queries (selectPage, no HTTP)",
+      scan: 'former page query (seq DESC over the view, no HTTP)',
+    };
+    for (const page of Object.keys(what)) {
+      const base = r[`${page} ${counts[0]}`];
+      for (const days of counts) {
+        const x = r[`${page} ${days}`];
+        if (!x || !base) continue;
+        out.push({
+          name: `read-path: ${what[page]}, ${days} day folders (baseline ${counts[0]})`,
+          figures: { ...x, p50_vs_base: ratio(x.p50_ms, base.p50_ms), cpu_vs_base: ratio(x.cpu_ms, base.cpu_ms) },
+        });
+      }
+    }
+    return out;
+  } finally {
+    for (const app of apps) await app.close();
+  }
+}
+
+const EVENTS_ORDER = eventsRoutes[0].kind === 'list' ? eventsRoutes[0].orderBy : [];
+
+const ratio = (x: number, base: number) => Math.round((x / base) * 1000) / 1000;
 
 /** Records the SQL texts and values a page ran, to replay them on raw DuckDB. */
 function recording(lake: Lake, log: { sql: string; params: unknown[] }[]): Lake {
