@@ -102,7 +102,7 @@ export function installAddressGate(server: Server, app: RequestListener, auth: G
     const kept = tenantSockets.has(socket) || held.has(socket);
     const pause = !kept && held.size < maxHeld;
     const refusal = addressExhausted(wait);
-    const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+    const body = JSON.stringify(refusal.body());
     res.writeHead(refusal.status, {
       ...refusal.headers,
       'Content-Type': 'application/json; charset=utf-8',

@@ -137,10 +137,8 @@ export function createAuthenticator(state: StateStore, now: () => number, limits
       return key !== undefined && isKnown(key);
     },
     async authenticate(req: Request): Promise<Account> {
-      const header = req.headers.authorization ?? '';
-      const m = header.match(/^Bearer\s+(\S+)\s*$/i);
-      if (!m) throw unauthorized();
-      const key = m[1];
+      const key = bearerKey(req);
+      if (!key) throw unauthorized();
       const hash = isIssuableKey(key) ? hashKey(key) : null;
       const cached = hash ? known.get(hash) : undefined;
       if (cached && now() - cached.at <= KNOWN_TTL_MS) return accountOf(cached.rec);

@@ -6,6 +6,7 @@ import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
 import { duckType, orderSql, sqlBuilder } from './sql.ts';
+import { toIsoDate } from '../../ingest/sources/common/index.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
 
@@ -102,10 +103,8 @@ async function scopeClause(
  */
 function keyShape(table: TableSpec, order: OrderColumn[]): (k: unknown[]) => boolean {
   const types = order.map((o) => duckType(table, o.column));
-  return (k) => k.every((v, i) => types[i] !== 'DATE' || (typeof v === 'string' && isIsoDate(v)));
+  return (k) => k.every((v, i) => types[i] !== 'DATE' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && toIsoDate(v) === v));
 }
-
-const isIsoDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
 /** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */
 export type Gate = () => Promise<void>;

@@ -22,7 +22,7 @@ export function errorHandler() {
     }
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      res.status(err.status).json({ error: { code: err.code, message: err.message, ...err.extra } });
+      res.status(err.status).json(err.body());
       return;
     }
     if (err instanceof NotConfiguredError) {

@@ -24,6 +24,11 @@ export class ApiError extends Error {
     this.headers = opts.headers ?? {};
     this.extra = opts.extra ?? {};
   }
+
+  /** The answer's body: `{"error":{code,message,…extra}}`, the one shape of every non-422 error. */
+  body(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, ...this.extra } };
+  }
 }
 
 export class ValidationError extends Error {

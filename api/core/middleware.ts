@@ -46,10 +46,7 @@ export function refuseExhaustedAddresses(auth: Authenticator): RequestHandler {
     const wait = auth.retryAfter(req);
     if (wait === 0) return next();
     const refusal = addressExhausted(wait);
-    res
-      .set(refusal.headers)
-      .status(refusal.status)
-      .json({ error: { code: refusal.code, message: refusal.message } });
+    res.set(refusal.headers).status(refusal.status).json(refusal.body());
   };
 }
 

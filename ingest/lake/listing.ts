@@ -9,6 +9,8 @@ export interface TableListing {
   files: string[];
   /** Partition values that hold at least one file (decoded from the folder names), unordered. */
   partitions: string[];
+  /** Each of those partition values with its files (absolute paths, sorted). */
+  byPartition: ReadonlyMap<string, readonly string[]>;
   /** mtime of `_catalog.json` when the listing was taken (null: no catalog yet); every commit rewrites it. */
   catalogMtimeMs: number | null;
 }
@@ -46,17 +48,24 @@ export async function listTable(lakeDir: string, table: string): Promise<TableLi
   const folders = (await entriesOf(dir)).filter((p) => p.includes('='));
   const files: string[] = [];
   const partitions: string[] = [];
+  const byPartition = new Map<string, string[]>();
   let next = 0;
   const worker = async () => {
     while (next < folders.length) {
       const p = folders[next++];
-      const inPart = (await entriesOf(join(dir, p))).filter((f) => f.endsWith('.parquet'));
-      for (const f of inPart) files.push(join(dir, p, f));
-      if (inPart.length) partitions.push(decodeURIComponent(p.slice(p.indexOf('=') + 1)));
+      const inPart = (await entriesOf(join(dir, p)))
+        .filter((f) => f.endsWith('.parquet'))
+        .sort()
+        .map((f) => join(dir, p, f));
+      if (!inPart.length) continue;
+      files.push(...inPart);
+      const value = decodeURIComponent(p.slice(p.indexOf('=') + 1));
+      partitions.push(value);
+      byPartition.set(value, inPart);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, folders.length) }, worker));
-  return { files: files.sort(), partitions, catalogMtimeMs };
+  return { files: files.sort(), partitions, byPartition, catalogMtimeMs };
 }
 
 /** Two listings of a table name the same files (the view over them needs no rebuild). */

@@ -1,4 +1,4 @@
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from './duck.ts';
 import { selectOver, viewSqlOver } from './layout.ts';
@@ -82,11 +82,10 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
   // Per table, each file's column signature: a changed listing reads only the footers of its new files.
   const signatures = new Map<string, Map<string, string>>();
   let lastCheck = 0;
-  // Replaced with the listing: per table, per partition value, its files and its summary.
-  let byPartition = new Map<string, ReadonlyMap<string, { files: string[]; summary: PartitionSummary | null }>>();
-  const uniformTables = new Set<string>();
-  // Built once per listing, not per request.
-  const summaryViews = new WeakMap<object, ReadonlyMap<string, PartitionSummary | null>>();
+  // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
+  // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
+  let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
+  let uniformTables = new Set<string>();
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -102,25 +101,17 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     return distinct.size === 1 && !distinct.has('');
   }
 
-  /** A table's files grouped by partition value, with the summaries of a table that declares one. */
-  async function partitionsOf(t: TableSpec, files: string[]) {
-    const out = new Map<string, { files: string[]; summary: PartitionSummary | null }>();
-    const folders = new Map<string, string[]>();
-    for (const f of files) {
-      const dir = dirname(f);
-      folders.set(dir, [...(folders.get(dir) ?? []), f]);
-    }
-    for (const [dir, inDir] of folders) {
-      const name = basename(dir);
-      const value = decodeURIComponent(name.slice(name.indexOf('=') + 1));
-      out.set(value, { files: inDir, summary: t.summary ? await readPartitionSummary(conn, dir, inDir) : null });
-    }
+  /** The key summary of each partition of a listing (a table that declares one). */
+  async function summariesOf(l: TableListing): Promise<ReadonlyMap<string, PartitionSummary | null>> {
+    const out = new Map<string, PartitionSummary | null>();
+    for (const [value, files] of l.byPartition) out.set(value, await readPartitionSummary(conn, dirname(files[0]), files));
     return out;
   }
 
   async function relist(changedOnly: boolean): Promise<void> {
     const next = new Map(current);
-    const nextParts = new Map(byPartition);
+    const nextSummaries = new Map(summaries);
+    const nextUniform = new Set(uniformTables);
     const views: string[] = [];
     let changed = false;
     for (const t of tables) {
@@ -131,11 +122,11 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       next.set(t.name, l);
       if (prior?.catalogMtimeMs !== l.catalogMtimeMs) changed = true;
       // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
-      nextParts.set(t.name, await partitionsOf(t, l.files));
+      if (t.summary) nextSummaries.set(t.name, await summariesOf(l));
       if (sameFiles(prior, l)) continue;
       const same = l.files.length > 0 && (await uniform(t.name, l.files));
-      if (same) uniformTables.add(t.name);
-      else uniformTables.delete(t.name);
+      if (same) nextUniform.add(t.name);
+      else nextUniform.delete(t.name);
       views.push(viewSqlOver(t, l.files, same));
     }
     if (views.length) {
@@ -151,7 +142,8 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       changed = true;
     }
     current = next;
-    byPartition = nextParts;
+    summaries = nextSummaries;
+    uniformTables = nextUniform;
     if (changed) gen++;
   }
 
@@ -177,16 +169,13 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     partitions: (table) => current.get(table)?.partitions ?? [],
     summaries(table) {
       if (!tables.find((t) => t.name === table)?.summary) return undefined;
-      const parts = byPartition.get(table) ?? new Map();
-      let out = summaryViews.get(parts);
-      if (!out) summaryViews.set(parts, (out = new Map([...parts].map(([v, p]) => [v, p.summary]))));
-      return out;
+      return summaries.get(table) ?? new Map();
     },
     relation(table, partitions) {
       const spec = tables.find((t) => t.name === table);
       if (!spec) throw new Error(`no table ${table}`);
-      const parts = byPartition.get(table);
-      const files = partitions.flatMap((v) => parts?.get(v)?.files ?? []);
+      const parts = current.get(table)?.byPartition;
+      const files = partitions.flatMap((v) => parts?.get(v) ?? []);
       return `(${selectOver(spec, files, uniformTables.has(table))})`;
     },
     generation: () => gen,

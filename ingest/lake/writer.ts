@@ -104,7 +104,10 @@ export async function writeStagedPartitions(
     await mkdir(dir, { recursive: true });
     // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
     // batches of one run apart.
-    const tmp = join(dir, `.${randomUUID().slice(0, 8)}-${PARTITION_FILE}.tmp-${runId}`);
+    const mark = `.${randomUUID().slice(0, 8)}`;
+    const tmp = join(dir, `${mark}-${PARTITION_FILE}.tmp-${runId}`);
+    // The summary is staged beside it under the same prefix and run id (a dead run's leftovers are swept alike).
+    const summaryTmp = join(dir, `${mark}-${SUMMARY_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
     const codes = order ? await codeTypes(conn, spec, staging, inPartition) : [];
@@ -117,13 +120,13 @@ export async function writeStagedPartitions(
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
       let summary: Rename | undefined;
       if (spec.summary) {
-        summary = { from: tmp.replace(`-${PARTITION_FILE}.tmp-`, `-${SUMMARY_FILE}.tmp-`), to: join(dir, SUMMARY_FILE) };
-        await writePartitionSummary(conn, spec, tmp, summary.from);
+        summary = { from: summaryTmp, to: join(dir, SUMMARY_FILE) };
+        await writePartitionSummary(conn, spec, tmp, summaryTmp);
       }
       written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary });
     } catch (err) {
       await rm(tmp, { force: true });
-      await rm(tmp.replace(`-${PARTITION_FILE}.tmp-`, `-${SUMMARY_FILE}.tmp-`), { force: true });
+      await rm(summaryTmp, { force: true });
       throw err;
     } finally {
       for (const c of codes) await conn.run(`DROP TYPE IF EXISTS ${c.type}`);
