@@ -13,9 +13,9 @@ import { closeServices, createServices } from '../../api/core/services.ts';
  * placeholders: DuckDB and Postgres share the syntax), and the two lake readers: the API over HTTP and plain DuckDB
  * SQL on the same Parquet files.
  */
-export const PAGE = 25;
-export const BY_CUSIP = 'period DESC, cusip, manager_cik, accession_number, line_no';
-export const BY_MANAGER = 'period DESC, manager_cik, cusip, accession_number, line_no';
+const PAGE = 25;
+const BY_CUSIP = 'period DESC, cusip, manager_cik, accession_number, line_no';
+const BY_MANAGER = 'period DESC, manager_cik, cusip, accession_number, line_no';
 const UNKNOWN_CUSIP = 'ZZZZZZZZ9';
 /** generateLake's shape: 8 quarters, 20k CUSIPs, value_usd uniform over 1,000 + [0, 1e8). */
 const QUARTERS = 8;

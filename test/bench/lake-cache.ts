@@ -38,7 +38,7 @@ interface Manifest {
 
 const MANIFEST = 'bench-lake.json';
 
-export function lakeCacheRoot(): string {
+function lakeCacheRoot(): string {
   return process.env.BENCH_LAKE_CACHE ?? join(tmpdir(), 'filings-bench-lakes');
 }
 
