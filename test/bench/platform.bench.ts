@@ -1,13 +1,11 @@
 import { loadIngesters } from '../../ingest/pipeline/registry.ts';
 import { createTestApp } from '../support/harness.ts';
-import { scaleOutBench } from './scale-out.ts';
 import { latency, type BenchResult } from './support.ts';
 
 /**
  * Platform figures: ingest rows/s of every dataset's demo sample through the real pipeline, then p50/p99 of a
- * first page (limit 25) of every list endpoint over real HTTP, then throughput with 1, 2 and 4 API processes on one
- * PostgreSQL state store beside one process on the embedded store (test/bench/scale-out.ts). BENCH_SCALE multiplies
- * the sample sizes. The analyst path's cold start (`npm run sql`) has its own area: sql-cli.bench.ts.
+ * first page (limit 25) of every list endpoint over real HTTP. BENCH_SCALE multiplies the sample sizes. Throughput
+ * with 1, 2 and 4 API processes has its own area: scale-out.bench.ts. The analyst path's cold start (`npm run sql`) has its own area: sql-cli.bench.ts.
  */
 export default async function platformBench(): Promise<BenchResult[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -37,6 +35,5 @@ export default async function platformBench(): Promise<BenchResult[]> {
   } finally {
     await app.close();
   }
-  out.push(...(await scaleOutBench()));
   return out;
 }

@@ -1,0 +1,100 @@
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { closedLoop, type LoadFigures } from './closed-loop.ts';
+import { openRawDuck, pageCases, samePage, startHoldingsApi, worstCaseMinValue } from './holdings-pages.ts';
+import { cachedLake, dataDirOver } from './lake-cache.ts';
+import type { BenchResult } from './support.ts';
+
+/**
+ * Flatness of the 13F read path (issue #20: "at the 50M-line scale … the worst case within 2× of a selective page and
+ * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, `?cusip=&min_value=` (the worst case: a
+ * minimum that lets ≈ 3 lines of a CUSIP through each quarter, so the page reads all 8 quarters), `?manager=` — on
+ * lakes of each size in BENCH_FLAT_ROWS (default 5M and 50M lines, from the bench lake cache: lake-cache.ts), through
+ * the API and as plain DuckDB SQL on the same files, one client at a time. Then, per page and reader, the p50 at the
+ * largest size over the p50 at the smallest, and per size the worst case's p50 over `?cusip=`'s. Each size's lake is
+ * read warm (a first call of each page before the timed ones); sizes are measured one after the other in one run.
+ */
+const SIZES = (process.env.BENCH_FLAT_ROWS ?? '5000000,50000000').split(',').map(Number);
+/** Calls per page and reader, cut short after BENCH_FLAT_BUDGET_S seconds (default 10) on a loaded machine. */
+const CALLS = { clients: 1, perClient: 60, warmup: 3, budgetMs: Number(process.env.BENCH_FLAT_BUDGET_S ?? 10) * 1000 };
+
+/**
+ * The closed loop's figures plus CPU per call: this process's user + system time (the API and DuckDB's threads run in
+ * it) over the calls, warm-up included. Unlike latency it hardly moves with the shared machine's load, so its ratios
+ * between sizes hold where the p50's swing between runs.
+ */
+async function measured(call: (n: number) => Promise<unknown>): Promise<LoadFigures & { cpu_ms: number }> {
+  const before = process.cpuUsage();
+  const f = await closedLoop(call, CALLS);
+  const used = process.cpuUsage(before);
+  return { ...f, cpu_ms: Math.round((used.user + used.system) / 10 / (f.requests + CALLS.warmup)) / 100 };
+}
+
+const progress = (step: string) => process.stderr.write(`  flatness: ${step}\n`);
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+type Measured = LoadFigures & { cpu_ms: number };
+/** p50 and CPU-per-call ratios of two cells, per reader. */
+const ratios = (a: Record<string, Measured>, b: Record<string, Measured>) => ({
+  API_p50: ratio(a.API.p50_ms, b.API.p50_ms),
+  API_cpu: ratio(a.API.cpu_ms, b.API.cpu_ms),
+  DuckDB_p50: ratio(a.DuckDB.p50_ms, b.DuckDB.p50_ms),
+  DuckDB_cpu: ratio(a.DuckDB.cpu_ms, b.DuckDB.cpu_ms),
+});
+const lines = (n: number) => `${n / 1e6}M`;
+
+export default async function flatnessBench(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  // cells[size][page][reader]
+  const cells = new Map<number, Map<string, Record<string, Measured>>>();
+  for (const size of SIZES) {
+    const lake = await cachedLake(size, progress);
+    const dataDir = await dataDirOver(lake.lakeDir, 'bench-flat-data-');
+    const api = await startHoldingsApi(dataDir);
+    const duck = await openRawDuck(lake.lakeDir);
+    const bySize = new Map<string, Record<string, Measured>>();
+    cells.set(size, bySize);
+    try {
+      out.push({
+        name: `flatness: ${lines(size)}-line lake`,
+        figures: { generated_s: lake.generatedS ?? 'cached', lake_mb: Math.round(lake.bytes / 1e6), worst_min_value: worstCaseMinValue(size) },
+      });
+      const load = Math.round(loadavg()[0] * 10) / 10;
+      for (const page of pageCases(lake.cusips, lake.managers, size)) {
+        samePage(page.label, { API: await api.get(page.api(1)), DuckDB: await duck.query(page, 1) });
+        const figures = {
+          API: await measured((n) => api.get(page.api(n))),
+          DuckDB: await measured((n) => duck.query(page, n)),
+        };
+        bySize.set(page.label, figures);
+        for (const [reader, f] of Object.entries(figures)) out.push({ name: `flatness: ${lines(size)} ${page.label} — ${reader}`, figures: { ...f } });
+        progress(`${lines(size)} ${page.label} measured`);
+      }
+      const worst = bySize.get('?cusip=&min_value=');
+      const selective = bySize.get('?cusip=');
+      if (worst && selective) {
+        out.push({
+          name: `flatness: ${lines(size)} worst case ÷ ?cusip=`,
+          figures: { ...ratios(worst, selective), load_avg: load },
+        });
+      }
+    } finally {
+      await api.close();
+      await duck.close();
+      await rm(dataDir, { recursive: true, force: true });
+      await lake.release();
+    }
+  }
+  const small = Math.min(...SIZES);
+  const large = Math.max(...SIZES);
+  if (small !== large) {
+    for (const [label, big] of cells.get(large) ?? []) {
+      const base = cells.get(small)?.get(label);
+      if (!base) continue;
+      out.push({
+        name: `flatness: ${label} ${lines(large)} ÷ ${lines(small)}`,
+        figures: ratios(big, base),
+      });
+    }
+  }
+  return out;
+}
