@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { mkdtemp, mkdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,8 +20,8 @@ import type { LoadContext } from '../../ingest/pipeline/contract.ts';
 
 /**
  * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window (`13f-ingest.bench.ts`, also
- * run alone: `make bench BENCH=13f-ingest`), a 500k-line N-PORT data set and a
- * 5M-line holdings lake.
+ * run alone: `make bench BENCH=13f-ingest`), a 500k-line N-PORT data set (`nport-ingest.bench.ts`, also run alone:
+ * `make bench BENCH=nport-ingest`) and a 5M-line holdings lake.
  * BENCH_SCALE=10 reproduces the issue's sizes: a ≈3M-line window, a 5M-line N-PORT data set and the 50M-line lake.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
