@@ -46,4 +46,7 @@ export const fundHoldings = defineTable({
   sortBy: ['cusip', 'series_id', 'accession_number', 'holding_id'],
   primaryKey: ['accession_number', 'holding_id'],
   writeMode: 'merge',
+  // The filing's text on each of its lines: sorted as codes, the sorted write of 1M staged lines took 5.9 s CPU
+  // (ENUM types included) against 8.6 s, and its peak RSS 1.4 GB against 1.9 GB (docs/13f-funds.md, N-PORT ingest).
+  sortAsCodes: ['registrant_cik', 'registrant_name', 'fund_name', 'submission_type', 'source', 'source_url'],
 });

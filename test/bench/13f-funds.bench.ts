@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { mkdtemp, mkdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,12 +9,12 @@ import { allColumns } from '../../schemas/table.ts';
 import { holdings13f, holdings13fByManager, managers13f } from '../../schemas/tables/13f.ts';
 import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { NPORT_HEADERS } from '../../ingest/datasets/nport/sample.ts';
 import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
-import { ingestInChild, latency, type BenchResult } from './support.ts';
+import { latency, type BenchResult } from './support.ts';
+import { nportIngestBench } from './nport-ingest.bench.ts';
 import { ingest13fBench } from './13f-ingest.bench.ts';
 import { createRaw13f } from '../../ingest/datasets/13f/pipeline.ts';
 import { resolveDuplicateRows } from '../../ingest/datasets/13f/duplicates.ts';
@@ -22,142 +22,11 @@ import type { LoadContext } from '../../ingest/pipeline/contract.ts';
 
 /**
  * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window (`13f-ingest.bench.ts`, also
- * run alone: `make bench BENCH=13f-ingest`), a 500k-line N-PORT data set and a
- * 5M-line holdings lake.
+ * run alone: `make bench BENCH=13f-ingest`), a 500k-line N-PORT data set (`nport-ingest.bench.ts`, also run alone:
+ * `make bench BENCH=nport-ingest`) and a 5M-line holdings lake.
  * BENCH_SCALE=10 reproduces the issue's sizes: a ≈3M-line window, a 5M-line N-PORT data set and the 50M-line lake.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-
-/**
- * An unpacked N-PORT data set of `holdings` FUND_REPORTED_HOLDING lines with the published members and headers,
- * written by DuckDB SQL (a JS writer cannot hold 5M lines in one string). ≈ 300 positions a report, as in the real
- * quarters (≈ 5-10M holdings over 15-30k reports); one ISIN/ticker identifier line per holding.
- */
-export async function generateNportDataSet(dir: string, holdings: number): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const reports = Math.max(1, Math.ceil(holdings / 300));
-  const { conn, instance } = await openDuck(':memory:', { memory_limit: '2GB', threads: '2' });
-  const acc = (r: string) => `'0001' || lpad(CAST(${r} % 100000 AS VARCHAR), 6, '0') || '-25-' || lpad(CAST(${r} AS VARCHAR), 6, '0')`;
-  const member: Record<keyof typeof NPORT_HEADERS, { from: string; cells: Record<string, string> }> = {
-    SUBMISSION: {
-      from: `range(${reports}) t(r)`,
-      cells: {
-        ACCESSION_NUMBER: acc('r'),
-        FILING_DATE: `'26-FEB-2025'`,
-        FILE_NUM: `'811-' || (10000 + r % 5000)`,
-        SUB_TYPE: `CASE WHEN r % 97 = 5 THEN 'NPORT-P/A' ELSE 'NPORT-P' END`,
-        REPORT_ENDING_PERIOD: `'30-SEP-2025'`,
-        REPORT_DATE: `'31-DEC-2024'`,
-        IS_LAST_FILING: `'N'`,
-      },
-    },
-    REGISTRANT: {
-      from: `range(${reports}) t(r)`,
-      cells: {
-        ACCESSION_NUMBER: acc('r'),
-        CIK: `CAST(800000 + r % 5000 AS VARCHAR)`,
-        REGISTRANT_NAME: `'Harbor Funds Trust ' || (r % 5000)`,
-        FILE_NUM: `'811-' || (10000 + r % 5000)`,
-        LEI: 'NULL',
-        ADDRESS1: `'1 Fund Plaza'`,
-        ADDRESS2: 'NULL',
-        CITY: `'Boston'`,
-        STATE: `'US-MA'`,
-        COUNTRY: `'US'`,
-        ZIP: `'02110'`,
-        PHONE: `'617-555-0100'`,
-      },
-    },
-    FUND_REPORTED_INFO: {
-      from: `range(${reports}) t(r)`,
-      cells: {
-        ACCESSION_NUMBER: acc('r'),
-        SERIES_NAME: `'Harbor Growth Fund ' || r`,
-        SERIES_ID: `'S' || lpad(CAST(10000 + r AS VARCHAR), 9, '0')`,
-        SERIES_LEI: 'NULL',
-        TOTAL_ASSETS: `CAST(1e9 + r AS VARCHAR)`,
-        TOTAL_LIABILITIES: `'1000000.00'`,
-        NET_ASSETS: `CAST(1e9 + r - 1e6 AS VARCHAR)`,
-      },
-    },
-    FUND_REPORTED_HOLDING: {
-      from: `(SELECT i, i // 300 AS r, hash(i) AS h, hash(i) % 20000 AS c FROM range(${holdings}) t(i))`,
-      cells: {
-        ACCESSION_NUMBER: acc('r'),
-        HOLDING_ID: 'CAST(i + 1 AS VARCHAR)',
-        ISSUER_NAME: `'ISSUER ' || c || ' INC'`,
-        ISSUER_LEI: `CASE WHEN h % 5 = 0 THEN 'N/A' ELSE '5493' || lpad(CAST(c AS VARCHAR), 16, '0') END`,
-        ISSUER_TITLE: `CASE WHEN h % 10 < 3 THEN 'ISSUER ' || c || ' ' || (1 + h % 7) || '% 2030' ELSE 'COM' END`,
-        ISSUER_CUSIP: `CASE WHEN h % 33 = 0 THEN 'N/A' ELSE lpad(CAST(c * 7 AS VARCHAR), 8, '0') || CAST(c % 10 AS VARCHAR) END`,
-        BALANCE: `CAST(100 + h % 500000 AS VARCHAR)`,
-        UNIT: `CASE WHEN h % 10 < 3 THEN 'PA' ELSE 'NS' END`,
-        OTHER_UNIT_DESC: 'NULL',
-        CURRENCY_CODE: `CASE WHEN h % 20 = 0 THEN 'EUR' ELSE 'USD' END`,
-        CURRENCY_VALUE: `CAST(round((100 + h % 500000) * 37.25, 2) AS VARCHAR)`,
-        EXCHANGE_RATE: `CASE WHEN h % 20 = 0 THEN '0.9234' END`,
-        PERCENTAGE: `CAST(round((h % 100000) / 1e6, 6) AS VARCHAR)`,
-        PAYOFF_PROFILE: `'Long'`,
-        ASSET_CAT: `CASE WHEN h % 10 < 3 THEN 'DBT' ELSE 'EC' END`,
-        OTHER_ASSET: 'NULL',
-        ISSUER_TYPE: `'CORP'`,
-        OTHER_ISSUER: 'NULL',
-        INVESTMENT_COUNTRY: `CASE WHEN h % 20 = 0 THEN 'DE' ELSE 'US' END`,
-        IS_RESTRICTED_SECURITY: `CASE WHEN h % 25 = 0 THEN 'Y' ELSE 'N' END`,
-        FAIR_VALUE_LEVEL: `CAST(1 + h % 3 AS VARCHAR)`,
-        DERIVATIVE_CAT: 'NULL',
-      },
-    },
-    IDENTIFIERS: {
-      from: `(SELECT i, hash(i) % 20000 AS c FROM range(${holdings}) t(i))`,
-      cells: {
-        HOLDING_ID: 'CAST(i + 1 AS VARCHAR)',
-        IDENTIFIERS_ID: 'CAST(i + 1 AS VARCHAR)',
-        IDENTIFIER_ISIN: `'US' || lpad(CAST(c * 7 AS VARCHAR), 9, '0') || '0'`,
-        IDENTIFIER_TICKER: `'T' || c`,
-        OTHER_IDENTIFIER: 'NULL',
-        OTHER_IDENTIFIER_DESC: 'NULL',
-      },
-    },
-  };
-  for (const [name, m] of Object.entries(member) as [keyof typeof NPORT_HEADERS, (typeof member)[keyof typeof NPORT_HEADERS]][]) {
-    const select = NPORT_HEADERS[name].map((h) => `${m.cells[h] ?? 'NULL'} AS "${h}"`).join(', ');
-    await conn.run(
-      `COPY (SELECT ${select} FROM ${m.from}) TO ${sqlString(join(dir, `${name}.tsv`))} (FORMAT csv, DELIMITER '\t', HEADER true, QUOTE '', ESCAPE '')`,
-    );
-  }
-  conn.closeSync();
-  instance.closeSync();
-}
-
-async function nportIngestBench(root: string): Promise<BenchResult[]> {
-  const holdings = 500_000 * SCALE;
-  const src = join(root, 'nport-src');
-  await generateNportDataSet(src, holdings);
-  const member = join(src, 'FUND_REPORTED_HOLDING.tsv');
-  const { conn, instance } = await openDuck();
-  const t = performance.now();
-  await conn.run(
-    `COPY (SELECT * FROM read_csv(${sqlString(member)}, delim='\t', header=true, quote='', escape='', ` +
-      `all_varchar=true)) TO ${sqlString(join(root, 'nport-baseline.parquet'))} (FORMAT parquet, COMPRESSION ` +
-      'zstd)',
-  );
-  const baselineMs = performance.now() - t;
-  conn.closeSync();
-  instance.closeSync();
-  const run = await ingestInChild(['nport', '--from', src], { DATA_DIR: join(root, 'nport-data') });
-  const mb = (await stat(member)).size / 1e6;
-  return [
-    {
-      name: `nport: ingest data set (${holdings.toLocaleString('en-US')} FUND_REPORTED_HOLDING lines, ${mb.toFixed(0)} MB)`,
-      figures: {
-        rows_per_s: Math.round(holdings / (run.ms / 1000)),
-        duckdb_read_csv_rows_per_s: Math.round(holdings / (baselineMs / 1000)),
-        wall_s: Math.round(run.ms / 100) / 10,
-        peak_rss_mb: run.peakRssMb,
-      },
-    },
-  ];
-}
 
 const CUSIPS = 20_000;
 const MANAGERS = 8_000;
@@ -433,7 +302,7 @@ export async function duplicatesBench(): Promise<BenchResult[]> {
 export default async function (): Promise<BenchResult[]> {
   const root = await mkdtemp(join(tmpdir(), 'bench-13f-'));
   try {
-    return [...(await duplicatesBench()), ...(await ingest13fBench(root)), ...(await nportIngestBench(root)), ...(await queryBench(root))];
+    return [...(await duplicatesBench()), ...(await ingest13fBench(root)), ...(await nportIngestBench(root, 500_000 * SCALE)), ...(await queryBench(root))];
   } finally {
     await rm(root, { recursive: true, force: true });
   }

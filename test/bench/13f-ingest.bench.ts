@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { write13fWindows, SAMPLE_WINDOW } from '../../ingest/datasets/13f/sample.ts';
-import { ingestInChild, type BenchResult } from './support.ts';
+import { bareCopyInChild, ingestInChild, type BenchResult } from './support.ts';
 
 /**
  * 13F ingest of one data set window against the bare engine on the same INFOTABLE file: DuckDB's `read_csv`
@@ -14,21 +13,6 @@ import { ingestInChild, type BenchResult } from './support.ts';
  * BENCH_SCALE=1: ≈300k lines; BENCH_SCALE=10: the issue's ≈3M-line quarter (BENCH_SCALE=3.4: ≈1M).
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-
-function bareCopy(infotable: string, out: string): Promise<{ cpuMs: number; peakRssMb: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-copy-child.ts', infotable, out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (c) => (text += c));
-    child.stderr.on('data', (c) => (text += c));
-    child.on('close', (code) => {
-      const cpu = text.match(/cpu_ms=(\d+)/);
-      const rss = text.match(/peak_rss_mb=(\d+)/);
-      if (code !== 0 || !cpu || !rss) return reject(new Error(`bare COPY exited ${code}: ${text}`));
-      resolve({ cpuMs: Number(cpu[1]), peakRssMb: Number(rss[1]) });
-    });
-  });
-}
 
 export async function ingest13fBench(root: string, scale = SCALE): Promise<BenchResult[]> {
   const src = join(root, 'src');
@@ -42,7 +26,7 @@ export async function ingest13fBench(root: string, scale = SCALE): Promise<Bench
   conn.closeSync();
   instance.closeSync();
   const rows = Number(n);
-  const bare = await bareCopy(infotable, join(root, 'baseline.parquet'));
+  const bare = await bareCopyInChild([[infotable, join(root, 'baseline.parquet')]]);
   const run = await ingestInChild(['13f', '--from', join(src, SAMPLE_WINDOW)], { DATA_DIR: join(root, 'data') });
   const mb = (await stat(infotable)).size / 1e6;
   return [

@@ -57,6 +57,25 @@ export async function ingestInChild(args: string[], env: Record<string, string>)
 }
 
 /**
+ * The bare engine baseline of an ingest bench: DuckDB's `read_csv` of each `[input, output]` straight into a zstd
+ * Parquet file, in its own process (`bare-copy-child.ts`), so the CPU (the COPYs alone) and peak RSS are its own.
+ */
+export function bareCopyInChild(copies: [input: string, output: string][]): Promise<{ cpuMs: number; peakRssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-copy-child.ts', ...copies.flat()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (c) => (text += c));
+    child.stderr.on('data', (c) => (text += c));
+    child.on('close', (code) => {
+      const cpu = text.match(/cpu_ms=(\d+)/);
+      const rss = text.match(/peak_rss_mb=(\d+)/);
+      if (code !== 0 || !cpu || !rss) return reject(new Error(`bare COPY exited ${code}: ${text}`));
+      resolve({ cpuMs: Number(cpu[1]), peakRssMb: Number(rss[1]) });
+    });
+  });
+}
+
+/**
  * Wall time of one child process (Node itself unless `command` names another, e.g. npm) from spawn to exit, its
  * output discarded; throws on a non-zero exit.
  */

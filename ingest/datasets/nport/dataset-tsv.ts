@@ -70,4 +70,6 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`,
   );
   ctx.progress.rows(staged);
+  // The identifiers hold a line per holding: dropped before the sorted write, which would otherwise spill beside them.
+  for (const t of ['np_ids', 'np_ctx', 'np_sub', 'np_reg', 'np_info']) await ctx.sql(`DROP TABLE IF EXISTS ${t}`);
 }
