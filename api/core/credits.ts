@@ -114,8 +114,9 @@ class Holds {
 }
 
 /**
- * The meter. A debit is one transaction, serialized per account by the DuckDB store's single queue or by a row lock
- * on PostgreSQL (every process), so 1,000 concurrent requests cannot overdraw: the free plan is refused at its
+ * The meter. A debit is committed before its call runs: on the DuckDB store in a transaction shared by the debits
+ * waiting at once (group commit, serialized by the store's single queue), on PostgreSQL one transaction each on the
+ * account's row lock (every process), so 1,000 concurrent requests cannot overdraw: the free plan is refused at its
  * allowance (402), paid plans run into recorded overage. A call reserves the top of its cost range first; the handler's final cost and failures are refunded.
  * A free-plan call that does not fit while other calls of the account hold reservations waits for them to settle
  * before it is refused, so credits are used to the last one and the 402's "remain" figure is the settled balance.
@@ -319,19 +320,23 @@ export function openCharge(meter: Meter, account: Account, range: { min: number;
       }
     },
 
-    /** The final charge (the handler's cost clamped to the range) and the balance after it; ends the reservation. */
-    async settle(finalCost: number | null): Promise<{ charged: number; balance: Balance }> {
+    /**
+     * The final charge (the handler's cost clamped to the range) and the credits remaining after it; ends the
+     * reservation. With metering off nothing is read: the remaining credits are "unlimited" whatever was used (a
+     * read of the store per call cost more than a group-committed debit: docs/read-path.md, "Per-request overhead").
+     */
+    async settle(finalCost: number | null): Promise<{ charged: number; remaining: Balance['remaining'] }> {
       // Never more than reserved: a free key's last call may have reserved only the credits left.
       const actual = charged ? Math.min(charged, Math.max(range.min, finalCost ?? range.max)) : 0;
       const held = charged;
       charged = 0;
-      if (!held) return { charged: 0, balance: afterDebit ?? (await meter.balance(account)) };
+      if (!held) return { charged: 0, remaining: metering ? (afterDebit ?? (await meter.balance(account))).remaining : 'unlimited' };
       if (actual === held) {
         // The debit already returned the balance: end the hold without another read.
         await meter.release(account, held, 0);
-        return { charged: actual, balance: afterDebit ?? (await meter.balance(account)) };
+        return { charged: actual, remaining: (afterDebit ?? (await meter.balance(account))).remaining };
       }
-      return { charged: actual, balance: (await meter.release(account, held, held - actual)) ?? (await meter.balance(account)) };
+      return { charged: actual, remaining: ((await meter.release(account, held, held - actual)) ?? (await meter.balance(account))).remaining };
     },
 
     /** Gives back what the call holds; null when it holds nothing. A failed refund leaves the balance unknown. */

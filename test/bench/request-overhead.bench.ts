@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,7 @@ import type { BenchResult } from './support.ts';
  *  (a) an unknown CUSIP's page (answered from the summaries, no engine query: the per-request overhead alone),
  *  (b) `/v1/account` (authenticated, free: no debit, one state-store read),
  *  (c) a known CUSIP's page (the engine's query on top),
+ *  (d) page (a) on a second server with METERING=off (no debit: the difference to (a) is what the meter costs),
  * beside the baseline of the same run: a bare `http.createServer` in its own process answering page (a)'s JSON body.
  * Per row: req/s, p50/p99 and the server process's CPU per request (user + system, from its own process.cpuUsage).
  */
@@ -124,13 +125,18 @@ export default async function requestOverheadBench(): Promise<BenchResult[]> {
     writeFileSync(bodyFile, sample.body);
     const bare = await startServer('bare', { BENCH_BARE_BODY: bodyFile }, logFile);
     servers.push(bare);
+    // Its own state store (one process per DuckDB file), the same lake.
+    await mkdir(join(root, 'data-unmetered'));
+    await symlink(lakeDir, join(root, 'data-unmetered', 'lake'));
+    const unmetered = await startServer('api', { DATA_DIR: join(root, 'data-unmetered'), BENCH_SERVER_ENV: JSON.stringify({ METERING: 'off' }) }, logFile);
+    servers.push(unmetered);
 
     const lines = `${LINES.toLocaleString('en-US')} lines`;
     const out: BenchResult[] = [];
-    // BENCH_OVERHEAD_ROWS picks the API rows (default a,b,c); the baselines always run.
-    const rows = new Set((process.env.BENCH_OVERHEAD_ROWS ?? 'a,b,c').split(','));
+    // BENCH_OVERHEAD_ROWS picks the API rows (default a,b,c,d); the baselines always run.
+    const rows = new Set((process.env.BENCH_OVERHEAD_ROWS ?? 'a,b,c,d').split(','));
     const row = async (name: string, server: ServerChild, path: (n: number) => string) => {
-      if (server === api && !rows.has(name[1])) return;
+      if (server !== bare && !rows.has(name[1])) return;
       const figures = await load(server, path);
       process.stderr.write(`  request-overhead: ${name}: ${figures.req_s} req/s\n`);
       out.push({ name: `request-overhead: ${name}, ${CLIENTS} clients`, figures });
@@ -138,6 +144,7 @@ export default async function requestOverheadBench(): Promise<BenchResult[]> {
     await row(`baseline: bare http.createServer, page (a)'s body (${sample.body.length} B)`, bare, () => '/');
     await row(`(a) /v1/holdings?cusip=<unknown> (${lines})`, api, unknown);
     await row('(b) /v1/account (free, no debit)', api, () => '/v1/account');
+    await row(`(d) page (a) with METERING=off (no debit)`, unmetered, unknown);
     await row(`(c) /v1/holdings?cusip=<known> (${lines})`, api, known);
     await row('baseline again (bare), after the API rows', bare, () => '/');
     return out;

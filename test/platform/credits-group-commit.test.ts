@@ -94,4 +94,19 @@ describe('group-committed debits', () => {
     await state.run(`INSERT INTO credit_usage VALUES ('acct-fail', 'lifetime', 97, 1)`);
     expect((await meter.debit(f, 5, 1)).debited).toBe(3);
   });
+
+  it('with metering off a call settles without touching the store: "unlimited" remain', async () => {
+    let statements = 0;
+    const store: StateStore = {
+      ...state,
+      all: (sql, params, opts) => (statements++, state.all(sql, params, opts)),
+      run: (sql, params) => (statements++, state.run(sql, params)),
+      transaction: (fn) => (statements++, state.transaction(fn)),
+    };
+    const meter = createMeter(store, { metering: false, now });
+    const charge = openCharge(meter, account('acct-off', 'free'), { min: 5, max: 5 }, false);
+    await charge.reserve();
+    expect(await charge.settle(5)).toEqual({ charged: 0, remaining: 'unlimited' });
+    expect(statements).toBe(0);
+  });
 });
