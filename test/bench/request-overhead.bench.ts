@@ -15,7 +15,7 @@ import type { BenchResult } from './support.ts';
 
 /**
  * What a request costs besides its page query (issue #20: ≥ 150 req/s at 16 clients, p99 ≤ 250 ms, for selective
- * `/v1/holdings?cusip=` pages on 2 cores). The real server runs in its own process (test/bench/request-overhead-server.ts:
+ * `/v1/holdings?cusip=` pages on 2 cores). The real server runs in its own process (test/bench/request-overhead-child.ts:
  * address gate, Express, a `pro` key, metering on the DuckDB state store, info logging) over a BENCH_OVERHEAD_LINES-line
  * 13F lake with its key summaries; 16 keep-alive clients in this process drive it in a closed loop on
  *  (a) an unknown CUSIP's page (answered from the summaries, no engine query: the per-request overhead alone),
@@ -38,9 +38,9 @@ interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** Starts request-overhead-server.ts in `mode`; its stderr (the request log) goes to `logFile`. */
+/** Starts request-overhead-child.ts in `mode`; its stderr (the request log) goes to `logFile`. */
 async function startServer(mode: 'api' | 'bare', env: Record<string, string>, logFile: string): Promise<ServerChild> {
-  const child: ChildProcess = fork(join(here, 'request-overhead-server.ts'), [], {
+  const child: ChildProcess = fork(join(here, 'request-overhead-child.ts'), [], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_OVERHEAD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_OVERHEAD_PROF}`] : [])],
     env: { ...process.env, ...env, BENCH_SERVER: mode },
     stdio: ['ignore', 'ignore', openSync(logFile, 'a'), 'ipc'],

@@ -97,11 +97,15 @@ describe('group-committed debits', () => {
 
   it('with metering off a call settles without touching the store: "unlimited" remain', async () => {
     let statements = 0;
+    const counted = <T>(r: T): T => {
+      statements++;
+      return r;
+    };
     const store: StateStore = {
       ...state,
-      all: (sql, params, opts) => (statements++, state.all(sql, params, opts)),
-      run: (sql, params) => (statements++, state.run(sql, params)),
-      transaction: (fn) => (statements++, state.transaction(fn)),
+      all: (sql, params, opts) => counted(state.all(sql, params, opts)),
+      run: (sql, params) => counted(state.run(sql, params)),
+      transaction: (fn) => counted(state.transaction(fn)),
     };
     const meter = createMeter(store, { metering: false, now });
     const charge = openCharge(meter, account('acct-off', 'free'), { min: 5, max: 5 }, false);
