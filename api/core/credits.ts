@@ -1,7 +1,8 @@
 import { ApiError } from './errors.ts';
 import { PLANS } from '../../schemas/plans.ts';
 import type { Account } from './auth.ts';
-import type { StateStore } from './state.ts';
+import { createGroupCommit } from './group-commit.ts';
+import type { StateStore, StateTx } from './state.ts';
 
 export interface Balance {
   plan: string;
@@ -32,6 +33,17 @@ function balanceOf(account: Account, period: string, used: number, metering: boo
     overage_cost_usd: plan.overage_per_1000_usd == null ? null : Math.round(overage * plan.overage_per_1000_usd * 10) / 10000,
   };
 }
+
+/** One debit waiting for its group's transaction; `held` is what it was granted there (undone if the commit fails). */
+interface DebitRequest {
+  account: Account;
+  period: string;
+  max: number;
+  min: number;
+  held: number;
+}
+
+type DebitOutcome = { debited: number; balance: Balance } | { short: number };
 
 /** How long a call that does not fit waits for the credits other calls in progress hold before its 402. */
 const WAIT_FOR_HELD_MS = 10_000;
@@ -102,8 +114,9 @@ class Holds {
 }
 
 /**
- * The meter. A debit is one transaction, serialized per account by the DuckDB store's single queue or by a row lock
- * on PostgreSQL (every process), so 1,000 concurrent requests cannot overdraw: the free plan is refused at its
+ * The meter. A debit is committed before its call runs: on the DuckDB store in a transaction shared by the debits
+ * waiting at once (group commit, serialized by the store's single queue), on PostgreSQL one transaction each on the
+ * account's row lock (every process), so 1,000 concurrent requests cannot overdraw: the free plan is refused at its
  * allowance (402), paid plans run into recorded overage. A call reserves the top of its cost range first; the handler's final cost and failures are refunded.
  * A free-plan call that does not fit while other calls of the account hold reservations waits for them to settle
  * before it is refused, so credits are used to the last one and the 402's "remain" figure is the settled balance.
@@ -117,46 +130,50 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
   }
 
   /**
-   * One try: debits `max` credits, or, on a free plan with no other call of the account holding credits, what
-   * remains when that still covers `min` (the key's last credits). Returns the amount debited and the balance,
-   * or the settled use when nothing can be debited yet.
+   * How many credits a debit of `max` takes when the account has used `used`: `max`, or on a free plan with no other
+   * call of the account holding credits, what remains when that still covers `min` (the key's last credits); null
+   * when nothing can be debited yet.
    */
-  async function tryDebit(account: Account, period: string, max: number, min: number): Promise<{ debited: number; balance: Balance } | { short: number }> {
+  function creditsThatFit(account: Account, used: number, max: number, min: number): number | null {
     const plan = PLANS[account.plan];
-    const cannotFit = (used: number) =>
-      opts.metering && plan.one_time && used + max > plan.included_credits && (holds.of(account.accountId) > 0 || plan.included_credits - used < min);
-    if (state.dialect.shared && plan.one_time) {
+    if (!opts.metering || !plan.one_time || used + max <= plan.included_credits) return max;
+    if (holds.of(account.accountId) > 0 || plan.included_credits - used < min) return null;
+    return plan.included_credits - used;
+  }
+
+  /**
+   * One try: debits what `creditsThatFit` allows and returns the amount debited and the balance, or the settled use when
+   * nothing can be debited yet. On the embedded store the debits waiting at once share one transaction
+   * (`groupCommit`); on a shared store each is its own, on the account's row lock.
+   */
+  function tryDebit(account: Account, period: string, max: number, min: number): Promise<DebitOutcome> {
+    return state.dialect.shared ? lockedDebit(account, period, max, min) : groupCommit.submit({ account, period, max, min, held: 0 });
+  }
+
+  async function lockedDebit(account: Account, period: string, max: number, min: number): Promise<DebitOutcome> {
+    if (PLANS[account.plan].one_time) {
       // An exhausted free key is refused on a plain read, without queueing on the row lock behind every other call of
       // the account (test/platform/scale-out.test.ts, 1,000 calls on one free key over two processes, one run each on
       // the shared 2-core machine: 19 s with every refusal taking the lock, 12 s without). Used credits only grow
       // between refunds, so the locked path would refuse it too.
       const used = await usedIn(account.accountId, period);
-      if (cannotFit(used)) return { short: used };
+      if (creditsThatFit(account, used, max, min) === null) return { short: used };
     }
     let added = 0;
     const debited = state.transaction(async (tx) => {
-      if (tx.dialect.shared) {
-        // Other processes debit the same account: the row exists first, then is locked until COMMIT, so their
-        // read-check-update sequences queue on it (READ COMMITTED alone would let two read the same balance).
-        await tx.run('INSERT INTO credit_usage (account_id, period, used, requests) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING', [account.accountId, period]);
-      }
+      // Other processes debit the same account: the row exists first, then is locked until COMMIT, so their
+      // read-check-update sequences queue on it (READ COMMITTED alone would let two read the same balance).
+      await tx.run('INSERT INTO credit_usage (account_id, period, used, requests) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING', [account.accountId, period]);
       const rows = await tx.all(`SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2${tx.dialect.forUpdate}`, [account.accountId, period]);
       const used = rows.length ? Number(rows[0].used) : 0;
-      let credits = max;
-      if (opts.metering && plan.one_time && used + max > plan.included_credits) {
-        if (cannotFit(used)) return { short: used };
-        credits = plan.included_credits - used;
-      }
-      if (rows.length) {
-        await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [
-          account.accountId,
-          period,
-          credits,
-        ]);
-      } else {
-        await tx.run('INSERT INTO credit_usage VALUES ($1, $2, $3, 1)', [account.accountId, period, credits]);
-      }
-      // Counted as held inside the store's queue, before any other statement can look.
+      const credits = creditsThatFit(account, used, max, min);
+      if (credits === null) return { short: used };
+      await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + 1 WHERE account_id = $1 AND period = $2', [
+        account.accountId,
+        period,
+        credits,
+      ]);
+      // Counted as held inside the transaction, before any other call of this process can look.
       holds.add(account.accountId, credits);
       added = credits;
       return { debited: credits, balance: balanceOf(account, period, used + credits, opts.metering) };
@@ -166,6 +183,66 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
       if (added) holds.release(account.accountId, added);
       throw err;
     });
+  }
+
+  const groupCommit = createGroupCommit<DebitRequest, DebitOutcome>(state, debitBatch, (batch) => {
+    // A failed commit debited nothing: its holds must not make later calls wait for credits nobody holds.
+    for (const d of batch) {
+      if (d.held) holds.release(d.account.accountId, d.held);
+      d.held = 0;
+    }
+  });
+
+  /**
+   * The debits of one group, in arrival order, in one transaction: each account's usage row is read once, each debit
+   * decided by `creditsThatFit` on the use so far (its own earlier debits in the group included, and their holds), and the
+   * row written once with the group's total. Exactly what the debits one after another would have decided.
+   */
+  async function debitBatch(tx: StateTx, batch: readonly DebitRequest[]): Promise<DebitOutcome[]> {
+    const rows = new Map<string, { accountId: string; period: string; used: number; exists: boolean; added: number; requests: number }>();
+    const outcomes: DebitOutcome[] = [];
+    for (const d of batch) {
+      const key = `${d.account.accountId}\u0000${d.period}`;
+      let row = rows.get(key);
+      if (!row) {
+        const found = await tx.all('SELECT used FROM credit_usage WHERE account_id = $1 AND period = $2', [d.account.accountId, d.period]);
+        row = {
+          accountId: d.account.accountId,
+          period: d.period,
+          used: found.length ? Number(found[0].used) : 0,
+          exists: found.length > 0,
+          added: 0,
+          requests: 0,
+        };
+        rows.set(key, row);
+      }
+      const used = row.used + row.added;
+      const credits = creditsThatFit(d.account, used, d.max, d.min);
+      if (credits === null) {
+        outcomes.push({ short: used });
+        continue;
+      }
+      row.added += credits;
+      row.requests++;
+      // Counted as held inside the store's queue, before any other statement can look.
+      holds.add(d.account.accountId, credits);
+      d.held = credits;
+      outcomes.push({ debited: credits, balance: balanceOf(d.account, d.period, used + credits, opts.metering) });
+    }
+    for (const row of rows.values()) {
+      if (!row.requests) continue;
+      if (row.exists) {
+        await tx.run('UPDATE credit_usage SET used = used + $3, requests = requests + $4 WHERE account_id = $1 AND period = $2', [
+          row.accountId,
+          row.period,
+          row.added,
+          row.requests,
+        ]);
+      } else {
+        await tx.run('INSERT INTO credit_usage VALUES ($1, $2, $3, $4)', [row.accountId, row.period, row.added, row.requests]);
+      }
+    }
+    return outcomes;
   }
 
   return {
@@ -243,19 +320,23 @@ export function openCharge(meter: Meter, account: Account, range: { min: number;
       }
     },
 
-    /** The final charge (the handler's cost clamped to the range) and the balance after it; ends the reservation. */
-    async settle(finalCost: number | null): Promise<{ charged: number; balance: Balance }> {
+    /**
+     * The final charge (the handler's cost clamped to the range) and the credits remaining after it; ends the
+     * reservation. With metering off nothing is read: the remaining credits are "unlimited" whatever was used (a
+     * read of the store per call cost more than a group-committed debit: docs/read-path.md, "Per-request overhead").
+     */
+    async settle(finalCost: number | null): Promise<{ charged: number; remaining: Balance['remaining'] }> {
       // Never more than reserved: a free key's last call may have reserved only the credits left.
       const actual = charged ? Math.min(charged, Math.max(range.min, finalCost ?? range.max)) : 0;
       const held = charged;
       charged = 0;
-      if (!held) return { charged: 0, balance: afterDebit ?? (await meter.balance(account)) };
+      if (!held) return { charged: 0, remaining: metering ? (afterDebit ?? (await meter.balance(account))).remaining : 'unlimited' };
       if (actual === held) {
         // The debit already returned the balance: end the hold without another read.
         await meter.release(account, held, 0);
-        return { charged: actual, balance: afterDebit ?? (await meter.balance(account)) };
+        return { charged: actual, remaining: (afterDebit ?? (await meter.balance(account))).remaining };
       }
-      return { charged: actual, balance: (await meter.release(account, held, held - actual)) ?? (await meter.balance(account)) };
+      return { charged: actual, remaining: ((await meter.release(account, held, held - actual)) ?? (await meter.balance(account))).remaining };
     },
 
     /** Gives back what the call holds; null when it holds nothing. A failed refund leaves the balance unknown. */

@@ -105,9 +105,9 @@ export function exportHandler(ep0: ListEndpoint, services: Services, metering: b
     const credits = exportCost(rows);
     call.charge = openCharge(services.meter, call.account!, { min: credits, max: credits }, metering);
     await call.charge.reserve();
-    const { charged, balance } = await call.charge.settle(credits);
+    const { charged, remaining } = await call.charge.settle(credits);
     res.setHeader('X-Credits-Charged', String(charged));
-    res.setHeader('X-Credits-Remaining', String(balance.remaining));
+    res.setHeader('X-Credits-Remaining', String(remaining));
     res.setHeader('X-Export-Rows', String(rows));
     res.setHeader('Content-Type', EXPORT_CONTENT_TYPES[format]);
     res.setHeader('Content-Disposition', `attachment; filename="${ep0.path.split('/').filter(Boolean).slice(1).join('-')}.${format}"`);

@@ -115,9 +115,9 @@ export function reportCredits(): RequestHandler {
   return async (_req, res, next) => {
     const call = callOf(res);
     if (call.charge) {
-      const { charged, balance } = await call.charge.settle(call.result!.cost);
+      const { charged, remaining } = await call.charge.settle(call.result!.cost);
       res.setHeader('X-Credits-Charged', String(charged));
-      res.setHeader('X-Credits-Remaining', String(balance.remaining));
+      res.setHeader('X-Credits-Remaining', String(remaining));
     }
     next();
   };

@@ -284,13 +284,24 @@ export function boolDefaultFalse(description: string): ParamDef<boolean> {
   };
 }
 
-/** Standard paging parameters (`limit` 1-100, default 25; opaque `cursor`). */
-export function pagingParams(defaultLimit = 25) {
-  return {
-    limit: p.int({ ge: 1, le: 100, default: defaultLimit, description: `Page size, 1-100 (default ${defaultLimit}).` }),
-    cursor: p.str({ description: 'Opaque cursor taken verbatim from `page.next_cursor`.' }),
-  };
+/**
+ * Standard paging parameters (`limit` 1-100, default 25; opaque `cursor`). Built once per default and shared: every
+ * list request asks for them, and building their zod schemas each time was ≈ 0.1 ms of a request's CPU (the
+ * request-overhead bench's profile, docs/read-path.md).
+ */
+export function pagingParams(defaultLimit = 25): ParamDefs & { limit: ParamDef<number | undefined>; cursor: ParamDef<string | undefined> } {
+  let defs = PAGING.get(defaultLimit);
+  if (!defs) {
+    defs = {
+      limit: p.int({ ge: 1, le: 100, default: defaultLimit, description: `Page size, 1-100 (default ${defaultLimit}).` }),
+      cursor: p.str({ description: 'Opaque cursor taken verbatim from `page.next_cursor`.' }),
+    };
+    PAGING.set(defaultLimit, defs);
+  }
+  return defs;
 }
+
+const PAGING = new Map<number, { limit: ParamDef<number | undefined>; cursor: ParamDef<string | undefined> }>();
 
 export type ParamDefs = Record<string, ParamDef<unknown>>;
 export type ParamValues<P extends ParamDefs> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
