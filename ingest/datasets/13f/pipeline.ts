@@ -99,17 +99,21 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   // Before any per-filing fact is computed: a table filed twice must not double the row count nor the median.
   const duplicates = await resolveDuplicateRows(ctx);
 
+  // Every per-filing aggregate of the lines in one pass (after duplicates are resolved): the unit evidence here, the
+  // row count and VALUE sums (in either unit, the decision picks one) for the filings table below.
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE info13f AS
+    SELECT accession_number, count(*) AS n,
+           median(value_reported / shares) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0) AS median_price,
+           count(*) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0)::INTEGER AS price_rows,
+           bool_or(figi IS NOT NULL) AS has_figi, sum(round(value_reported)) AS value_as_dollars, sum(round(value_reported * 1000)) AS value_as_thousands
+    FROM raw13f_info GROUP BY 1`);
   const facts = (await ctx.sql(`
     SELECT f.accession_number, f.cik, f.submission_type, f.amendment_type, f.is_amendment, f.schema_version,
            CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
            strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at, a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
            coalesce(l.first_line, 1)::BIGINT AS first_line
-    FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN (
-      SELECT accession_number,
-             median(value_reported / shares) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0) AS median_price,
-             count(*) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0)::INTEGER AS price_rows,
-             bool_or(figi IS NOT NULL) AS has_figi
-      FROM raw13f_info GROUP BY 1) a USING (accession_number)`)) as unknown as FilingFacts[];
+    FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN info13f a USING (accession_number)`)) as unknown as FilingFacts[];
   if (!facts.length) return;
 
   const prior: PriorFiling[] = priorFilings
@@ -214,14 +218,13 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            d.effect AS amendment_effect, d.is_current, d.superseded_by, f.report_type, f.form13f_file_number, f.crd_number, f.sec_file_number,
            f.other_included_managers_count, f.table_entry_total, f.table_value_total_reported,
            CAST(round(f.table_value_total_reported * d.multiplier) AS BIGINT) AS table_value_total_usd,
-           coalesce(a.n, 0) AS info_rows, a.v AS info_value_usd, f.is_confidential_omitted, f.schema_version,
+           coalesce(a.n, 0) AS info_rows,
+           CAST(CASE d.multiplier WHEN 1 THEN a.value_as_dollars ELSE a.value_as_thousands END AS BIGINT) AS info_value_usd, f.is_confidential_omitted, f.schema_version,
            d.unit AS value_unit_decision, d.basis AS value_unit_basis, d.reason AS value_unit_reason, d.median_price AS implied_price_median,
            d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason,
            f.source, d.source_url, ${pv} AS parser_version, f.previous_accession, f.other_managers, f.other_included_managers,
            f.signature_name, f.signature_title, f.signature_phone, f.signature, f.signature_city, f.signature_state_or_country, f.signature_date
-    FROM raw13f_filing f JOIN dec13f d USING (accession_number)
-    LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
-               FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`,
+    FROM raw13f_filing f JOIN dec13f d USING (accession_number) LEFT JOIN info13f a USING (accession_number)`,
   );
 
   // Each line meets one small table per key: what its filing gives it (cover and decisions, 10k rows) and what its
