@@ -111,7 +111,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   const facts = (await ctx.sql(`
     SELECT f.accession_number, f.cik, f.submission_type, f.amendment_type, f.is_amendment, f.schema_version,
            CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
-           strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at, a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
+           strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at,
+           a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
            coalesce(l.first_line, 1)::BIGINT AS first_line
     FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN info13f a USING (accession_number)`)) as unknown as FilingFacts[];
   if (!facts.length) return;
@@ -219,7 +220,8 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            f.other_included_managers_count, f.table_entry_total, f.table_value_total_reported,
            CAST(round(f.table_value_total_reported * d.multiplier) AS BIGINT) AS table_value_total_usd,
            coalesce(a.n, 0) AS info_rows,
-           CAST(CASE d.multiplier WHEN 1 THEN a.value_as_dollars ELSE a.value_as_thousands END AS BIGINT) AS info_value_usd, f.is_confidential_omitted, f.schema_version,
+           CAST(CASE d.multiplier WHEN 1 THEN a.value_as_dollars ELSE a.value_as_thousands END AS BIGINT) AS info_value_usd,
+           f.is_confidential_omitted, f.schema_version,
            d.unit AS value_unit_decision, d.basis AS value_unit_basis, d.reason AS value_unit_reason, d.median_price AS implied_price_median,
            d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason,
            f.source, d.source_url, ${pv} AS parser_version, f.previous_accession, f.other_managers, f.other_included_managers,
