@@ -48,8 +48,9 @@ export async function addParsedFilings(ctx: LoadContext, filings: RawFiling[], r
   await ctx.sql(`INSERT INTO raw13f_info SELECT * FROM xml13f_info x WHERE x.accession_number NOT IN (SELECT DISTINCT accession_number FROM raw13f_info)`);
 }
 
-interface FilingFacts extends RawFiling {
-  info_rows: number;
+/** What the unit and amendment decisions read of a filing: a few cover columns, not the whole raw row. */
+type FilingCover = 'accession_number' | 'cik' | 'period_of_report' | 'filing_date' | 'accepted_at' | 'submission_type' | 'amendment_type';
+interface FilingFacts extends Pick<RawFiling, FilingCover | 'is_amendment' | 'schema_version'> {
   median_price: number | null;
   price_rows: number;
   has_figi: boolean;
@@ -98,17 +99,22 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   // Before any per-filing fact is computed: a table filed twice must not double the row count nor the median.
   const duplicates = await resolveDuplicateRows(ctx);
 
+  // Every per-filing aggregate of the lines in one pass (after duplicates are resolved): the unit evidence here, the
+  // row count and VALUE sums (in either unit, the decision picks one) for the filings table below.
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE info13f AS
+    SELECT accession_number, count(*) AS n,
+           median(value_reported / shares) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0) AS median_price,
+           count(*) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0)::INTEGER AS price_rows,
+           bool_or(figi IS NOT NULL) AS has_figi, sum(round(value_reported)) AS value_as_dollars, sum(round(value_reported * 1000)) AS value_as_thousands
+    FROM raw13f_info GROUP BY 1`);
   const facts = (await ctx.sql(`
-    SELECT f.*, CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
+    SELECT f.accession_number, f.cik, f.submission_type, f.amendment_type, f.is_amendment, f.schema_version,
+           CAST(f.period_of_report AS VARCHAR) AS period_of_report, CAST(f.filing_date AS VARCHAR) AS filing_date,
            strftime(f.accepted_at, '%Y-%m-%dT%H:%M:%S') AS accepted_at,
-           coalesce(a.info_rows, 0) AS info_rows, a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
+           a.median_price, coalesce(a.price_rows, 0) AS price_rows, coalesce(a.has_figi, false) AS has_figi,
            coalesce(l.first_line, 1)::BIGINT AS first_line
-    FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN (
-      SELECT accession_number, count(*)::INTEGER AS info_rows,
-             median(value_reported / shares) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0) AS median_price,
-             count(*) FILTER (WHERE shares_type = 'SH' AND put_call IS NULL AND shares > 0 AND value_reported > 0)::INTEGER AS price_rows,
-             bool_or(figi IS NOT NULL) AS has_figi
-      FROM raw13f_info GROUP BY 1) a USING (accession_number)`)) as unknown as FilingFacts[];
+    FROM raw13f_filing f LEFT JOIN line13f l USING (accession_number) LEFT JOIN info13f a USING (accession_number)`)) as unknown as FilingFacts[];
   if (!facts.length) return;
 
   const prior: PriorFiling[] = priorFilings
@@ -213,33 +219,42 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
            d.effect AS amendment_effect, d.is_current, d.superseded_by, f.report_type, f.form13f_file_number, f.crd_number, f.sec_file_number,
            f.other_included_managers_count, f.table_entry_total, f.table_value_total_reported,
            CAST(round(f.table_value_total_reported * d.multiplier) AS BIGINT) AS table_value_total_usd,
-           coalesce(a.n, 0) AS info_rows, a.v AS info_value_usd, f.is_confidential_omitted, f.schema_version,
+           coalesce(a.n, 0) AS info_rows,
+           CAST(CASE d.multiplier WHEN 1 THEN a.value_as_dollars ELSE a.value_as_thousands END AS BIGINT) AS info_value_usd,
+           f.is_confidential_omitted, f.schema_version,
            d.unit AS value_unit_decision, d.basis AS value_unit_basis, d.reason AS value_unit_reason, d.median_price AS implied_price_median,
            d.duplicate_decision AS duplicate_rows_decision, d.duplicate_reason AS duplicate_rows_reason,
            f.source, d.source_url, ${pv} AS parser_version, f.previous_accession, f.other_managers, f.other_included_managers,
            f.signature_name, f.signature_title, f.signature_phone, f.signature, f.signature_city, f.signature_state_or_country, f.signature_date
-    FROM raw13f_filing f JOIN dec13f d USING (accession_number)
-    LEFT JOIN (SELECT i.accession_number, count(*) AS n, CAST(sum(round(i.value_reported * d2.multiplier)) AS BIGINT) AS v
-               FROM raw13f_info i JOIN dec13f d2 USING (accession_number) GROUP BY 1) a USING (accession_number)`,
+    FROM raw13f_filing f JOIN dec13f d USING (accession_number) LEFT JOIN info13f a USING (accession_number)`,
   );
 
+  // Each line meets one small table per key: what its filing gives it (cover and decisions, 10k rows) and what its
+  // CUSIP spelling gives it (normalized CUSIP and issuer), joined once each here instead of four joins per line.
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE linefiling13f AS
+    SELECT f.accession_number, f.cik AS manager_cik, f.manager_name, d.period, f.period_of_report, f.filing_date, d.first_line, d.multiplier,
+           d.unit AS value_unit_decision, d.reason AS value_unit_reason, d.effect AS amendment_effect, d.is_current, d.source_url
+    FROM raw13f_filing f JOIN dec13f d USING (accession_number)`);
+  await ctx.sql(`
+    CREATE OR REPLACE TEMP TABLE linecusip13f AS
+    SELECT c.cusip_raw, c.cusip, c.cusip_valid, m.issuer_cik, m.issuer_ticker, m.confidence AS issuer_match_confidence, m.as_of AS issuer_match_as_of
+    FROM cusip13f c LEFT JOIN issuer13f m ON m.cusip = c.cusip`);
   await stage(
     ctx,
     `
     INSERT INTO staging_holdings_13f BY NAME
-    SELECT i.accession_number, CAST(i.line_no - d.first_line + 1 AS INTEGER) AS line_no, f.cik AS manager_cik, f.manager_name, d.period,
+    SELECT i.accession_number, CAST(i.line_no - f.first_line + 1 AS INTEGER) AS line_no, f.manager_cik, f.manager_name, f.period,
            f.period_of_report, f.filing_date,
            i.issuer_name, i.title_of_class, coalesce(c.cusip, '') AS cusip, coalesce(c.cusip_valid, false) AS cusip_valid, i.figi,
-           CAST(round(i.value_reported * d.multiplier) AS BIGINT) AS value_usd, i.value_reported,
-           d.unit AS value_unit_decision, d.reason AS value_unit_reason, i.shares, i.shares_type, i.put_call, i.investment_discretion,
-           i.other_manager, i.voting_sole, i.voting_shared, i.voting_none, d.effect AS amendment_effect, d.is_current,
-           m.issuer_cik, m.issuer_ticker, m.confidence AS issuer_match_confidence, m.as_of AS issuer_match_as_of,
-           d.source_url, ${pv} AS parser_version
+           CAST(round(i.value_reported * f.multiplier) AS BIGINT) AS value_usd, i.value_reported,
+           f.value_unit_decision, f.value_unit_reason, i.shares, i.shares_type, i.put_call, i.investment_discretion,
+           i.other_manager, i.voting_sole, i.voting_shared, i.voting_none, f.amendment_effect, f.is_current,
+           c.issuer_cik, c.issuer_ticker, c.issuer_match_confidence, c.issuer_match_as_of,
+           f.source_url, ${pv} AS parser_version
     FROM raw13f_info i
-    JOIN raw13f_filing f USING (accession_number)
-    JOIN dec13f d USING (accession_number)
-    LEFT JOIN cusip13f c ON c.cusip_raw = i.cusip_raw
-    LEFT JOIN issuer13f m ON m.cusip = c.cusip`,
+    JOIN linefiling13f f USING (accession_number)
+    LEFT JOIN linecusip13f c ON c.cusip_raw = i.cusip_raw`,
   );
 
   if (priorFilings && priorHoldings) {
@@ -263,7 +278,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   // The line-sized work tables are done with: dropped, the sorted writes that follow get their memory instead of
   // spilling beside them (3M lines: raw13f_info alone is ≈ 0.4 GB of the 2 GB limit).
   await ctx.sql(`DROP TABLE raw13f_info`);
-  await ctx.sql(`DROP TABLE eff13f`);
+  await ctx.sql(priorHoldings ? 'DROP TABLE eff13f' : 'DROP VIEW eff13f');
 }
 
 /**
@@ -287,18 +302,22 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
         : ''
     }`);
 
-  await ctx.sql(`
-    CREATE OR REPLACE TEMP TABLE eff13f AS
-    SELECT manager_cik, period, cusip, cusip_valid, issuer_name, issuer_cik, value_usd, is_current FROM staging_holdings_13f
-    ${
-      priorHoldings
-        ? `UNION ALL
-    SELECT h.manager_cik, h.period, h.cusip, h.cusip_valid, h.issuer_name, h.issuer_cik, h.value_usd, h.is_current
-    FROM ${priorHoldings} h
-    WHERE h.period IN (SELECT DISTINCT period FROM staging_filings_13f)
-      AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)`
-        : ''
-    }`);
+  // The run's lines plus the lake's lines of the same quarters not replaced by them. Without lake lines it is only a
+  // view of the staged lines: the two aggregates below read the columns they need in place of a line-sized copy
+  // (0.7 s CPU a 1M-line window).
+  const effLines = 'SELECT manager_cik, period, cusip, cusip_valid, issuer_name, issuer_cik, value_usd, is_current FROM staging_holdings_13f';
+  if (priorHoldings) {
+    await ctx.sql(`
+      CREATE OR REPLACE TEMP TABLE eff13f AS
+      ${effLines}
+      UNION ALL
+      SELECT h.manager_cik, h.period, h.cusip, h.cusip_valid, h.issuer_name, h.issuer_cik, h.value_usd, h.is_current
+      FROM ${priorHoldings} h
+      WHERE h.period IN (SELECT DISTINCT period FROM staging_filings_13f)
+        AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)`);
+  } else {
+    await ctx.sql(`CREATE OR REPLACE TEMP VIEW eff13f AS ${effLines}`);
+  }
 
   await stage(
     ctx,
