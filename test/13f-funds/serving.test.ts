@@ -97,7 +97,8 @@ describe('13F holdings serving copies', () => {
     const lake = app.services.lake;
     const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1');
     const [{ cik, name }] = await lake.query(
-      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
+      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f ' +
+        'GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
     );
     const [{ v }] = await lake.query('SELECT quantile_disc(value_usd, 0.9) AS v FROM holdings_13f WHERE cusip = $1', [cusip]);
     const ps = await periods();
