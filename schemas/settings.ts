@@ -76,6 +76,8 @@ const SettingsSchema = z.object({
   LAKE_REFRESH_MS: z.coerce.number().int().min(0).default(2000),
   /** Prepared statements kept per API lake connection, keyed by SQL text (docs/read-path.md); 0 turns the cache off. */
   LAKE_STATEMENT_CACHE: z.coerce.number().int().min(0).default(256),
+  /** Pages of tables with serving copies read them instead of Parquet when current (docs/read-path.md); off: Parquet only. */
+  LAKE_SERVING: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

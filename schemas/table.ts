@@ -63,6 +63,12 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * `key` or a minimum on `max`, and answer a key in no partition without opening a file (docs/read-path.md).
    */
   summary?: { key: string; max: string };
+  /**
+   * A serving copy beside each partition file (ingest/lake/serving.ts): the same rows, columns and order in a native
+   * DuckDB database file, renamed in by the same commit. Pages read it instead of the Parquet file when it describes
+   * the file there now (docs/read-path.md). The Parquet file stays the lake's interface and source of truth.
+   */
+  serving?: boolean;
 }
 
 /** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */

@@ -33,6 +33,8 @@ export interface Lake {
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
   /** SQL text of the table read over these partitions' files only (paths from the listing; a FROM item). */
   relation(table: string, partitions: readonly string[]): string;
+  /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
+  servedPartitions(table: string): number;
   /**
    * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
    * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
@@ -49,6 +51,8 @@ export interface LakeOptions {
   refreshMs?: number;
   /** Prepared statements kept per pooled connection (LAKE_STATEMENT_CACHE); 0: none. */
   statementCache?: number;
+  /** Read partitions from their serving copies when current (LAKE_SERVING, on by default); false: from Parquet only. */
+  serving?: boolean;
   /**
    * Runs `tick` every `ms` and returns its stop: setInterval by default; tests pass their own and tick by hand
    * (the tick resolves when its refresh is done).
@@ -73,8 +77,11 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
   return () => clearInterval(t);
 }
 
-/** A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh. */
-export const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file/i;
+/**
+ * A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh, or a
+ * serving copy a relation named was detached (superseded two refreshes ago) before the query ran.
+ */
+export const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file|(?:schema|Catalog) "serving_\d+" does not exist/i;
 
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,
@@ -83,7 +90,7 @@ export const MISSING_FILE = /No files found that match|No such file or directory
  */
 export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise<Lake> {
   const poolSize = opts.poolSize ?? 4;
-  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks);
+  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks, { serving: opts.serving });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {
     const conn = await reader.connect();
@@ -156,6 +163,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     partitions: async (table) => reader.partitions(table),
     summaries: (table) => reader.summaries(table),
     relation: (table, partitions) => reader.relation(table, partitions),
+    servedPartitions: (table) => reader.servedPartitions(table),
     async tableInfo(table) {
       // The catalog's mtime as of the last listing: no file is touched per request unless the catalog changed.
       const mtime = reader.listing().get(table)?.catalogMtimeMs ?? null;

@@ -55,6 +55,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
     extraTables: overrides.extraTables,
     refreshMs: settings.LAKE_REFRESH_MS,
     statementCache: settings.LAKE_STATEMENT_CACHE,
+    serving: settings.LAKE_SERVING === 'on',
     onError: (err) => log.warn(`lake refresh failed: ${err.message}`),
     ...overrides.lake,
   });

@@ -1,11 +1,12 @@
 import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows, sqlString } from './duck.ts';
-import { selectOver, viewSqlOver } from './layout.ts';
+import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
+import { selectOver, tableDir, viewSqlOver } from './layout.ts';
+import { attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
-import type { TableSpec } from '../../schemas/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
 /** Every table's listing as of one refresh: replaced whole, never edited, so a reader of it sees one moment. */
 export type LakeListing = ReadonlyMap<string, TableListing>;
@@ -35,6 +36,8 @@ export interface LakeReader {
    * own file paths (never user input), read like the table's view.
    */
   relation(table: string, partitions: readonly string[]): string;
+  /** How many of a table's partitions are read from a serving copy (ingest/lake/serving.ts), as of the last refresh. */
+  servedPartitions(table: string): number;
   /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
   generation(): number;
   connect(): Promise<DuckDBConnection>;
@@ -44,6 +47,11 @@ export interface LakeReader {
 export interface ReaderHooks {
   /** Called for every table listing taken (tests count them: no request may cause one). */
   onList?: (table: string) => void;
+}
+
+export interface ReaderOptions {
+  /** Attach the serving copies of tables that declare them (LAKE_SERVING); off: every page reads Parquet. */
+  serving?: boolean;
 }
 
 /** Signature (column names and types) of each file, read from the footers of files not seen before. */
@@ -69,7 +77,12 @@ async function schemasOf(files: string[]): Promise<Map<string, string>> {
  * An in-memory DuckDB with one view per lake table. Used by the API, the diff stage and the events writer; it
  * only reads Parquet, so any number of processes can hold one while an ingest writes.
  */
-export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] = [], hooks: ReaderHooks = {}): Promise<LakeReader> {
+export async function openLakeReader(
+  lakeDir: string,
+  extraTables: TableSpec[] = [],
+  hooks: ReaderHooks = {},
+  options: ReaderOptions = {},
+): Promise<LakeReader> {
   const tables = [...ALL_TABLES, ...extraTables];
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   // Parquet footers cached across queries: the measured p50 drops by a third (docs/engine-notes.md §1).
@@ -86,6 +99,14 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
   let uniformTables = new Set<string>();
+  // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
+  // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
+  // planned over one always reads the file it was planned on. Superseded aliases are detached one refresh later: a
+  // page may hold a relation naming one between two queries (a running query keeps its file open through DETACH).
+  let served = new Map<string, ReadonlyMap<string, string>>();
+  const attached = new Map<string, { key: string; alias: string }>();
+  let retiring: string[] = [];
+  let attachCount = 0;
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -108,7 +129,47 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
     return out;
   }
 
+  /**
+   * The serving aliases of a listing's partitions, attaching the copies not attached yet; `superseded` collects the
+   * aliases of this table's folders that no longer hold the file attached.
+   */
+  async function servingOf(spec: TableSpec, l: TableListing, superseded: string[]): Promise<ReadonlyMap<string, string>> {
+    const out = new Map<string, string>();
+    const dirs = new Set<string>();
+    const names = Object.keys(allColumns(spec));
+    for (const [value, files] of l.byPartition) {
+      const dir = dirname(files[0]);
+      dirs.add(dir);
+      const id = await servingIdentity(dir, files);
+      const prior = attached.get(dir);
+      if (prior && prior.key === id?.key) {
+        out.set(value, prior.alias);
+        continue;
+      }
+      if (prior) {
+        superseded.push(prior.alias);
+        attached.delete(dir);
+      }
+      if (!id) continue;
+      const alias = `serving_${++attachCount}`;
+      if (!(await attachServing(conn, alias, id.path, id.fingerprint, names))) continue;
+      attached.set(dir, { key: id.key, alias });
+      out.set(value, alias);
+    }
+    for (const [dir, a] of attached) {
+      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
+        superseded.push(a.alias);
+        attached.delete(dir);
+      }
+    }
+    return out;
+  }
+
   async function relist(changedOnly: boolean): Promise<void> {
+    for (const alias of retiring) await conn.run(`DETACH DATABASE IF EXISTS ${sqlIdent(alias)}`);
+    retiring = [];
+    const superseded: string[] = [];
+    const nextServed = new Map(served);
     const next = new Map(current);
     const nextSummaries = new Map(summaries);
     const nextUniform = new Set(uniformTables);
@@ -123,6 +184,12 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       if (prior?.catalogMtimeMs !== l.catalogMtimeMs) changed = true;
       // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l));
+      if (t.serving && options.serving !== false) {
+        const before = nextServed.get(t.name);
+        const now = await servingOf(t, l, superseded);
+        nextServed.set(t.name, now);
+        if (!before || before.size !== now.size || [...now].some(([v, a]) => before.get(v) !== a)) changed = true;
+      }
       if (sameFiles(prior, l)) continue;
       const same = l.files.length > 0 && (await uniform(t.name, l.files));
       if (same) nextUniform.add(t.name);
@@ -142,6 +209,8 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       changed = true;
     }
     current = next;
+    served = nextServed;
+    retiring = superseded;
     summaries = nextSummaries;
     uniformTables = nextUniform;
     if (changed) gen++;
@@ -175,9 +244,17 @@ export async function openLakeReader(lakeDir: string, extraTables: TableSpec[] =
       const spec = tables.find((t) => t.name === table);
       if (!spec) throw new Error(`no table ${table}`);
       const parts = current.get(table)?.byPartition;
-      const files = partitions.flatMap((v) => parts?.get(v) ?? []);
-      return `(${selectOver(spec, files, uniformTables.has(table))})`;
+      const aliases = served.get(table);
+      const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
+      const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
+      if (!copies.length) return `(${selectOver(spec, files, uniformTables.has(table))})`;
+      // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
+      const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
+      const selects = copies.map((a) => `SELECT ${cols} FROM ${servingRelation(a)}`);
+      if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
+      return `(${selects.join(' UNION ALL ')})`;
     },
+    servedPartitions: (table) => served.get(table)?.size ?? 0,
     generation: () => gen,
     connect: () => instance.connect(),
     close() {

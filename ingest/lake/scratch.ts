@@ -23,10 +23,15 @@ export function workRoot(dataDir: string): string {
 
 const TEMP_MARK = '.tmp-';
 
-/** The run id a temp file name carries, or null for a name that is not a temp file. */
+/**
+ * The run id a temp file name carries, or null for a name that is not a temp file. A staged serving copy
+ * (ingest/lake/serving.ts) is a DuckDB file: a run killed while writing it also leaves its `<name>.wal`.
+ */
 function runOfTemp(name: string): string | null {
   const i = name.lastIndexOf(TEMP_MARK);
-  return i < 0 ? null : name.slice(i + TEMP_MARK.length);
+  if (i < 0) return null;
+  const run = name.slice(i + TEMP_MARK.length);
+  return run.endsWith('.wal') ? run.slice(0, -'.wal'.length) : run;
 }
 
 export async function startRun(dataDir: string, label: string, staleMs = LOCK_STALE_MS): Promise<RunScratch> {

@@ -31,7 +31,7 @@ export interface PartitionSummary {
 const TAIL_BYTES = 4096;
 
 /** Size and a hash of the footer: two writes of a partition differ in it, whatever their names. */
-async function fileFingerprint(path: string): Promise<string> {
+export async function fileFingerprint(path: string): Promise<string> {
   const { size } = await stat(path);
   const fh = await open(path, 'r');
   try {

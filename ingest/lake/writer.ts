@@ -6,6 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import type { Rename } from './commit.ts';
 import { partitionDir } from './layout.ts';
+import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
@@ -37,16 +38,21 @@ export interface StagedPartition extends WrittenPartition {
   appended?: boolean;
   /** The partition's key summary (`spec.summary`), staged beside the file and renamed after it. */
   summary?: Rename;
+  /** The partition's serving copy (`spec.serving`), staged beside the file and renamed after it. */
+  serving?: Rename;
 }
 
-/** A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts). */
+/**
+ * A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts) and its
+ * serving copy (ingest/lake/serving.ts), which describe it by fingerprint and are ignored until both match it.
+ */
 export function partitionRenames(p: StagedPartition): Rename[] {
-  return [{ from: p.staged, to: p.target }, ...(p.summary ? [p.summary] : [])];
+  return [{ from: p.staged, to: p.target }, ...(p.summary ? [p.summary] : []), ...(p.serving ? [p.serving] : [])];
 }
 
 /** Every file a staged partition left under a temp name (removed when its run commits nothing). */
 export function stagedFiles(p: StagedPartition): string[] {
-  return [p.staged, ...(p.summary ? [p.summary.from] : [])];
+  return [p.staged, ...(p.summary ? [p.summary.from] : []), ...(p.serving ? [p.serving.from] : [])];
 }
 
 /** The partition values present in a staging table (quoted identifiers), in order. */
@@ -108,6 +114,7 @@ export async function writeStagedPartitions(
     const tmp = join(dir, `${mark}-${PARTITION_FILE}.tmp-${runId}`);
     // The summary is staged beside it under the same prefix and run id (a dead run's leftovers are swept alike).
     const summaryTmp = join(dir, `${mark}-${SUMMARY_FILE}.tmp-${runId}`);
+    const servingTmp = join(dir, `${mark}-${SERVING_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
     const codes = order ? await codeTypes(conn, spec, staging, inPartition) : [];
@@ -123,10 +130,17 @@ export async function writeStagedPartitions(
         summary = { from: summaryTmp, to: join(dir, SUMMARY_FILE) };
         await writePartitionSummary(conn, spec, tmp, summaryTmp);
       }
-      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary });
+      let serving: Rename | undefined;
+      if (spec.serving) {
+        serving = { from: servingTmp, to: join(dir, SERVING_FILE) };
+        await writeServingCopy(conn, spec, tmp, servingTmp);
+      }
+      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary, serving });
     } catch (err) {
       await rm(tmp, { force: true });
       await rm(summaryTmp, { force: true });
+      await rm(servingTmp, { force: true });
+      await rm(`${servingTmp}.wal`, { force: true });
       throw err;
     } finally {
       for (const c of codes) await conn.run(`DROP TYPE IF EXISTS ${c.type}`);

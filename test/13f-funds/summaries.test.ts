@@ -46,7 +46,8 @@ describe('13F holdings key summaries', () => {
   }
 
   beforeAll(async () => {
-    app = await createTestApp({ routes: holdings13fRoutes });
+    // The summaries over the Parquet path (which files a page names); with serving copies: serving.test.ts.
+    app = await createTestApp({ routes: holdings13fRoutes, env: { LAKE_SERVING: 'off' } });
     await app.ingestSample(dataset13f, { scale: 0.2, skipDiff: true });
     const lake = app.services.lake;
     const query = lake.query.bind(lake);

@@ -1,16 +1,18 @@
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import eventsRoutes from '../../api/events/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
-import { selectPage } from '../../api/core/page-query.ts';
+import { type Filters, selectPage } from '../../api/core/page-query.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
+import { SERVING_FILE, writeServingCopy } from '../../ingest/lake/serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
-import { allColumns } from '../../schemas/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
-import { holdings13f } from '../../schemas/tables/13f.ts';
+import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
 import { createTestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from '../platform/toy-dataset.ts';
 import { generateLake } from './13f-funds.bench.ts';
@@ -25,9 +27,10 @@ import { latency, percentile, type BenchResult } from './support.ts';
  *     without it, and raw DuckDB running the same SQL texts and values on the same files (unprepared, and prepared),
  *     measured in turn (one call of each per round).
  *  3. /v1/events first and next pages at each folder count, measured in turn beside the first count (the baseline);
- *  4. `/v1/holdings` pages over a BENCH_READ_SUMMARY_ROWS-line lake (1,000,000) with the per-quarter key summaries,
- *     beside the same pages without them (the path before) and raw DuckDB running that path's SQL on the same files:
- *     a known CUSIP, an unknown one, and `?cusip=&min_value=` with ≈ 3 lines a quarter passing (every quarter read).
+ *  4. `/v1/holdings` pages over a BENCH_READ_SUMMARY_ROWS-line lake (1,000,000) with key summaries and serving copies,
+ *     beside the same pages read from Parquet (LAKE_SERVING=off) and raw DuckDB running that path's SQL on the same
+ *     files: a known CUSIP, an unknown one, `?cusip=&min_value=` with ≈ 3 lines a quarter passing (every quarter
+ *     read), and `?manager=` on the manager-sorted copy.
  */
 export default async function readPathBench(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
@@ -306,51 +309,81 @@ async function statementCacheRun(rows: number): Promise<BenchResult[]> {
   return out;
 }
 
-/** The CUSIP summaries' effect on /v1/holdings pages (docs/read-path.md), measured in turn with the path before. */
+/**
+ * /v1/holdings pages over the serving copies (docs/read-path.md), measured in turn with the Parquet path (the same
+ * lake opened with LAKE_SERVING=off: key summaries on in both) and raw DuckDB running the Parquet path's recorded SQL,
+ * prepared, on the plain Parquet files.
+ */
 async function summaryRun(rows: number): Promise<BenchResult[]> {
   const app = await createTestApp({ routes: [] });
   const out: BenchResult[] = [];
   try {
-    const { cusips } = await generateLake(app.settings.lakeDir, rows);
-    // The summaries an ingest writes beside each quarter file (the generator writes the data files only).
+    const { cusips, managers } = await generateLake(app.settings.lakeDir, rows);
+    // What an ingest writes beside each quarter file (the generator writes the data files only): the key summary and
+    // the serving copy, for both holdings tables. The copies' build time is the ingest's cost, printed beside.
     const { instance: wi, conn: wc } = await openDuck(':memory:', { threads: '2' });
-    for (const f of tableFiles(app.settings.lakeDir, holdings13f.name)) await writePartitionSummary(wc, holdings13f, f, join(dirname(f), SUMMARY_FILE));
+    let servingMs = 0;
+    let parquetBytes = 0;
+    let servingBytes = 0;
+    for (const spec of [holdings13f, holdings13fByManager]) {
+      for (const f of tableFiles(app.settings.lakeDir, spec.name)) {
+        await writePartitionSummary(wc, spec, f, join(dirname(f), SUMMARY_FILE));
+        const t = performance.now();
+        await writeServingCopy(wc, spec, f, join(dirname(f), SERVING_FILE));
+        servingMs += performance.now() - t;
+        parquetBytes += statSync(f).size;
+        servingBytes += statSync(join(dirname(f), SERVING_FILE)).size;
+      }
+    }
     wc.closeSync();
     wi.closeSync();
-    const order = [
+    out.push({
+      name: `read-path: serving copies of both holdings tables (${rows.toLocaleString('en-US')} lines, 16 files)`,
+      figures: { build_s: Math.round(servingMs / 100) / 10, parquet_mb: mb(parquetBytes), serving_mb: mb(servingBytes) },
+    });
+    const byCusip = [
       { column: 'period', dir: 'desc' as const },
       { column: 'cusip', dir: 'asc' as const },
       { column: 'manager_cik', dir: 'asc' as const },
       { column: 'accession_number', dir: 'asc' as const },
       { column: 'line_no', dir: 'asc' as const },
     ];
+    const byManager = [byCusip[0], byCusip[2], byCusip[1], byCusip[3], byCusip[4]];
     // value_usd is uniform over 1,000 + [0, 1e8): the minimum that lets ≈ 3 lines of a CUSIP a quarter through.
     const perQuarter = rows / 8 / 20_000;
     const worstMin = Math.round(1000 + 1e8 * Math.max(0, 1 - 3 / perQuarter));
-    // The filters and bounds /v1/holdings builds for `?cusip=` (and `&min_value=`).
+    // The filters and bounds /v1/holdings builds for `?cusip=` (and `&min_value=`), and for `?manager=<cik>`.
     const filters = (c: string, min?: number) => ({
       where: ['"cusip" = $1', '"is_current" = true', ...(min === undefined ? [] : ['"value_usd" >= $2'])],
       params: min === undefined ? [c] : [c, min],
       bounds: { cusip: { in: [c] }, ...(min === undefined ? {} : { value_usd: { gte: min } }) },
     });
+    const managerFilters = (cik: string) => ({ where: ['"manager_cik" = $1', '"is_current" = true'], params: [cik], bounds: { manager_cik: { in: [cik] } } });
+    // BENCH_READ_SERVING_RUNS: rounds per kind (100); fewer for a 5M-line lake on a loaded machine.
+    const rounds = Number(process.env.BENCH_READ_SERVING_RUNS ?? 100);
     const lake = await openLake(app.settings.lakeDir, { refreshMs: 0 });
-    const plain: Lake = { ...lake, summaries: () => undefined };
+    const parquet = await openLake(app.settings.lakeDir, { refreshMs: 0, serving: false });
     const { instance, conn } = await openDuck(':memory:', { threads: '2' });
     try {
       await conn.run('SET GLOBAL parquet_metadata_cache = true');
       await conn.run('SET GLOBAL late_materialization_max_rows = 0');
-      await conn.run(viewSqlOver(holdings13f, (await listTable(app.settings.lakeDir, holdings13f.name)).files, true));
-      const kinds: [string, (i: number) => ReturnType<typeof filters>][] = [
-        ['?cusip= known', (i) => filters(cusips[i % cusips.length])],
-        ['?cusip= unknown', (i) => filters(`Z${String(i % 1000).padStart(8, '0')}`)],
-        [`?cusip=&min_value= (≈3 lines a quarter pass: all 8 quarters)`, (i) => filters(cusips[i % cusips.length], worstMin)],
+      for (const spec of [holdings13f, holdings13fByManager]) {
+        await conn.run(viewSqlOver(spec, (await listTable(app.settings.lakeDir, spec.name)).files, true));
+      }
+      type Kind = [string, TableSpec, typeof byCusip, (i: number) => Filters];
+      const kinds: Kind[] = [
+        ['?cusip= known', holdings13f, byCusip, (i) => filters(cusips[i % cusips.length])],
+        ['?cusip= unknown', holdings13f, byCusip, (i) => filters(`Z${String(i % 1000).padStart(8, '0')}`)],
+        [`?cusip=&min_value= (≈3 lines a quarter pass: all 8 quarters)`, holdings13f, byCusip, (i) => filters(cusips[i % cusips.length], worstMin)],
+        ['?manager= (by-manager copy)', holdings13fByManager, byManager, (i) => managerFilters(managers[i % managers.length].padStart(10, '0'))],
       ];
-      for (const [kind, make] of kinds) {
-        // The path before, recorded: raw DuckDB runs its texts and values, prepared once, on the same files.
+      for (const [kind, spec, order, make] of kinds) {
+        step(`${kind}: serving, Parquet, raw`);
+        // The Parquet path, recorded: raw DuckDB runs its texts and values, prepared once, on the same files.
         const pages: { sql: string; params: unknown[] }[][] = [];
-        for (let i = 0; i < 50; i++) {
+        for (let i = 0; i < Math.min(50, rounds); i++) {
           const log: { sql: string; params: unknown[] }[] = [];
-          await selectPage(recording(plain, log), holdings13f, order, make(i), 26, null);
+          await selectPage(recording(parquet, log), spec, order, make(i), 26, null);
           pages.push(log);
         }
         const prepared = new Map<string, Awaited<ReturnType<typeof conn.prepare>>>();
@@ -359,8 +392,8 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
         let k = 0;
         const r = await measureInTurn(
           {
-            summaries: () => selectPage(lake, holdings13f, order, make(a++), 26, null),
-            plain: () => selectPage(plain, holdings13f, order, make(b++), 26, null),
+            serving: () => selectPage(lake, spec, order, make(a++), 26, null),
+            parquet: () => selectPage(parquet, spec, order, make(b++), 26, null),
             raw: async () => {
               for (const q of pages[k++ % pages.length]) {
                 let p = prepared.get(q.sql);
@@ -370,20 +403,23 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
               }
             },
           },
-          100,
+          rounds,
         );
         const name = `read-path: /v1/holdings ${kind} (${rows.toLocaleString('en-US')} lines, 8 quarters)`;
-        out.push({ name: `${name}, summaries`, figures: { ...r.summaries, cpu_vs_plain_pct: pct(r.summaries.cpu_ms, r.plain.cpu_ms) } });
-        out.push({ name: `${name}, plain lake (path before)`, figures: r.plain });
-        out.push({ name: `${name}, raw DuckDB same SQL, prepared`, figures: r.raw });
+        out.push({ name: `${name}, serving copies`, figures: { ...r.serving, cpu_vs_parquet_pct: pct(r.serving.cpu_ms, r.parquet.cpu_ms) } });
+        out.push({ name: `${name}, Parquet path (LAKE_SERVING=off)`, figures: r.parquet });
+        out.push({ name: `${name}, raw DuckDB Parquet path's SQL, prepared`, figures: r.raw });
       }
     } finally {
       conn.closeSync();
       instance.closeSync();
       lake.close();
+      parquet.close();
     }
   } finally {
     await app.close();
   }
   return out;
 }
+
+const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;

@@ -1,0 +1,257 @@
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import holdings13fRoutes from '../../api/13f/routes.ts';
+import { openLake, type Lake } from '../../api/core/lake.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import { tableFiles } from '../../ingest/lake/layout.ts';
+import { SERVING_FILE } from '../../ingest/lake/serving.ts';
+import { openSqlSession } from '../../ingest/lake/sql-session.ts';
+import { cleanDeadScratch } from '../../ingest/lake/scratch.ts';
+import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
+import { ALL_TABLES } from '../../schemas/tables/index.ts';
+
+/**
+ * Serving copies of holdings_13f and its manager-sorted copy (ingest/lake/serving.ts): pages read from the native
+ * DuckDB copies equal pages read from Parquet; a copy that no longer describes its partition's file is never read;
+ * a swap never breaks a query planned or running on the copy it replaced (docs/read-path.md).
+ */
+describe('13F holdings serving copies', () => {
+  let app: TestApp;
+  /** The same lake read from Parquet only: its relations (file paths) run on the app's lake as well. */
+  let parquetOnly: Lake;
+  let sqls: string[] = [];
+  const lakeDir = () => app.settings.lakeDir;
+  const TABLES = ['holdings_13f', 'holdings_13f_by_manager'];
+  const servingPath = (table: string, period: string) => join(lakeDir(), table, `period=${period}`, SERVING_FILE);
+  const holdingsQueries = () => sqls.filter((s) => /holdings_13f|serving_\d+/.test(s));
+
+  async function pages(path: string, limit: number, maxPages = 8): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | null = null;
+    let n = 0;
+    do {
+      const r = await app.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      out.push(...r.body.data.map((d: any) => JSON.stringify(d)));
+      cursor = r.body.page.next_cursor;
+    } while (cursor && ++n < maxPages);
+    return out;
+  }
+
+  /** The same pages with every partition read from its Parquet file (the relations of a lake without serving). */
+  async function pagesFromParquet(path: string, limit: number, maxPages = 8): Promise<string[]> {
+    const lake = app.services.lake;
+    const real = lake.relation;
+    await parquetOnly.refresh();
+    lake.relation = (t, ps) => parquetOnly.relation(t, ps);
+    try {
+      return await pages(path, limit, maxPages);
+    } finally {
+      lake.relation = real;
+    }
+  }
+
+  beforeAll(async () => {
+    // No refresh timer: the test refreshes by hand, so "one refresh later" is the one it runs.
+    app = await createTestApp({ routes: holdings13fRoutes, lake: { every: () => () => {} } });
+    await app.ingestSample(dataset13f, { scale: 0.2, skipDiff: true });
+    parquetOnly = await openLake(lakeDir(), { serving: false, refreshMs: 0, poolSize: 1 });
+    const lake = app.services.lake;
+    const query = lake.query.bind(lake);
+    lake.query = (sql, params, o) => {
+      sqls.push(sql);
+      return query(sql, params, o);
+    };
+  });
+  afterAll(() => {
+    parquetOnly?.close();
+    app?.close();
+  });
+
+  const periods = async () => (await app.services.lake.partitions('holdings_13f')).sort();
+
+  it('writes one copy per quarter of both tables, with the rows, columns and order a read of the Parquet file gives', async () => {
+    const ps = await periods();
+    expect(ps.length).toBeGreaterThan(1);
+    const lake = app.services.lake;
+    for (const t of TABLES) {
+      for (const p of ps) expect(existsSync(servingPath(t, p)), servingPath(t, p)).toBe(true);
+      expect(lake.servedPartitions(t)).toBe(ps.length);
+      const native = lake.relation(t, [ps[0]]);
+      const parquet = parquetOnly.relation(t, [ps[0]]);
+      expect(native).not.toContain('read_parquet');
+      expect(parquet).toContain('read_parquet');
+      const describe = async (rel: string) => (await lake.query(`DESCRIBE SELECT * FROM ${rel}`)).map((r) => `${r.column_name} ${r.column_type}`);
+      expect(await describe(native)).toEqual(await describe(parquet));
+      // Same rows in the same order (the file's sort order, which the copy's zonemaps prune by).
+      const rows = async (rel: string) => lake.query(`SELECT * FROM ${rel}`);
+      expect(await rows(native)).toEqual(await rows(parquet));
+    }
+    // Neither the view nor the analysts' file list takes the copy as data.
+    for (const f of tableFiles(lakeDir(), 'holdings_13f')) expect(f.endsWith('.parquet')).toBe(true);
+  });
+
+  it('pages equal Parquet pages for every filter of the list, both orders, with cursors across quarters', async () => {
+    const lake = app.services.lake;
+    const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1');
+    const [{ cik, name }] = await lake.query(
+      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f ' +
+        'GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
+    );
+    const [{ v }] = await lake.query('SELECT quantile_disc(value_usd, 0.9) AS v FROM holdings_13f WHERE cusip = $1', [cusip]);
+    const ps = await periods();
+    const word = String(name).split(/\s+/)[0];
+    const queries = [
+      `/v1/holdings?cusip=${cusip}`,
+      `/v1/holdings?cusip=${cusip}&min_value=${Math.round(Number(v))}`,
+      `/v1/holdings?cusip=${cusip}&include_superseded=true`,
+      `/v1/holdings?cusip=${cusip}&period=${ps[0]}`,
+      `/v1/holdings?cusip=${cusip}&manager=${Number(cik)}`,
+      `/v1/holdings?manager=${Number(cik)}`,
+      `/v1/holdings?manager=${Number(cik)}&min_value=1000000`,
+      `/v1/holdings?manager=${encodeURIComponent(word)}`,
+      `/v1/holdings?period=${ps[1]}`,
+      `/v1/holdings?min_value=${Math.round(Number(v))}`,
+      '/v1/holdings?issuer=a&min_value=500000',
+      '/v1/holdings',
+    ];
+    for (const q of queries) {
+      for (const limit of q.includes('cusip=') || /manager=\d/.test(q) ? [3, 25] : [25]) {
+        const want = await pagesFromParquet(q, limit);
+        sqls = [];
+        expect(await pages(q, limit), `${q} limit ${limit}`).toEqual(want);
+        // Every holdings query read the native copies, none a Parquet file or the view.
+        expect(holdingsQueries().length, q).toBeGreaterThan(0);
+        expect(
+          holdingsQueries().every((s) => !s.includes('read_parquet') && !/FROM "holdings_13f/.test(s)),
+          q,
+        ).toBe(true);
+      }
+    }
+    // The CUSIP's pages walked several quarters.
+    const all = await pages(`/v1/holdings?cusip=${cusip}`, 25, 100);
+    expect(new Set(all.map((x) => JSON.parse(x).period)).size).toBeGreaterThan(1);
+  }, 300_000);
+
+  it('an unknown CUSIP or manager still answers from the summaries alone', async () => {
+    for (const q of ['/v1/holdings?cusip=000000000', '/v1/holdings?manager=9999999999', '/v1/holdings?cusip=000000000&min_value=5']) {
+      sqls = [];
+      const r = await app.get(q);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual([]);
+      expect(holdingsQueries(), q).toEqual([]);
+    }
+  });
+
+  it('the analysts’ SQL session and the views read the Parquet files, unaffected by the copies', async () => {
+    const session = await openSqlSession(lakeDir(), app.dataDir, ALL_TABLES);
+    try {
+      const [res] = await session.run('SELECT count(*) AS n FROM holdings_13f');
+      const [{ n }] = await app.services.lake.query('SELECT count(*) AS n FROM holdings_13f');
+      const [{ m }] = await app.services.lake.query(`SELECT count(*) AS m FROM ${app.services.lake.relation('holdings_13f', await periods())}`);
+      expect(Number(res.rows[0].n)).toBe(Number(n));
+      expect(Number(m)).toBe(Number(n));
+    } finally {
+      session.close();
+    }
+  });
+
+  it('a live append file beside the data file: the copy no longer describes the partition and is not read', async () => {
+    const ps = await periods();
+    const newest = ps[ps.length - 1];
+    const dir = join(lakeDir(), 'holdings_13f', `period=${newest}`);
+    const extra = join(dir, 'part-live-000000000000001-test.parquet');
+    copyFileSync(join(dir, 'data.parquet'), extra);
+    try {
+      await app.services.lake.refresh();
+      expect(app.services.lake.servedPartitions('holdings_13f')).toBe(ps.length - 1);
+      expect(app.services.lake.relation('holdings_13f', [newest])).toContain('read_parquet');
+      const q = `/v1/holdings?period=${newest}`;
+      expect(await pages(q, 25, 2)).toEqual(await pagesFromParquet(q, 25, 2));
+    } finally {
+      rmSync(extra);
+      await app.services.lake.refresh();
+    }
+    expect(app.services.lake.servedPartitions('holdings_13f')).toBe(ps.length);
+  });
+
+  it('a crash between the data rename and the copy rename: the stale copy is ignored, the roll forward swaps the new one in', async () => {
+    const lake = app.services.lake;
+    const from = join(app.dataDir, 'samples', 'seed-7');
+    await dataset13f.sample!(from, { seed: 7, scale: 0.2 });
+    const ps = await periods();
+    const newest = ps[ps.length - 1];
+    // A relation planned, and a query streaming, over the copy the re-ingest replaces.
+    const before = lake.relation('holdings_13f', [newest]);
+    const [oldAlias] = before.match(/serving_\d+/)!;
+    const long = `SELECT h.cusip FROM ${before} h, range(20) ORDER BY ALL`;
+    const [{ n: wantRows }] = await lake.query(`SELECT count(*) AS n FROM (${long})`);
+    const stream = lake.stream(long);
+    const first = await stream.next();
+    let streamed = (first.value as unknown[]).length;
+
+    const target = join(lakeDir(), 'holdings_13f', `period=${newest}`, 'data.parquet');
+    const { runIngest } = await import('../../ingest/pipeline/index.ts');
+    const failing = runIngest(dataset13f, { from }, app.settings, {
+      quiet: true,
+      skipDiff: true,
+      afterRename: (_done, r) => {
+        if (r.to === target) throw new Error('simulated crash between data and serving copy');
+      },
+    });
+    await expect(failing).rejects.toThrow(/simulated crash/);
+    await lake.refresh();
+    expect(existsSync(servingPath('holdings_13f', newest))).toBe(true);
+    expect(lake.servedPartitions('holdings_13f')).toBe(ps.length - 1);
+    const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [newest]);
+    for (const q of [`/v1/holdings?cusip=${cusip}`, `/v1/holdings?period=${newest}`]) expect(await pages(q, 5, 3)).toEqual(await pagesFromParquet(q, 5, 3));
+    // One refresh after the swap, a relation planned before it still runs (its alias is detached a refresh later).
+    expect(lake.relation('holdings_13f', [newest])).not.toContain(oldAlias);
+    const [{ n: stillThere }] = await lake.query(`SELECT count(*) AS n FROM ${before}`);
+    expect(Number(stillThere)).toBeGreaterThan(0);
+
+    const r = await recoverInterruptedRuns(app.settings, { quiet: true });
+    expect(r.rolledForward).toHaveLength(1);
+    await lake.refresh();
+    expect(lake.servedPartitions('holdings_13f')).toBe(ps.length);
+    expect(lake.relation('holdings_13f', [newest])).not.toContain(oldAlias);
+    // Detached now: the stream that was running on it finishes all the same.
+    for (let c = await stream.next(); !c.done; c = await stream.next()) streamed += (c.value as unknown[]).length;
+    expect(streamed).toBe(Number(wantRows));
+    // A query planned on the detached alias fails with an error the page re-plans on (MISSING_FILE).
+    const { MISSING_FILE } = await import('../../api/core/lake.ts');
+    const err = await lake.query(`SELECT count(*) FROM ${before}`).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(MISSING_FILE);
+    const q = `/v1/holdings?cusip=${cusip}`;
+    expect(await pages(q, 5)).toEqual(await pagesFromParquet(q, 5));
+  }, 300_000);
+
+  it('a dead run’s staged copy and its WAL are swept with its other scratch', async () => {
+    const dir = join(lakeDir(), 'holdings_13f', `period=${(await periods())[0]}`);
+    const staged = join(dir, `.abcd1234-${SERVING_FILE}.tmp-13f-deadbeef`);
+    writeFileSync(staged, 'x');
+    writeFileSync(`${staged}.wal`, 'x');
+    // The run's lock is gone and its files are old: a dead run.
+    const r = await cleanDeadScratch(app.dataDir, lakeDir(), new Set(), 1, Date.now() + 60_000);
+    expect(r.tempFiles).toEqual(expect.arrayContaining([staged, `${staged}.wal`]));
+    expect(readdirSync(dir).some((f) => f.includes('.tmp-'))).toBe(false);
+  });
+
+  it('a lake without copies (written before them) is read from Parquet', async () => {
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1');
+    const q = `/v1/holdings?cusip=${cusip}`;
+    const want = await pages(q, 4);
+    for (const t of TABLES) for (const p of await periods()) rmSync(servingPath(t, p));
+    await app.services.lake.refresh();
+    for (const t of TABLES) expect(app.services.lake.servedPartitions(t)).toBe(0);
+    sqls = [];
+    expect(await pages(q, 4)).toEqual(want);
+    // The path before the copies: the table's view.
+    expect(holdingsQueries().every((s) => /FROM "holdings_13f/.test(s) || s.includes('read_parquet'))).toBe(true);
+    expect(holdingsQueries().some((s) => /serving_\d+/.test(s))).toBe(false);
+    expect((await pages('/v1/holdings?cusip=000000000', 4)).length).toBe(0);
+  });
+});
