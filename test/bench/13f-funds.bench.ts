@@ -8,6 +8,7 @@ import { loadSettings } from '../../schemas/settings.ts';
 import { allColumns } from '../../schemas/table.ts';
 import { holdings13f, holdings13fByManager, managers13f } from '../../schemas/tables/13f.ts';
 import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
+import { SERVING_FILE, writeServingCopy } from '../../ingest/lake/serving.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
@@ -44,14 +45,23 @@ export interface QuarterFiles {
 
 /**
  * THE hook of the generated lake: everything an ingest writes beside a quarter's data files that the generator's SQL
- * does not, written here once each quarter's three files exist, so bench lakes read like ingested ones. Today: the
- * per-quarter key summaries of both holdings copies (ingest/lake/summary.ts). Anything else an ingest adds beside a
- * partition (e.g. a serving copy of the holdings pages) belongs here too; the lake cache (lake-cache.ts) keys its
- * folders on this function's source, so editing it regenerates cached lakes.
+ * does not, written here once each quarter's three files exist, so bench lakes read like ingested ones: the
+ * per-quarter key summaries (ingest/lake/summary.ts) and the serving copies (ingest/lake/serving.ts) of both holdings
+ * tables. The lake cache (lake-cache.ts) keys its folders on this function's source, so editing it regenerates cached
+ * lakes. Returns the milliseconds the serving copies took to build (an ingest's cost, printed by the read-path bench).
  */
-export async function afterQuarterWritten(conn: DuckDBConnection, files: QuarterFiles): Promise<void> {
-  await writePartitionSummary(conn, holdings13f, files.byCusip, join(dirname(files.byCusip), SUMMARY_FILE));
-  await writePartitionSummary(conn, holdings13fByManager, files.byManager, join(dirname(files.byManager), SUMMARY_FILE));
+export async function afterQuarterWritten(conn: DuckDBConnection, files: QuarterFiles): Promise<number> {
+  let servingMs = 0;
+  for (const [spec, file] of [
+    [holdings13f, files.byCusip],
+    [holdings13fByManager, files.byManager],
+  ] as const) {
+    await writePartitionSummary(conn, spec, file, join(dirname(file), SUMMARY_FILE));
+    const t = performance.now();
+    await writeServingCopy(conn, spec, file, join(dirname(file), SERVING_FILE));
+    servingMs += performance.now() - t;
+  }
+  return servingMs;
 }
 
 /**
@@ -65,12 +75,13 @@ export async function generateLake(
   lakeDir: string,
   total: number,
   rowGroupSize = holdings13f.rowGroupSize ?? 122_880,
-): Promise<{ cusips: string[]; managers: string[] }> {
+): Promise<{ cusips: string[]; managers: string[]; servingMs: number }> {
   const quarters = ['2023Q1', '2023Q2', '2023Q3', '2023Q4', '2024Q1', '2024Q2', '2024Q3', '2024Q4'];
   const per = Math.ceil(total / quarters.length);
   const perCusip = Math.max(1, Math.ceil(per / CUSIPS));
   const spread = Math.max(1, Math.floor(MANAGERS / perCusip));
   const { conn, instance } = await openDuck(':memory:', { memory_limit: '2GB', threads: '2' });
+  let servingMs = 0;
   const cols = Object.keys(allColumns(holdings13f)).filter((c) => c !== 'period');
   const expr: Record<string, string> = {
     accession_number: `lpad(CAST(m AS VARCHAR), 10, '0') || '-' || q2 || '-' || lpad(CAST(qk * 1000 + m % 997 AS VARCHAR), 6, '0')`,
@@ -151,7 +162,7 @@ export async function generateLake(
     };
     await conn.run(`COPY (SELECT ${mcols.map((c) => `${mexpr[c]} AS "${c}"`).join(', ')} FROM range(${MANAGERS}) t(m) ORDER BY total_value_usd, cik)
       TO ${sqlString(join(mdir, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
-    await afterQuarterWritten(conn, {
+    servingMs += await afterQuarterWritten(conn, {
       period: q,
       byCusip: join(dir, 'data.parquet'),
       byManager: join(bdir, 'data.parquet'),
@@ -163,7 +174,7 @@ export async function generateLake(
   const filled = Math.min(CUSIPS, Math.ceil(per / perCusip));
   const cusips = Array.from({ length: 50 }, (_, i) => `C${String((i * 397) % filled).padStart(8, '0')}`);
   const managers = Array.from({ length: 50 }, (_, i) => String(((i * 131) % MANAGERS) + 1000000));
-  return { cusips, managers };
+  return { cusips, managers, servingMs };
 }
 
 async function queryBench(root: string): Promise<BenchResult[]> {

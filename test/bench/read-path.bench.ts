@@ -7,8 +7,7 @@ import { type Filters, selectPage } from '../../api/core/page-query.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
-import { SERVING_FILE, writeServingCopy } from '../../ingest/lake/serving.ts';
-import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
+import { SERVING_FILE } from '../../ingest/lake/serving.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
@@ -253,8 +252,9 @@ async function statementCacheRun(rows: number): Promise<BenchResult[]> {
     ];
     // The filters /v1/holdings?cusip= builds: the CUSIP and the current-lines default.
     const filters = (c: string) => ({ where: ['"cusip" = $1', '"is_current" = true'], params: [c] });
-    const cached = await openLake(app.settings.lakeDir, { refreshMs: 0 });
-    const plain = await openLake(app.settings.lakeDir, { refreshMs: 0, statementCache: 0 });
+    // The Parquet path (generateLake writes serving copies too): this run measures the statement cache on it.
+    const cached = await openLake(app.settings.lakeDir, { refreshMs: 0, serving: false });
+    const plain = await openLake(app.settings.lakeDir, { refreshMs: 0, statementCache: 0, serving: false });
     const runs = 200;
     const pageOf = (lake: Lake) => {
       let i = 0;
@@ -318,25 +318,17 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
   const app = await createTestApp({ routes: [] });
   const out: BenchResult[] = [];
   try {
-    const { cusips, managers } = await generateLake(app.settings.lakeDir, rows);
-    // What an ingest writes beside each quarter file (the generator writes the data files only): the key summary and
+    // generateLake writes what an ingest writes beside each quarter file (afterQuarterWritten): the key summary and
     // the serving copy, for both holdings tables. The copies' build time is the ingest's cost, printed beside.
-    const { instance: wi, conn: wc } = await openDuck(':memory:', { threads: '2' });
-    let servingMs = 0;
+    const { cusips, managers, servingMs } = await generateLake(app.settings.lakeDir, rows);
     let parquetBytes = 0;
     let servingBytes = 0;
     for (const spec of [holdings13f, holdings13fByManager]) {
       for (const f of tableFiles(app.settings.lakeDir, spec.name)) {
-        await writePartitionSummary(wc, spec, f, join(dirname(f), SUMMARY_FILE));
-        const t = performance.now();
-        await writeServingCopy(wc, spec, f, join(dirname(f), SERVING_FILE));
-        servingMs += performance.now() - t;
         parquetBytes += statSync(f).size;
         servingBytes += statSync(join(dirname(f), SERVING_FILE)).size;
       }
     }
-    wc.closeSync();
-    wi.closeSync();
     out.push({
       name: `read-path: serving copies of both holdings tables (${rows.toLocaleString('en-US')} lines, 16 files)`,
       figures: { build_s: Math.round(servingMs / 100) / 10, parquet_mb: mb(parquetBytes), serving_mb: mb(servingBytes) },
