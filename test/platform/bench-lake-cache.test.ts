@@ -29,7 +29,7 @@ describe('bench lake cache', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('generates a lake once with its summaries, reuses it, and sweeps dead runs and other generator versions', async () => {
+  it('generates a lake once with its summaries and serving copies, reuses it, and sweeps dead runs and other generator versions', async () => {
     // A dead run's half lake and another generator version's lake of the same size.
     await mkdir(join(root, 'holdings-800-0000000000.tmp-99999999'), { recursive: true });
     await mkdir(join(root, 'holdings-800-0000000000'), { recursive: true });
@@ -41,7 +41,7 @@ describe('bench lake cache', () => {
     const quarters = readdirSync(join(first.lakeDir, 'holdings_13f')).sort();
     expect(quarters).toHaveLength(8);
     for (const copy of ['holdings_13f', 'holdings_13f_by_manager']) {
-      expect(readdirSync(join(first.lakeDir, copy, quarters[0])).sort()).toEqual(['data.parquet', 'data.summary']);
+      expect(readdirSync(join(first.lakeDir, copy, quarters[0])).sort()).toEqual(['data.duckdb', 'data.parquet', 'data.summary']);
     }
     const names = readdirSync(root).sort();
     expect(names).toHaveLength(2);
