@@ -4,11 +4,11 @@ import { performance } from 'node:perf_hooks';
 import eventsRoutes from '../../api/events/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
 import { type Filters, selectPage } from '../../api/core/page-query.ts';
-import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { openDuck } from '../../ingest/lake/duck.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
-import { allColumns, type TableSpec } from '../../schemas/table.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
 import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
@@ -16,6 +16,7 @@ import { createTestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from '../platform/toy-dataset.ts';
 import { generateLake } from './13f-funds.bench.ts';
 import { latency, percentile, type BenchResult } from './support.ts';
+import { writeEventDays } from '../support/event-days.ts';
 
 /**
  * The read path's per-request overheads (docs/read-path.md), a few minutes:
@@ -61,38 +62,6 @@ async function measure(fn: () => Promise<unknown>, runs: number): Promise<{ p50_
   const l = await latency(fn, runs, 0);
   const cpu = process.cpuUsage(cpu0);
   return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
-}
-
-/** `perDay` events a day in `days` day folders, written by DuckDB's partitioned COPY (a second or two for 3,650). */
-async function writeEventDays(lakeDir: string, days: number, perDay = 1): Promise<void> {
-  const cols = allColumns(eventsTable);
-  const expr: Record<string, string> = {
-    id: `'ev-' || i`,
-    event_type: `'sec.filing.new'`,
-    importance: `'low'`,
-    importance_rank: '1',
-    confidence: '1.0',
-    summary: `'bench event ' || i`,
-    details: `'{}'`,
-    evidence: `'[]'`,
-    dedup_key: `'k' || i`,
-    detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i // ${perDay} AS INTEGER))`,
-    seq: 'i + 1',
-    detected_date: `DATE '2016-01-01' + CAST(i // ${perDay} AS INTEGER)`,
-  };
-  const select = Object.entries(cols)
-    .map(([c, s]) => `${expr[c] ?? `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type}`} AS "${c}"`)
-    .join(', ');
-  const { instance, conn } = await openDuck(':memory:', { threads: '2' });
-  try {
-    await conn.run(
-      `COPY (SELECT ${select} FROM range(${days * perDay}) t(i)) TO ${sqlString(join(lakeDir, eventsTable.name))} ` +
-        '(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (detected_date), OVERWRITE_OR_IGNORE)',
-    );
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
 }
 
 /**

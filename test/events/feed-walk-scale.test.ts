@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparator, partitionsAfter, within } from '../../api/core/page-query.ts';
 import eventsRoutes from '../../api/events/routes.ts';
-import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
-import { allColumns } from '../../schemas/table.ts';
-import { eventsTable } from '../../schemas/tables/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { writeEventDays } from '../support/event-days.ts';
 
 /**
  * Issue #20: a page of /v1/events must cost the same at 36 and 3,650 day folders. What a page could do per folder is
@@ -64,37 +61,6 @@ describe('partition bounds by binary search', () => {
   });
 });
 
-/** `days` day folders of two events each, written by DuckDB's partitioned COPY (as the read-path bench does). */
-async function writeEventDays(lakeDir: string, days: number): Promise<void> {
-  const expr: Record<string, string> = {
-    id: `'ev-' || i`,
-    event_type: `'sec.filing.new'`,
-    importance: `'low'`,
-    importance_rank: '1',
-    confidence: '1.0',
-    summary: `'event ' || i`,
-    details: `'{}'`,
-    evidence: `'[]'`,
-    dedup_key: `'k' || i`,
-    detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i // 2 AS INTEGER))`,
-    seq: 'i + 1',
-    detected_date: `DATE '2016-01-01' + CAST(i // 2 AS INTEGER)`,
-  };
-  const select = Object.entries(allColumns(eventsTable))
-    .map(([c, s]) => `${expr[c] ?? `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type}`} AS "${c}"`)
-    .join(', ');
-  const { instance, conn } = await openDuck(':memory:', { threads: '1' });
-  try {
-    await conn.run(
-      `COPY (SELECT ${select} FROM range(${days * 2}) t(i)) TO ${sqlString(join(lakeDir, eventsTable.name))} ` +
-        '(FORMAT parquet, PARTITION_BY (detected_date), OVERWRITE_OR_IGNORE)',
-    );
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
 describe('/v1/events pages at 400 day folders: no per-folder work per request', () => {
   const DAYS = 400;
   let app: TestApp;
@@ -107,7 +73,7 @@ describe('/v1/events pages at 400 day folders: no per-folder work per request', 
       env: { METERING: 'off', RATE_LIMIT_RPS: '100000' },
       lake: { hooks: { onPrepare: (sql) => prepared.push(sql) } },
     });
-    await writeEventDays(app.settings.lakeDir, DAYS);
+    await writeEventDays(app.settings.lakeDir, DAYS, 2);
     await app.services.lake.refresh();
     const lake = app.services.lake;
     // The listing's partition values behind a proxy that counts the values read; one proxy per listing array, so
