@@ -3,7 +3,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver, tableDir, viewSqlOver } from './layout.ts';
 import { attachServing, servingIdentity, servingRelation } from './serving.ts';
-import { readPartitionSummary, type PartitionSummary } from './summary.ts';
+import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
@@ -122,10 +122,17 @@ export async function openLakeReader(
     return distinct.size === 1 && !distinct.has('');
   }
 
+  /** Per partition value of a listing, its data file's fingerprint (`soleDataFingerprint`): one read a partition. */
+  async function fingerprintsOf(l: TableListing): Promise<ReadonlyMap<string, string | null>> {
+    const out = new Map<string, string | null>();
+    for (const [value, files] of l.byPartition) out.set(value, await soleDataFingerprint(dirname(files[0]), files));
+    return out;
+  }
+
   /** The key summary of each partition of a listing (a table that declares one). */
-  async function summariesOf(l: TableListing): Promise<ReadonlyMap<string, PartitionSummary | null>> {
+  async function summariesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, PartitionSummary | null>> {
     const out = new Map<string, PartitionSummary | null>();
-    for (const [value, files] of l.byPartition) out.set(value, await readPartitionSummary(conn, dirname(files[0]), files));
+    for (const [value, files] of l.byPartition) out.set(value, await readPartitionSummary(conn, dirname(files[0]), fps.get(value) ?? null));
     return out;
   }
 
@@ -133,14 +140,19 @@ export async function openLakeReader(
    * The serving aliases of a listing's partitions, attaching the copies not attached yet; `superseded` collects the
    * aliases of this table's folders that no longer hold the file attached.
    */
-  async function servingOf(spec: TableSpec, l: TableListing, superseded: string[]): Promise<ReadonlyMap<string, string>> {
+  async function servingOf(
+    spec: TableSpec,
+    l: TableListing,
+    fps: ReadonlyMap<string, string | null>,
+    superseded: string[],
+  ): Promise<ReadonlyMap<string, string>> {
     const out = new Map<string, string>();
     const dirs = new Set<string>();
     const names = Object.keys(allColumns(spec));
     for (const [value, files] of l.byPartition) {
       const dir = dirname(files[0]);
       dirs.add(dir);
-      const id = await servingIdentity(dir, files);
+      const id = await servingIdentity(dir, fps.get(value) ?? null);
       const prior = attached.get(dir);
       if (prior && prior.key === id?.key) {
         out.set(value, prior.alias);
@@ -183,10 +195,13 @@ export async function openLakeReader(
       next.set(t.name, l);
       if (prior?.catalogMtimeMs !== l.catalogMtimeMs) changed = true;
       // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
-      if (t.summary) nextSummaries.set(t.name, await summariesOf(l));
-      if (t.serving && options.serving !== false) {
+      const serve = t.serving === true && options.serving !== false;
+      // Each partition's data file fingerprinted once, for its summary and its serving copy alike.
+      const fps = t.summary || serve ? await fingerprintsOf(l) : new Map<string, string | null>();
+      if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps));
+      if (serve) {
         const before = nextServed.get(t.name);
-        const now = await servingOf(t, l, superseded);
+        const now = await servingOf(t, l, fps, superseded);
         nextServed.set(t.name, now);
         if (!before || before.size !== now.size || [...now].some(([v, a]) => before.get(v) !== a)) changed = true;
       }

@@ -43,15 +43,16 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
   }
 }
 
-/** What identifies a partition's serving file as current: the data file's fingerprint and the serving file's identity. */
-export async function servingIdentity(dir: string, files: readonly string[]): Promise<{ path: string; key: string; fingerprint: string } | null> {
-  const data = join(dir, 'data.parquet');
-  if (files.length !== 1 || files[0] !== data) return null;
+/**
+ * What identifies a partition's serving file as current: the data file's fingerprint (`fp`, the partition's
+ * `soleDataFingerprint`; null: no copy can be current) and the serving file's identity.
+ */
+export async function servingIdentity(dir: string, fp: string | null): Promise<{ path: string; key: string; fingerprint: string } | null> {
+  if (fp === null) return null;
   const path = join(dir, SERVING_FILE);
   try {
     const s = await stat(path);
-    const fingerprint = await fileFingerprint(data);
-    return { path, fingerprint, key: `${fingerprint}|${s.ino}:${s.size}:${s.mtimeMs}` };
+    return { path, fingerprint: fp, key: `${fp}|${s.ino}:${s.size}:${s.mtimeMs}` };
   } catch {
     return null;
   }

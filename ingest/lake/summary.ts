@@ -58,17 +58,29 @@ export async function writePartitionSummary(conn: DuckDBConnection, spec: TableS
 }
 
 /**
- * The summary of a partition folder whose only data file is `data.parquet`, or null when it has none or it does not
- * describe the data there now (stale: see above). `files`: the partition's data files in the listing.
+ * The fingerprint of a partition's data file when its only data file is `data.parquet` (`files`: the partition's
+ * data files in the listing), else null: what a key summary or a serving copy (serving.ts) must have been built from
+ * to describe the partition. The reader takes it once per partition and listing, for both.
  */
-export async function readPartitionSummary(conn: DuckDBConnection, dir: string, files: readonly string[]): Promise<PartitionSummary | null> {
+export async function soleDataFingerprint(dir: string, files: readonly string[]): Promise<string | null> {
   const data = join(dir, 'data.parquet');
   if (files.length !== 1 || files[0] !== data) return null;
+  try {
+    return await fileFingerprint(data);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The summary in partition folder `dir`, or null when it has none or it does not describe the data there now
+ * (stale: see above). `fp`: the partition's `soleDataFingerprint`.
+ */
+export async function readPartitionSummary(conn: DuckDBConnection, dir: string, fp: string | null): Promise<PartitionSummary | null> {
+  if (fp === null) return null;
   const path = join(dir, SUMMARY_FILE);
-  let fp: string;
   try {
     await stat(path);
-    fp = await fileFingerprint(data);
   } catch {
     return null;
   }
