@@ -36,6 +36,11 @@ export interface Lake {
   /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
+   * The columns `relation(table, [partition])` returns its rows in ascending order of when read without ORDER BY (a
+   * serving copy's stored order); empty when it guarantees none (a partition read from Parquet).
+   */
+  storageOrder(table: string, partition: string): readonly string[];
+  /**
    * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
    * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
    */
@@ -164,6 +169,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     summaries: (table) => reader.summaries(table),
     relation: (table, partitions) => reader.relation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),
+    storageOrder: (table, partition) => reader.storageOrder(table, partition),
     async tableInfo(table) {
       // The catalog's mtime as of the last listing: no file is touched per request unless the catalog changed.
       const mtime = reader.listing().get(table)?.catalogMtimeMs ?? null;

@@ -38,10 +38,22 @@ export interface LakeReader {
   relation(table: string, partitions: readonly string[]): string;
   /** How many of a table's partitions are read from a serving copy (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
+  /**
+   * The columns the relation of this one partition returns its rows in ascending order of, read in storage order
+   * (no ORDER BY): its serving copy's `ordered_by`. Empty when the partition is read from Parquet, whose scans give
+   * no order to rely on.
+   */
+  storageOrder(table: string, partition: string): readonly string[];
   /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
   generation(): number;
   connect(): Promise<DuckDBConnection>;
   close(): void;
+}
+
+/** A partition read from its serving copy: the alias it is attached under and the order its rows are stored in. */
+interface ServedCopy {
+  alias: string;
+  orderedBy: readonly string[];
 }
 
 export interface ReaderHooks {
@@ -103,8 +115,8 @@ export async function openLakeReader(
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
   // planned over one always reads the file it was planned on. Superseded aliases are detached one refresh later: a
   // page may hold a relation naming one between two queries (a running query keeps its file open through DETACH).
-  let served = new Map<string, ReadonlyMap<string, string>>();
-  const attached = new Map<string, { key: string; alias: string }>();
+  let served = new Map<string, ReadonlyMap<string, ServedCopy>>();
+  const attached = new Map<string, ServedCopy & { key: string }>();
   let retiring: string[] = [];
   let attachCount = 0;
 
@@ -145,8 +157,8 @@ export async function openLakeReader(
     l: TableListing,
     fps: ReadonlyMap<string, string | null>,
     superseded: string[],
-  ): Promise<ReadonlyMap<string, string>> {
-    const out = new Map<string, string>();
+  ): Promise<ReadonlyMap<string, ServedCopy>> {
+    const out = new Map<string, ServedCopy>();
     const dirs = new Set<string>();
     const names = Object.keys(allColumns(spec));
     for (const [value, files] of l.byPartition) {
@@ -155,7 +167,7 @@ export async function openLakeReader(
       const id = await servingIdentity(dir, fps.get(value) ?? null);
       const prior = attached.get(dir);
       if (prior && prior.key === id?.key) {
-        out.set(value, prior.alias);
+        out.set(value, prior);
         continue;
       }
       if (prior) {
@@ -164,9 +176,11 @@ export async function openLakeReader(
       }
       if (!id) continue;
       const alias = `serving_${++attachCount}`;
-      if (!(await attachServing(conn, alias, id.path, id.fingerprint, names))) continue;
-      attached.set(dir, { key: id.key, alias });
-      out.set(value, alias);
+      const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
+      if (!copy) continue;
+      const entry = { key: id.key, alias, orderedBy: copy.orderedBy };
+      attached.set(dir, entry);
+      out.set(value, entry);
     }
     for (const [dir, a] of attached) {
       if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
@@ -203,7 +217,7 @@ export async function openLakeReader(
         const before = nextServed.get(t.name);
         const now = await servingOf(t, l, fps, superseded);
         nextServed.set(t.name, now);
-        if (!before || before.size !== now.size || [...now].some(([v, a]) => before.get(v) !== a)) changed = true;
+        if (!before || before.size !== now.size || [...now].some(([v, c]) => before.get(v)?.alias !== c.alias)) changed = true;
       }
       if (sameFiles(prior, l)) continue;
       const same = l.files.length > 0 && (await uniform(t.name, l.files));
@@ -261,7 +275,7 @@ export async function openLakeReader(
       const parts = current.get(table)?.byPartition;
       const aliases = served.get(table);
       const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
-      const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
+      const copies = partitions.flatMap((v) => aliases?.get(v)?.alias ?? []);
       if (!copies.length) return `(${selectOver(spec, files, uniformTables.has(table))})`;
       // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
       const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
@@ -270,6 +284,7 @@ export async function openLakeReader(
       return `(${selects.join(' UNION ALL ')})`;
     },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
+    storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
     generation: () => gen,
     connect: () => instance.connect(),
     close() {

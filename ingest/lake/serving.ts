@@ -21,8 +21,22 @@ export const SERVING_FILE = 'data.duckdb';
 
 /** The table holding the rows in a serving file. */
 const ROWS_TABLE = 'rows';
-/** A one-row table: the fingerprint of the data file the rows were copied from. */
+/**
+ * A one-row table: the fingerprint of the data file the rows were copied from, and the columns the rows are in
+ * ascending order of (JSON text; absent in copies written before it, which claim no order).
+ */
 const META_TABLE = 'meta';
+
+/**
+ * The columns a partition file of `spec` is sorted by, ascending, as DuckDB orders them: the writer and the compaction
+ * write `data.parquet` with `ORDER BY` the table's `sortBy`. A column the writer sorts as ENUM codes (`sortAsCodes`) is
+ * ordered by code, not text, so the order stops before it.
+ */
+export function fileOrder(spec: TableSpec): string[] {
+  const codes = new Set(spec.sortAsCodes ?? []);
+  const stop = spec.sortBy.findIndex((c) => codes.has(c));
+  return stop === -1 ? [...spec.sortBy] : spec.sortBy.slice(0, stop);
+}
 
 /**
  * Writes the serving copy of the (staged) data file `dataFile` to `servingFile`, attached to the writer's connection
@@ -31,14 +45,21 @@ const META_TABLE = 'meta';
 export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, dataFile: string, servingFile: string): Promise<void> {
   const fp = await fileFingerprint(dataFile);
   const alias = sqlIdent(`serving_${randomUUID().slice(0, 8)}`);
+  // The ingest runs with preserve_insertion_order off (less memory for its own writes); a parallel CREATE TABLE AS
+  // could then interleave the file's row groups. The copy must keep the file's order: its min/max zonemaps prune by
+  // it, and a page reads the first rows in storage order without sorting (`storageOrder`, api/core/page-query.ts).
+  const [{ keep }] = await queryRows(conn, `SELECT current_setting('preserve_insertion_order') AS keep`);
   await conn.run(`ATTACH ${sqlString(servingFile)} AS ${alias}`);
   try {
+    await conn.run('SET preserve_insertion_order = true');
     // The reader's own SELECT over this one file: the copy can only ever hold what a read of the file returns.
-    // `preserve_insertion_order` (on by default) keeps the file's sort order, which min/max zonemaps prune by.
     await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS ${selectOver(spec, [dataFile], true)}`);
-    await conn.run(`CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint`);
+    await conn.run(
+      `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by`,
+    );
     await conn.run(`CHECKPOINT ${alias}`);
   } finally {
+    if (keep !== true) await conn.run('SET preserve_insertion_order = false');
     await conn.run(`DETACH ${alias}`);
   }
 }
@@ -61,28 +82,46 @@ export async function servingIdentity(dir: string, fp: string | null): Promise<{
 /**
  * Attaches `path` read-only as `alias` (ours, never user input) and keeps it only if it was built from the data file
  * with `fingerprint` and holds the columns `columns` in that order (a copy written before a column was added is not
- * read: its Parquet file is). Returns whether it stayed attached.
+ * read: its Parquet file is). Returns, when it stayed attached, the columns its rows are in ascending order of
+ * (`ordered_by`; none for a copy written before the meta recorded it); null when it was not kept.
  */
-export async function attachServing(conn: DuckDBConnection, alias: string, path: string, fingerprint: string, columns: readonly string[]): Promise<boolean> {
+export async function attachServing(
+  conn: DuckDBConnection,
+  alias: string,
+  path: string,
+  fingerprint: string,
+  columns: readonly string[],
+): Promise<{ orderedBy: string[] } | null> {
   const a = sqlIdent(alias);
   try {
     await conn.run(`ATTACH ${sqlString(path)} AS ${a} (READ_ONLY)`);
   } catch {
-    return false;
+    return null;
   }
   try {
-    const rows = await queryRows(conn, `SELECT data_fingerprint FROM ${a}.${META_TABLE}`);
+    const rows = await queryRows(conn, `SELECT * FROM ${a}.${META_TABLE}`);
     const cols = await queryRows(
       conn,
       `SELECT column_name FROM duckdb_columns() WHERE database_name = ${sqlString(alias)} AND table_name = ${sqlString(ROWS_TABLE)} ORDER BY column_index`,
     );
     const sameColumns = cols.length === columns.length && cols.every((c, i) => c.column_name === columns[i]);
-    if (rows.length === 1 && rows[0].data_fingerprint === fingerprint && sameColumns) return true;
+    if (rows.length === 1 && rows[0].data_fingerprint === fingerprint && sameColumns) return { orderedBy: orderedBy(rows[0].ordered_by) };
   } catch {
     // Not a serving file of ours (no meta table): read the partition from Parquet.
   }
   await conn.run(`DETACH ${a}`).catch(() => undefined);
-  return false;
+  return null;
+}
+
+/** The meta's `ordered_by` as column names: anything but a JSON list of strings claims no order. */
+function orderedBy(text: unknown): string[] {
+  if (typeof text !== 'string') return [];
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) && v.every((c) => typeof c === 'string') ? v : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The FROM item reading an attached serving copy. */

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -43,13 +43,14 @@ describe('13F holdings serving copies', () => {
   /** The same pages with every partition read from its Parquet file (the relations of a lake without serving). */
   async function pagesFromParquet(path: string, limit: number, maxPages = 8): Promise<string[]> {
     const lake = app.services.lake;
-    const real = lake.relation;
+    const real = { relation: lake.relation, storageOrder: lake.storageOrder };
     await parquetOnly.refresh();
     lake.relation = (t, ps) => parquetOnly.relation(t, ps);
+    lake.storageOrder = (t, p) => parquetOnly.storageOrder(t, p);
     try {
       return await pages(path, limit, maxPages);
     } finally {
-      lake.relation = real;
+      Object.assign(lake, real);
     }
   }
 
@@ -134,6 +135,47 @@ describe('13F holdings serving copies', () => {
     const all = await pages(`/v1/holdings?cusip=${cusip}`, 25, 100);
     expect(new Set(all.map((x) => JSON.parse(x).period)).size).toBeGreaterThan(1);
   }, 300_000);
+
+  it('a quarter is read in its copy’s stored order, without a sort; a copy that records no order is sorted', async () => {
+    const lake = app.services.lake;
+    const ps = await periods();
+    const newest = ps[ps.length - 1];
+    expect(lake.storageOrder('holdings_13f', newest)).toEqual(['cusip', 'manager_cik', 'accession_number', 'line_no']);
+    expect(lake.storageOrder('holdings_13f_by_manager', newest)).toEqual(['manager_cik', 'cusip', 'accession_number', 'line_no']);
+    const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [newest]);
+    const q = `/v1/holdings?cusip=${cusip}`;
+    const stored = /^SELECT \* FROM \(SELECT \* FROM \(SELECT .* FROM "serving_\d+"\.rows\) WHERE .* LIMIT \d+\) ORDER BY /;
+    sqls = [];
+    const want = await pages(q, 3, 3);
+    expect(holdingsQueries()[0]).toMatch(stored);
+
+    // A copy written before copies recorded their order: same fingerprint and columns, no `ordered_by`.
+    const path = servingPath('holdings_13f', newest);
+    const saved = `${path}.saved`;
+    copyFileSync(path, saved);
+    const edited = `${path}.edited`;
+    copyFileSync(path, edited);
+    const { openDuck } = await import('../../ingest/lake/duck.ts');
+    const { instance, conn } = await openDuck(edited);
+    await conn.run('ALTER TABLE meta DROP COLUMN ordered_by');
+    await conn.run('CHECKPOINT');
+    conn.closeSync();
+    instance.closeSync();
+    renameSync(edited, path);
+    try {
+      await lake.refresh();
+      expect(lake.servedPartitions('holdings_13f')).toBe(ps.length);
+      expect(lake.storageOrder('holdings_13f', newest)).toEqual([]);
+      sqls = [];
+      expect(await pages(q, 3, 3)).toEqual(want);
+      expect(holdingsQueries()[0]).not.toMatch(stored);
+      expect(holdingsQueries()[0]).toMatch(/ORDER BY "cusip" ASC, .* LIMIT \d+$/);
+    } finally {
+      renameSync(saved, path);
+      await lake.refresh();
+    }
+    expect(lake.storageOrder('holdings_13f', newest)).toEqual(['cusip', 'manager_cik', 'accession_number', 'line_no']);
+  });
 
   it('an unknown CUSIP or manager still answers from the summaries alone', async () => {
     for (const q of ['/v1/holdings?cusip=000000000', '/v1/holdings?manager=9999999999', '/v1/holdings?cusip=000000000&min_value=5']) {

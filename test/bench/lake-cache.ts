@@ -5,14 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterQuarterWritten, generateLake } from './13f-funds.bench.ts';
+import { fileOrder, writeServingCopy } from '../../ingest/lake/serving.ts';
+import { writePartitionSummary } from '../../ingest/lake/summary.ts';
 
 /**
  * Generated 13F holdings lakes kept between bench runs: at 10M lines the generator runs minutes on this 2-core
  * machine, at 50M longer, and a rerun of the peer or flatness bench should measure pages, not regenerate them.
  * One folder per size under BENCH_LAKE_CACHE (default `<system temp>/filings-bench-lakes`), named by the line count
- * and a hash of the generator's source (generateLake and its afterQuarterWritten hook): a changed generator never
- * reuses a stale lake. The folder is built under a temp name and renamed when complete, so a killed run leaves no
- * half lake behind that a later run would take for whole. BENCH_KEEP_LAKE=0 deletes the lake after the run.
+ * and a hash of the generator's source (generateLake, its afterQuarterWritten hook and the summary and serving-copy
+ * writers the hook calls): a changed generator never reuses a stale lake. The folder is built under a temp name and
+ * renamed when complete, so a killed run leaves no half lake behind that a later run would take for whole. BENCH_KEEP_LAKE=0 deletes the lake after the run.
  */
 export interface BenchLake {
   /** The lake folder (`<table>/period=<q>/data.parquet`), read-only for the bench. */
@@ -43,7 +45,10 @@ function lakeCacheRoot(): string {
 }
 
 function generatorHash(): string {
-  return createHash('sha256').update(generateLake.toString()).update(afterQuarterWritten.toString()).digest('hex').slice(0, 10);
+  const sources = [generateLake, afterQuarterWritten, writePartitionSummary, writeServingCopy, fileOrder];
+  const hash = createHash('sha256');
+  for (const f of sources) hash.update(f.toString());
+  return hash.digest('hex').slice(0, 10);
 }
 
 export async function dirBytes(dir: string): Promise<number> {
