@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
-import { openRawDuck, pageCases, samePage, startHoldingsApi, worstCaseMinValue } from './holdings-pages.ts';
+import { openRawDuck, pageCases, samePage, startHoldingsServer, worstCaseMinValue } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
 import type { BenchResult } from './support.ts';
 
@@ -10,7 +11,8 @@ import type { BenchResult } from './support.ts';
  * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, `?cusip=&min_value=` (the worst case: a
  * minimum that lets ≈ 3 lines of a CUSIP through each quarter, so the page reads all 8 quarters), `?manager=` — on
  * lakes of each size in BENCH_FLAT_ROWS (default 5M and 50M lines, from the bench lake cache: lake-cache.ts), through
- * the API and as plain DuckDB SQL on the same files, one client at a time. Then, per page and reader, the p50 at the
+ * the API (the real server in its own process, its CPU per call its own; METERING=off, with one metered row per size)
+ * and as plain DuckDB SQL on the same files, one client at a time. Then, per page and reader, the p50 at the
  * largest size over the p50 at the smallest, and per size the worst case's p50 over `?cusip=`'s. Each size's lake is
  * read warm (a first call of each page before the timed ones); sizes are measured one after the other in one run.
  */
@@ -19,16 +21,20 @@ const SIZES = (process.env.BENCH_FLAT_ROWS ?? '5000000,50000000').split(',').map
 const CALLS = { clients: 1, perClient: 60, warmup: 3, budgetMs: Number(process.env.BENCH_FLAT_BUDGET_S ?? 10) * 1000 };
 
 /**
- * The closed loop's figures plus CPU per call: this process's user + system time (the API and DuckDB's threads run in
- * it) over the calls, warm-up included. Unlike latency it hardly moves with the shared machine's load, so its ratios
- * between sizes hold where the p50's swing between runs.
+ * The closed loop's figures plus CPU per call, warm-up included: `cpuMs` reads the CPU time of the process that does the
+ * work (the API server's own process; this process for raw DuckDB, whose threads run in it). Unlike latency it hardly
+ * moves with the shared machine's load, so its ratios between sizes hold where the p50's swing between runs.
  */
-async function measured(call: (n: number) => Promise<unknown>): Promise<LoadFigures & { cpu_ms: number }> {
-  const before = process.cpuUsage();
+async function measured(call: (n: number) => Promise<unknown>, cpuMs: () => Promise<number>): Promise<LoadFigures & { cpu_ms: number }> {
+  const before = await cpuMs();
   const f = await closedLoop(call, CALLS);
-  const used = process.cpuUsage(before);
-  return { ...f, cpu_ms: Math.round((used.user + used.system) / 10 / (f.requests + CALLS.warmup)) / 100 };
+  const used = (await cpuMs()) - before;
+  return { ...f, cpu_ms: Math.round((used / (f.requests + CALLS.warmup)) * 100) / 100 };
 }
+const ownCpuMs = async () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 const progress = (step: string) => process.stderr.write(`  flatness: ${step}\n`);
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -49,7 +55,11 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
   for (const size of SIZES) {
     const lake = await cachedLake(size, progress);
     const dataDir = await dataDirOver(lake.lakeDir, 'bench-flat-data-');
-    const api = await startHoldingsApi(dataDir);
+    // The page's own cost: the meter's debit is a state-store transaction per request at one client (grouped under
+    // concurrency: BENCH=request-overhead), measured once per size on a second, metered server.
+    const api = await startHoldingsServer(dataDir, join(dataDir, 'server.log'), { METERING: 'off' });
+    const meteredDir = await dataDirOver(lake.lakeDir, 'bench-flat-metered-');
+    const metered = await startHoldingsServer(meteredDir, join(meteredDir, 'server.log'));
     const duck = await openRawDuck(lake.lakeDir);
     const bySize = new Map<string, Record<string, Measured>>();
     cells.set(size, bySize);
@@ -62,9 +72,10 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
       for (const page of pageCases(lake.cusips, lake.managers, size)) {
         samePage(page.label, { API: await api.get(page.api(1)), DuckDB: await duck.query(page, 1) });
         const figures = {
-          API: await measured((n) => api.get(page.api(n))),
-          DuckDB: await measured((n) => duck.query(page, n)),
+          API: await measured((n) => api.get(page.api(n)), api.cpuMs),
+          DuckDB: await measured((n) => duck.query(page, n), ownCpuMs),
         };
+        if (page.label === '?cusip=') Object.assign(figures, { 'API, metered': await measured((n) => metered.get(page.api(n)), metered.cpuMs) });
         bySize.set(page.label, figures);
         for (const [reader, f] of Object.entries(figures)) out.push({ name: `flatness: ${lines(size)} ${page.label} — ${reader}`, figures: { ...f } });
         progress(`${lines(size)} ${page.label} measured`);
@@ -79,8 +90,10 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
       }
     } finally {
       await api.close();
+      await metered.close();
       await duck.close();
       await rm(dataDir, { recursive: true, force: true });
+      await rm(meteredDir, { recursive: true, force: true });
       await lake.release();
     }
   }

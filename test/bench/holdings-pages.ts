@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { Agent, createServer } from 'node:http';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
@@ -7,6 +7,7 @@ import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
+import { httpGet, startServerChild } from './server-child.ts';
 
 /**
  * The `/v1/holdings` pages the peer and flatness benches time, each as the API serves it and as plain SQL (`$n`
@@ -114,6 +115,32 @@ export async function openRawDuck(lakeDir: string): Promise<LakeReaderUnderTest>
 export interface ApiUnderTest {
   get(path: string): Promise<Row[]>;
   close(): Promise<void>;
+}
+
+/**
+ * The real server (request-overhead-child.ts: address gate, Express, a `pro` key, metering on the DuckDB state store,
+ * info logging into `logFile`; `settings` override the environment, e.g. METERING) over the lake in `dataDir/lake`, in
+ * its own process: `cpuMs` is the server's CPU alone, without the client's.
+ */
+export async function startHoldingsServer(
+  dataDir: string,
+  logFile: string,
+  settings: Record<string, string> = {},
+): Promise<ApiUnderTest & { cpuMs(): Promise<number> }> {
+  const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify(settings) }, logFile);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    async get(path) {
+      const r = await httpGet(agent, server.port, path, server.key);
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.body.slice(0, 300)}`);
+      return (JSON.parse(r.body) as { data: Row[] }).data;
+    },
+    cpuMs: () => server.cpuMs(),
+    async close() {
+      agent.destroy();
+      await server.stop();
+    },
+  };
 }
 
 /** The HTTP app with the 13F routes over `dataDir` (its lake at `dataDir/lake`), on a loopback port, one `pro` key. */

@@ -1,16 +1,15 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { openSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDuck } from '../../ingest/lake/duck.ts';
 import { tableFiles } from '../../ingest/lake/layout.ts';
 import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
 import { holdings13f } from '../../schemas/tables/13f.ts';
 import { generateLake } from './13f-funds.bench.ts';
 import { closedLoop } from './closed-loop.ts';
+import { httpGet, type ServerChild, startServerChild } from './server-child.ts';
 import type { BenchResult } from './support.ts';
 
 /**
@@ -29,65 +28,13 @@ const LINES = Number(process.env.BENCH_OVERHEAD_LINES ?? 200_000);
 const CLIENTS = 16;
 const PER_CLIENT = Number(process.env.BENCH_OVERHEAD_CALLS ?? 150);
 const BUDGET_MS = Number(process.env.BENCH_OVERHEAD_BUDGET_S ?? 15) * 1000;
-const here = dirname(fileURLToPath(import.meta.url));
-
-interface ServerChild {
-  port: number;
-  key: string;
-  cpuMs(): Promise<number>;
-  stop(): Promise<void>;
-}
-
-/** Starts request-overhead-child.ts in `mode`; its stderr (the request log) goes to `logFile`. */
-async function startServer(mode: 'api' | 'bare', env: Record<string, string>, logFile: string): Promise<ServerChild> {
-  const child: ChildProcess = fork(join(here, 'request-overhead-child.ts'), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_OVERHEAD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_OVERHEAD_PROF}`] : [])],
-    env: { ...process.env, ...env, BENCH_SERVER: mode },
-    stdio: ['ignore', 'ignore', openSync(logFile, 'a'), 'ipc'],
-  });
-  const next = <T>() =>
-    new Promise<T>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as T));
-      child.once('exit', (code) => reject(new Error(`${mode} server exited ${code} (log: ${logFile})`)));
-    });
-  const ready = await next<{ port: number; key: string }>();
-  return {
-    ...ready,
-    async cpuMs() {
-      const got = next<{ cpu: { user: number; system: number } }>();
-      child.send({ op: 'cpu' });
-      const { cpu } = await got;
-      return (cpu.user + cpu.system) / 1000;
-    },
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.send({ op: 'stop' });
-      await exited;
-    },
-  };
-}
-
-/** A GET on a keep-alive socket; resolves with the status and body once the body is read. */
-function get(agent: Agent, port: number, path: string, key: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent, headers: key ? { Authorization: `Bearer ${key}` } : {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** 16 clients in a closed loop on `path(n)`; the server's CPU per recorded request beside req/s and latency. */
 async function load(server: ServerChild, path: (n: number) => string): Promise<Record<string, number>> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   try {
     const call = async (n: number) => {
-      const r = await get(agent, server.port, path(n), server.key);
+      const r = await httpGet(agent, server.port, path(n), server.key);
       if (r.status !== 200) throw new Error(`${path(n)}: ${r.status} ${r.body.slice(0, 300)}`);
     };
     // Warm: every socket open, the statement cache and the key caches filled.
@@ -116,19 +63,19 @@ export default async function requestOverheadBench(): Promise<BenchResult[]> {
     instance.closeSync();
     process.stderr.write(`  request-overhead: ${LINES.toLocaleString('en-US')}-line lake written\n`);
 
-    const api = await startServer('api', { DATA_DIR: join(root, 'data') }, logFile);
+    const api = await startServerChild('api', { DATA_DIR: join(root, 'data') }, logFile);
     servers.push(api);
     const unknown = (n: number) => `/v1/holdings?cusip=Z${String(n % 1000).padStart(8, '0')}`;
     const known = (n: number) => `/v1/holdings?cusip=${cusips[n % cusips.length]}`;
-    const sample = await get(new Agent(), api.port, unknown(0), api.key);
+    const sample = await httpGet(new Agent(), api.port, unknown(0), api.key);
     const bodyFile = join(root, 'bare-body.json');
     writeFileSync(bodyFile, sample.body);
-    const bare = await startServer('bare', { BENCH_BARE_BODY: bodyFile }, logFile);
+    const bare = await startServerChild('bare', { BENCH_BARE_BODY: bodyFile }, logFile);
     servers.push(bare);
     // Its own state store (one process per DuckDB file), the same lake.
     await mkdir(join(root, 'data-unmetered'));
     await symlink(lakeDir, join(root, 'data-unmetered', 'lake'));
-    const unmetered = await startServer('api', { DATA_DIR: join(root, 'data-unmetered'), BENCH_SERVER_ENV: JSON.stringify({ METERING: 'off' }) }, logFile);
+    const unmetered = await startServerChild('api', { DATA_DIR: join(root, 'data-unmetered'), BENCH_SERVER_ENV: JSON.stringify({ METERING: 'off' }) }, logFile);
     servers.push(unmetered);
 
     const lines = `${LINES.toLocaleString('en-US')} lines`;
