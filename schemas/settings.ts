@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_DATA_DIR, type DataDirs, dataDirs } from './data-dirs.ts';
 
@@ -78,6 +79,16 @@ const SettingsSchema = z.object({
   LAKE_STATEMENT_CACHE: z.coerce.number().int().min(0).default(256),
   /** Pages of tables with serving copies read them instead of Parquet when current (docs/read-path.md); off: Parquet only. */
   LAKE_SERVING: z.enum(['on', 'off']).default('on'),
+  /**
+   * Megabytes of serving copies read whole into DuckDB's memory once attached, newest partitions first, so a page's
+   * first read of a key does not pay for loading the copy's blocks (docs/read-path.md); 0: none. Default: half the
+   * machine's memory, at most 8 GB.
+   */
+  LAKE_SERVING_PRELOAD_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(Math.min(8192, Math.floor(totalmem() / 2 ** 21))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

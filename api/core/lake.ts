@@ -40,6 +40,8 @@ export interface Lake {
    * serving copy's stored order); empty when it guarantees none (a partition read from Parquet).
    */
   storageOrder(table: string, partition: string): readonly string[];
+  /** Resolves when the serving copies attached so far are preloaded or skipped (LAKE_SERVING_PRELOAD_MB). */
+  preloaded(): Promise<void>;
   /**
    * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
    * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
@@ -58,6 +60,8 @@ export interface LakeOptions {
   statementCache?: number;
   /** Read partitions from their serving copies when current (LAKE_SERVING, on by default); false: from Parquet only. */
   serving?: boolean;
+  /** Bytes of serving copies read whole into memory once attached, newest first (LAKE_SERVING_PRELOAD_MB); 0: none. */
+  servingPreloadBytes?: number;
   /**
    * Runs `tick` every `ms` and returns its stop: setInterval by default; tests pass their own and tick by hand
    * (the tick resolves when its refresh is done).
@@ -95,7 +99,7 @@ export const MISSING_FILE = /No files found that match|No such file or directory
  */
 export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise<Lake> {
   const poolSize = opts.poolSize ?? 4;
-  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks, { serving: opts.serving });
+  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks, { serving: opts.serving, preloadBytes: opts.servingPreloadBytes });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {
     const conn = await reader.connect();
@@ -170,6 +174,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     relation: (table, partitions) => reader.relation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),
     storageOrder: (table, partition) => reader.storageOrder(table, partition),
+    preloaded: () => reader.preloaded(),
     async tableInfo(table) {
       // The catalog's mtime as of the last listing: no file is touched per request unless the catalog changed.
       const mtime = reader.listing().get(table)?.catalogMtimeMs ?? null;

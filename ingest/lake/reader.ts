@@ -3,6 +3,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver, tableDir, viewSqlOver } from './layout.ts';
 import { attachServing, servingIdentity, servingRelation } from './serving.ts';
+import { type AttachedCopy, createPreloader } from './preload.ts';
 import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
@@ -44,6 +45,8 @@ export interface LakeReader {
    * no order to rely on.
    */
   storageOrder(table: string, partition: string): readonly string[];
+  /** Resolves when the serving copies attached so far have been preloaded, or skipped (ingest/lake/preload.ts). */
+  preloaded(): Promise<void>;
   /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
   generation(): number;
   connect(): Promise<DuckDBConnection>;
@@ -59,11 +62,15 @@ interface ServedCopy {
 export interface ReaderHooks {
   /** Called for every table listing taken (tests count them: no request may cause one). */
   onList?: (table: string) => void;
+  /** Called for every serving copy read whole into DuckDB's buffer pool (ingest/lake/preload.ts). */
+  onPreload?: (copy: AttachedCopy) => void;
 }
 
 export interface ReaderOptions {
   /** Attach the serving copies of tables that declare them (LAKE_SERVING); off: every page reads Parquet. */
   serving?: boolean;
+  /** Bytes of serving copies read whole once attached, newest partitions first (LAKE_SERVING_PRELOAD_MB); 0: none. */
+  preloadBytes?: number;
 }
 
 /** Signature (column names and types) of each file, read from the footers of files not seen before. */
@@ -119,6 +126,7 @@ export async function openLakeReader(
   const attached = new Map<string, ServedCopy & { key: string }>();
   let retiring: string[] = [];
   let attachCount = 0;
+  const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -157,6 +165,7 @@ export async function openLakeReader(
     l: TableListing,
     fps: ReadonlyMap<string, string | null>,
     superseded: string[],
+    fresh: AttachedCopy[],
   ): Promise<ReadonlyMap<string, ServedCopy>> {
     const out = new Map<string, ServedCopy>();
     const dirs = new Set<string>();
@@ -181,6 +190,7 @@ export async function openLakeReader(
       const entry = { key: id.key, alias, orderedBy: copy.orderedBy };
       attached.set(dir, entry);
       out.set(value, entry);
+      fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
     }
     for (const [dir, a] of attached) {
       if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
@@ -192,9 +202,13 @@ export async function openLakeReader(
   }
 
   async function relist(changedOnly: boolean): Promise<void> {
-    for (const alias of retiring) await conn.run(`DETACH DATABASE IF EXISTS ${sqlIdent(alias)}`);
+    for (const alias of retiring) {
+      await conn.run(`DETACH DATABASE IF EXISTS ${sqlIdent(alias)}`);
+      preloader.retire(alias);
+    }
     retiring = [];
     const superseded: string[] = [];
+    const fresh: AttachedCopy[] = [];
     const nextServed = new Map(served);
     const next = new Map(current);
     const nextSummaries = new Map(summaries);
@@ -215,7 +229,7 @@ export async function openLakeReader(
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps));
       if (serve) {
         const before = nextServed.get(t.name);
-        const now = await servingOf(t, l, fps, superseded);
+        const now = await servingOf(t, l, fps, superseded, fresh);
         nextServed.set(t.name, now);
         if (!before || before.size !== now.size || [...now].some(([v, c]) => before.get(v)?.alias !== c.alias)) changed = true;
       }
@@ -243,6 +257,7 @@ export async function openLakeReader(
     summaries = nextSummaries;
     uniformTables = nextUniform;
     if (changed) gen++;
+    preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
   }
 
   // Refreshes run one after another: two interleaved ones could swap an older listing in after a newer one.
@@ -287,7 +302,9 @@ export async function openLakeReader(
     storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
     generation: () => gen,
     connect: () => instance.connect(),
+    preloaded: () => preloader.settled(),
     close() {
+      preloader.close();
       conn.closeSync();
       instance.closeSync();
     },

@@ -66,14 +66,14 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
 
 /**
  * What identifies a partition's serving file as current: the data file's fingerprint (`fp`, the partition's
- * `soleDataFingerprint`; null: no copy can be current) and the serving file's identity.
+ * `soleDataFingerprint`; null: no copy can be current) and the serving file's identity; and its size.
  */
-export async function servingIdentity(dir: string, fp: string | null): Promise<{ path: string; key: string; fingerprint: string } | null> {
+export async function servingIdentity(dir: string, fp: string | null): Promise<{ path: string; key: string; fingerprint: string; bytes: number } | null> {
   if (fp === null) return null;
   const path = join(dir, SERVING_FILE);
   try {
     const s = await stat(path);
-    return { path, fingerprint: fp, key: `${fp}|${s.ino}:${s.size}:${s.mtimeMs}` };
+    return { path, fingerprint: fp, key: `${fp}|${s.ino}:${s.size}:${s.mtimeMs}`, bytes: s.size };
   } catch {
     return null;
   }

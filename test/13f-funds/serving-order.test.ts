@@ -47,8 +47,8 @@ describe('serving copies keep their file’s order', () => {
         .map(([c, s]) => `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type} AS "${c}"`);
       // 400k rows in 2,048-row groups: a parallel CREATE TABLE AS has ~200 row groups to interleave.
       await conn.run(
-        `COPY (SELECT 'k' || lpad((i % 997)::VARCHAR, 4, '0') AS k, (i // 997)::INTEGER AS n, md5(i::VARCHAR) AS payload${extra.length ? `, ${extra.join(', ')}` : ''} ` +
-          `FROM range(400000) t(i) ORDER BY k, n) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`,
+        `COPY (SELECT 'k' || lpad((i % 997)::VARCHAR, 4, '0') AS k, (i // 997)::INTEGER AS n, md5(i::VARCHAR) AS payload` +
+          `${extra.length ? `, ${extra.join(', ')}` : ''} FROM range(400000) t(i) ORDER BY k, n) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`,
       );
       await writeServingCopy(conn, spec, file, copy);
       const [{ keep }] = await queryRows(conn, `SELECT current_setting('preserve_insertion_order') AS keep`);
