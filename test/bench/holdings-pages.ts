@@ -147,6 +147,8 @@ export async function startHoldingsServer(
 export async function startHoldingsApi(dataDir: string): Promise<ApiUnderTest> {
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', METERING: 'off', RATE_LIMIT_RPS: '100000' });
   const services = await createServices(settings, { cursorSecret: 'bench-cursor-secret-0123456789' });
+  // Measure the steady state: the serving copies' background preload done (LAKE_SERVING_PRELOAD_MB).
+  await services.lake.preloaded();
   const server = createServer(createApp(services, { routes: routes13f }).app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -322,7 +322,9 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
     const managerFilters = (cik: string) => ({ where: ['"manager_cik" = $1', '"is_current" = true'], params: [cik], bounds: { manager_cik: { in: [cik] } } });
     // BENCH_READ_SERVING_RUNS: rounds per kind (100); fewer for a 5M-line lake on a loaded machine.
     const rounds = Number(process.env.BENCH_READ_SERVING_RUNS ?? 100);
-    const lake = await openLake(app.settings.lakeDir, { refreshMs: 0 });
+    // As the server opens it: serving copies preloaded (LAKE_SERVING_PRELOAD_MB), waited for before the timed rounds.
+    const lake = await openLake(app.settings.lakeDir, { refreshMs: 0, servingPreloadBytes: app.settings.LAKE_SERVING_PRELOAD_MB * 2 ** 20 });
+    await lake.preloaded();
     const parquet = await openLake(app.settings.lakeDir, { refreshMs: 0, serving: false });
     const { instance, conn } = await openDuck(':memory:', { threads: '2' });
     try {

@@ -36,6 +36,8 @@ if (mode === 'bare') {
     ...JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}'),
   });
   const services = await createServices(settings, { cursorSecret: 'bench-cursor-secret-0123456789' });
+  // Ready once the serving copies' background preload is done (LAKE_SERVING_PRELOAD_MB): the benches time the steady state.
+  await services.lake.preloaded();
   const handle = createApp(services, { routes: [...routes13f, ...serviceRoutes] });
   const api = createApiServer(handle);
   server = api.server;
