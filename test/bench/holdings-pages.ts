@@ -129,6 +129,7 @@ export async function startHoldingsServer(
 ): Promise<ApiUnderTest & { cpuMs(): Promise<number> }> {
   const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify(settings) }, logFile);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let stopped: Promise<void> | null = null;
   return {
     async get(path) {
       const r = await httpGet(agent, server.port, path, server.key);
@@ -136,9 +137,11 @@ export async function startHoldingsServer(
       return (JSON.parse(r.body) as { data: Row[] }).data;
     },
     cpuMs: () => server.cpuMs(),
-    async close() {
+    /** Stops the server once; later calls wait for that stop. */
+    close() {
       agent.destroy();
-      await server.stop();
+      stopped ??= server.stop();
+      return stopped;
     },
   };
 }
