@@ -111,10 +111,13 @@ async function readPage(
   // A lake without any (written before them, or LAKE_SERVING=off) keeps the path over the view.
   const byFiles = candidates !== null || walk.windows === true || (table.serving === true && lake.servedPartitions(table.name) > 0);
   const view = `"${table.name}"`;
+  // A page whose filters pin the order's first column to a few keys (`?cusip=` on the CUSIP-sorted copy) keeps its
+  // top-N: over a key's few hundred rows it costs less than an order-preserving LIMIT (6.1–6.5 against 8.0–9.1 ms of
+  // CPU at 50M lines); any other page reads the copy in stored order (an unfiltered page: 3.9 against 29–31 ms).
+  const keyed = filters.bounds?.[rest[0]?.column]?.in !== undefined;
+  const stored = (p: unknown) => !keyed && inStorageOrder(lake.storageOrder(table.name, String(p)), rest);
   const onePartition = (p: unknown, limit: number, after?: unknown[]) =>
-    byFiles
-      ? read(lake.relation(table.name, [String(p)]), null, rest, limit, after, inStorageOrder(lake.storageOrder(table.name, String(p)), rest))
-      : read(view, { op: '=', value: p }, rest, limit, after);
+    byFiles ? read(lake.relation(table.name, [String(p)]), null, rest, limit, after, stored(p)) : read(view, { op: '=', value: p }, rest, limit, after);
   const later = partitionsAfter(parts, start, cmp, first.dir);
   walk.onRead?.([String(start)]);
   // A cursor's partition that no summary admits holds nothing more to read.
@@ -240,10 +243,10 @@ function selectSql(from: string, where: string[], order: OrderColumn[], limit: n
 
 /**
  * The same page when `from` returns its rows already in `order` (a serving copy read in storage order): the first
- * `limit` rows that pass the filters are the page, so DuckDB stops at them instead of a top-N over every match, whose
- * late materialization fetches the winners' 31 columns back by row id. A page of a 6.25M-line quarter's copy: 19 ms
- * of CPU ordered, 5–7 ms in storage order (docs/read-path.md). DuckDB keeps insertion order through a scan, filter and
- * LIMIT (`preserve_insertion_order`, on for the API); the outer ORDER BY only orders the page's own rows.
+ * `limit` rows that pass the filters are the page, so DuckDB stops at them instead of a top-N over every match (an
+ * unfiltered page of a 6.25M-line quarter's copy: 3.9 ms of CPU against 29–31 ms; docs/read-path.md). DuckDB keeps
+ * insertion order through a scan, filter and LIMIT (`preserve_insertion_order`, on for the API); the outer ORDER BY only
+ * orders the page's own rows.
  */
 function storedOrderSql(from: string, where: string[], order: OrderColumn[], limit: number): string {
   return `SELECT * FROM (SELECT * FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} LIMIT ${limit}) ORDER BY ${orderSql(order)}`;

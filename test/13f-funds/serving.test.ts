@@ -136,18 +136,24 @@ describe('13F holdings serving copies', () => {
     expect(new Set(all.map((x) => JSON.parse(x).period)).size).toBeGreaterThan(1);
   }, 300_000);
 
-  it('a quarter is read in its copy’s stored order, without a sort; a copy that records no order is sorted', async () => {
+  it('a quarter is read in its copy’s stored order, without a sort, unless the page is pinned to a key; a copy that records no order is sorted', async () => {
     const lake = app.services.lake;
     const ps = await periods();
     const newest = ps[ps.length - 1];
     expect(lake.storageOrder('holdings_13f', newest)).toEqual(['cusip', 'manager_cik', 'accession_number', 'line_no']);
     expect(lake.storageOrder('holdings_13f_by_manager', newest)).toEqual(['manager_cik', 'cusip', 'accession_number', 'line_no']);
     const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [newest]);
-    const q = `/v1/holdings?cusip=${cusip}`;
+    const q = `/v1/holdings?period=${newest}`;
     const stored = /^SELECT \* FROM \(SELECT \* FROM \(SELECT .* FROM "serving_\d+"\.rows\) WHERE .* LIMIT \d+\) ORDER BY /;
+    const topN = /ORDER BY "cusip" ASC, .* LIMIT \d+$/;
     sqls = [];
     const want = await pages(q, 3, 3);
     expect(holdingsQueries()[0]).toMatch(stored);
+    // A page pinned to one key keeps its top-N, cheaper over a key's rows than an order-preserving LIMIT.
+    sqls = [];
+    await pages(`/v1/holdings?cusip=${cusip}`, 3, 1);
+    expect(holdingsQueries()[0]).toMatch(topN);
+    expect(holdingsQueries()[0]).not.toMatch(stored);
 
     // A copy written before copies recorded their order: same fingerprint and columns, no `ordered_by`.
     const path = servingPath('holdings_13f', newest);
@@ -169,7 +175,7 @@ describe('13F holdings serving copies', () => {
       sqls = [];
       expect(await pages(q, 3, 3)).toEqual(want);
       expect(holdingsQueries()[0]).not.toMatch(stored);
-      expect(holdingsQueries()[0]).toMatch(/ORDER BY "cusip" ASC, .* LIMIT \d+$/);
+      expect(holdingsQueries()[0]).toMatch(topN);
     } finally {
       renameSync(saved, path);
       await lake.refresh();

@@ -2,13 +2,13 @@ import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
-import { openRawDuck, pageCases, samePage, startHoldingsServer, worstCaseMinValue } from './holdings-pages.ts';
+import { openRawDuck, pageCases, samePage, startHoldingsServer, UNFILTERED_PAGE, worstCaseMinValue } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
 import type { BenchResult } from './support.ts';
 
 /**
  * Flatness of the 13F read path (issue #20: "at the 50M-line scale … the worst case within 2× of a selective page and
- * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, `?cusip=&min_value=` (the worst case: a
+ * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, the first page with no filter, `?cusip=&min_value=` (the worst case: a
  * minimum that lets ≈ 3 lines of a CUSIP through each quarter, so the page reads all 8 quarters), `?manager=` — on
  * lakes of each size in BENCH_FLAT_ROWS (default 5M and 50M lines, from the bench lake cache: lake-cache.ts), through
  * the API (the real server in its own process, its CPU per call its own; METERING=off, with one metered row per size)
@@ -70,7 +70,7 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
         figures: { generated_s: lake.generatedS ?? 'cached', lake_mb: Math.round(lake.bytes / 1e6), worst_min_value: worstCaseMinValue(size) },
       });
       const load = Math.round(loadavg()[0] * 10) / 10;
-      for (const page of pageCases(lake.cusips, lake.managers, size)) {
+      for (const page of [...pageCases(lake.cusips, lake.managers, size), UNFILTERED_PAGE]) {
         samePage(page.label, { API: await api.get(page.api(1)), DuckDB: await duck.query(page, 1) });
         const figures = {
           API: await measured((n) => api.get(page.api(n)), api.cpuMs),

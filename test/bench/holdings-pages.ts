@@ -57,6 +57,12 @@ export function pageCases(cusips: string[], managers: string[], lines: number): 
   ];
 }
 
+/**
+ * The first page with no filter (the newest quarter in CUSIP order): a read no key prunes, which the flatness bench adds
+ * to the selective ones (the peer's Postgres would sort every line for it).
+ */
+export const UNFILTERED_PAGE: PageCase = { label: 'no filter', api: () => '/v1/holdings', where: 'true', params: () => [], order: BY_CUSIP };
+
 /** The page's plain SQL over `from` (a table or a read_parquet call), one row past the page as the API reads it. */
 export function pageSql(page: PageCase, from: string): string {
   return `SELECT * FROM ${from} WHERE ${page.where} AND is_current = true ORDER BY ${page.order} LIMIT ${PAGE + 1}`;
