@@ -112,8 +112,9 @@ async function readPage(
   const byFiles = candidates !== null || walk.windows === true || (table.serving === true && lake.servedPartitions(table.name) > 0);
   const view = `"${table.name}"`;
   // A page whose filters pin the order's first column to a few keys (`?cusip=` on the CUSIP-sorted copy) keeps its
-  // top-N: over a key's few hundred rows it costs less than an order-preserving LIMIT (6.1–6.5 against 8.0–9.1 ms of
-  // CPU at 50M lines); any other page reads the copy in stored order (an unfiltered page: 3.9 against 29–31 ms).
+  // top-N: over a key's few hundred rows the two plans cost the same within this machine's noise (5.5–9.8 ms of CPU
+  // either way at 50M lines, in alternating runs), so it keeps the plan it had. Any other page reads the copy in stored
+  // order, where the top-N sorts whatever passes the filters (an unfiltered page: 3.9 against 29–31 ms).
   const keyed = filters.bounds?.[rest[0]?.column]?.in !== undefined;
   const stored = (p: unknown) => !keyed && inStorageOrder(lake.storageOrder(table.name, String(p)), rest);
   const onePartition = (p: unknown, limit: number, after?: unknown[]) =>
