@@ -8,8 +8,9 @@ import type { BenchResult } from './support.ts';
 
 /**
  * Flatness of the 13F read path (issue #20: "at the 50M-line scale … the worst case within 2× of a selective page and
- * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, the first page with no filter, `?cusip=&min_value=` (the worst case: a
- * minimum that lets ≈ 3 lines of a CUSIP through each quarter, so the page reads all 8 quarters), `?manager=` — on
+ * flat from 5M to 50M"): the same pages — `?cusip=` known and unknown, the first page with no filter,
+ * `?cusip=&min_value=` (the worst case: a minimum that lets ≈ 3 lines of a CUSIP through each quarter, so the page reads
+ * all 8 quarters), `?manager=` — on
  * lakes of each size in BENCH_FLAT_ROWS (default 5M and 50M lines, from the bench lake cache: lake-cache.ts), through
  * the API (the real server in its own process, its CPU per call its own; METERING=off, with one metered row per size)
  * and as plain DuckDB SQL on the same files, one client at a time. Then, per page and reader, the p50 at the
@@ -70,7 +71,8 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
         figures: { generated_s: lake.generatedS ?? 'cached', lake_mb: Math.round(lake.bytes / 1e6), worst_min_value: worstCaseMinValue(size) },
       });
       const load = Math.round(loadavg()[0] * 10) / 10;
-      for (const page of [...pageCases(lake.cusips, lake.managers, size), UNFILTERED_PAGE]) {
+      const pages = [...pageCases(lake.cusips, lake.managers, size), UNFILTERED_PAGE];
+      for (const page of pages) {
         samePage(page.label, { API: await api.get(page.api(1)), DuckDB: await duck.query(page, 1) });
         const figures = {
           API: await measured((n) => api.get(page.api(n)), api.cpuMs),
@@ -81,7 +83,7 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
         progress(`${lines(size)} ${page.label} measured`);
       }
       await api.close();
-      const selectivePage = pageCases(lake.cusips, lake.managers, size).find((p) => p.label === '?cusip=');
+      const selectivePage = pages.find((p) => p.label === '?cusip=');
       if (selectivePage) {
         const m = (metered = await startHoldingsServer(meteredDir, join(meteredDir, 'server.log')));
         const f = await measured((n) => m.get(selectivePage.api(n)), m.cpuMs);
