@@ -2,7 +2,7 @@
 PORT ?= 8080
 export PORT
 
-.PHONY: install test demo demo-data bench typecheck serve clean lint deps deadcode check sql-bundle
+.PHONY: install test demo demo-data bench typecheck serve clean lint deps deadcode check bundles
 
 # `npm install`, not `npm ci`: the lock file records the DuckDB binding for this platform only (its optional
 # per-platform packages are prereleases npm does not list for other platforms), which `npm ci` rejects.
@@ -59,12 +59,13 @@ serve: install
 
 ## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS, the sql CLI's cold start).
 ## BENCH=peer installs PostgreSQL (apt-get) when missing and runs a throw-away cluster (test/bench/postgres-cluster.ts).
-bench: install sql-bundle
+bench: install bundles
 	npx tsx test/bench/run.ts $(BENCH)
 
-# The prebuilt `npm run sql` (dist/sql.cjs, gitignored): built now if missing or stale, else on its first use.
-sql-bundle: install
-	node ingest/sql-bundle.cjs
+# The prebuilt `npm run sql` and `npm run ingest` (dist/sql.cjs, dist/ingest.cjs, gitignored): built now if missing
+# or stale, else on each one's first use.
+bundles: install
+	node ingest/cli-bundle.cjs
 
 clean:
 	rm -rf dist data/lake data/raw data/samples data/.work data/filings data/demo data/state.duckdb* data/admin.sock

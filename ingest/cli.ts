@@ -7,6 +7,9 @@ import { loadSettings } from '../schemas/settings.ts';
 /**
  * `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]] [--force]`, `--list`.
  * Exit codes: 0 written, 1 failed, 2 usage, 3 refused by validation (the lake left as it was; `--force` overrides).
+ *
+ * `npm run ingest` runs this file bundled (ingest/cli-launch.cjs → dist/ingest.cjs, ingest/cli-bundle.cjs), so it has
+ * no top-level await (the bundle is CommonJS).
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -80,10 +83,12 @@ async function main(): Promise<number> {
   return failed ? 1 : refused ? 3 : 0;
 }
 
-process.exitCode = await main();
-// Benches read the peak resident memory and the CPU time (every thread, DuckDB's included) of a whole ingest process from these lines.
-if (process.env.REPORT_PEAK_RSS === '1') {
-  const cpu = process.cpuUsage();
-  console.log(`peak_rss_mb=${Math.round(process.resourceUsage().maxRSS / 1024)}`);
-  console.log(`cpu_ms=${Math.round((cpu.user + cpu.system) / 1000)}`);
-}
+main().then((code) => {
+  process.exitCode = code;
+  // Benches read the peak resident memory and the CPU time (every thread, DuckDB's included) of a whole ingest process from these lines.
+  if (process.env.REPORT_PEAK_RSS === '1') {
+    const cpu = process.cpuUsage();
+    console.log(`peak_rss_mb=${Math.round(process.resourceUsage().maxRSS / 1024)}`);
+    console.log(`cpu_ms=${Math.round((cpu.user + cpu.system) / 1000)}`);
+  }
+});

@@ -11,7 +11,7 @@ import { dataDirs } from '../schemas/data-dirs.ts';
  * runs beside the server and an ingest. Without a query: the interactive prompt (ingest/sql-repl.ts). `--out` writes
  * the result with DuckDB's COPY (CSV, Parquet or JSON by the file's extension), never into the data folder.
  *
- * `npm run sql` runs this file bundled (ingest/sql-launch.cjs → dist/sql.cjs, docs/analyst-sql.md), so it imports
+ * `npm run sql` runs this file bundled (ingest/cli-launch.cjs → dist/sql.cjs, docs/analyst-sql.md), so it imports
  * only what a query needs (no zod, no settings validation: `DATA_DIR` is the one setting it reads) and has no
  * top-level await (the bundle is CommonJS).
  */

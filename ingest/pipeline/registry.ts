@@ -3,9 +3,22 @@ import { fileURLToPath } from 'node:url';
 import { discoverModules } from './discover.ts';
 import type { DatasetIngester } from './contract.ts';
 
-const datasetsRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../datasets');
+type DatasetExport = DatasetIngester | DatasetIngester[];
 
 let cache: Promise<DatasetIngester[]> | null = null;
+let provided: { dir: string; value: DatasetExport }[] | null = null;
+
+/**
+ * The bundled `npm run ingest` (ingest/cli-bundle.cjs) hands over its dataset modules here: a CommonJS bundle has
+ * no `import.meta.url` to find ingest/datasets/ by, nor a way to import a computed path, so its build lists the
+ * folders by discovery's rule and imports each dataset.ts statically. `[folder, module]` pairs, in folder order.
+ * Without this call (tsx, the tests) the folders are discovered at run time.
+ * @public (called by the generated bundle entry only)
+ */
+export function provideDatasetModules(modules: [dir: string, mod: { default?: DatasetExport }][]): void {
+  provided = modules.flatMap(([dir, mod]) => (mod.default === undefined ? [] : [{ dir, value: mod.default }]));
+  cache = null;
+}
 
 /**
  * Every dataset is a folder `ingest/datasets/<name>/` with a `dataset.ts`: discovered here, so adding a dataset
@@ -15,9 +28,9 @@ let cache: Promise<DatasetIngester[]> | null = null;
 export function loadIngesters(): Promise<DatasetIngester[]> {
   cache ??= (async () => {
     const out: DatasetIngester[] = [];
-    for (const { value } of await discoverModules<DatasetIngester | DatasetIngester[]>(datasetsRoot, 'dataset.ts')) {
-      out.push(...(Array.isArray(value) ? value : [value]));
-    }
+    // Resolved here, not at load: in the bundle `import.meta` is empty, and the modules were provided.
+    const modules = provided ?? (await discoverModules<DatasetExport>(resolve(dirname(fileURLToPath(import.meta.url)), '../datasets'), 'dataset.ts'));
+    for (const { value } of modules) out.push(...(Array.isArray(value) ? value : [value]));
     const names = new Set<string>();
     for (const d of out) {
       if (names.has(d.name)) throw new Error(`two ingesters are named ${d.name}`);

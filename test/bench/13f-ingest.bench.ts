@@ -9,7 +9,7 @@ import { bareCopyInChild, ingestInChild, type BenchResult } from './support.ts';
  * 13F ingest of one data set window against the bare engine on the same INFOTABLE file: DuckDB's `read_csv`
  * straight into a zstd Parquet file (`bare-copy-child.ts`, its own process, the ingest's 2 threads). Both figures
  * come from the same run: CPU time (all threads) and peak RSS of each process. The ingest's CPU is the whole CLI
- * process (Node start and TypeScript loading included); the baseline's is the COPY alone, so the ratio is the strict one.
+ * process (Node start and module loading of the prebuilt bundle included); the baseline's is the COPY alone, so the ratio is the strict one.
  * BENCH_SCALE=1: ≈300k lines; BENCH_SCALE=10: the issue's ≈3M-line quarter (BENCH_SCALE=3.4: ≈1M).
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);

@@ -10,7 +10,7 @@ import { bareCopyInChild, ingestInChild, type BenchResult } from './support.ts';
  * FUND_REPORTED_HOLDING and IDENTIFIERS (the two line-sized members the ingest reads; the other three are one line
  * per report) straight into zstd Parquet files (`bare-copy-child.ts`, its own process, the ingest's 2 threads). Both
  * figures come from the same run: CPU time (all threads) and peak RSS of each process. The ingest's CPU is the whole
- * CLI process (Node start and TypeScript loading included); the baseline's is the COPYs alone.
+ * CLI process (Node start and module loading of the prebuilt bundle included); the baseline's is the COPYs alone.
  * Size: BENCH_NPORT_LINES holdings lines, else 500,000 × BENCH_SCALE (a real quarter holds several million).
  */
 const LINES = Number(process.env.BENCH_NPORT_LINES ?? 500_000 * Number(process.env.BENCH_SCALE ?? 1));

@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import holdings13f from '../../ingest/datasets/13f/dataset.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
-import { ensureBundle } from '../../ingest/sql-bundle.cjs';
+import { ensureBundle, TARGETS } from '../../ingest/cli-bundle.cjs';
 import { loadSettings } from '../../schemas/settings.ts';
 import { childrenCpuMs, percentile, processWallMs, type BenchResult } from './support.ts';
 
@@ -34,13 +34,13 @@ export default async function sqlCliBench(): Promise<BenchResult[]> {
     const samples = join(dataDir, 'samples', '13f');
     await holdings13f.sample?.(samples, { seed: 42, scale: Number(process.env.BENCH_SCALE ?? 1) });
     const rows = (await runIngest(holdings13f, { from: samples }, settings, { quiet: true })).rowsWritten;
-    ensureBundle(); // a build on first use is not a cold start
+    await ensureBundle(TARGETS.sql); // a build on first use is not a cold start
     const env = { DATA_DIR: dataDir };
     const glob = join(settings.lakeDir, 'holdings_13f', '*', '*.parquet');
     const commands = {
-      select1: () => processWallMs(['ingest/sql-launch.cjs', 'SELECT 1'], env),
+      select1: () => processWallMs(['ingest/cli-launch.cjs', 'sql', 'SELECT 1'], env),
       select1Bare: () => processWallMs(['-e', bareScript('SELECT 1')]),
-      real: () => processWallMs(['ingest/sql-launch.cjs', REAL_QUERY], env),
+      real: () => processWallMs(['ingest/cli-launch.cjs', 'sql', REAL_QUERY], env),
       realBare: () => processWallMs(['-e', bareScript(REAL_QUERY.replace('holdings_13f', `read_parquet('${glob}')`))]),
       viaNpm: () => processWallMs(['run', '-s', 'sql', '--', REAL_QUERY], env, 'npm'),
       viaTsx: () => processWallMs(['--import', 'tsx', 'ingest/sql-cli.ts', REAL_QUERY], env),

@@ -1,30 +1,23 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogEntry } from '../../ingest/lake/catalog.ts';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
-
-const run = promisify(execFile);
+import { commandOutcome } from '../support/processes.ts';
 
 /**
  * `npm run ingest` on the advisers roster, whose monthly snapshot is two files (registered and exempt-reporting
- * advisers): a partial set or a cut download exits 3 and leaves the snapshot as it was; `--force` replaces it.
+ * advisers): a partial set or a cut download exits 3 and leaves the snapshot as it was; `--force` replaces it. Run
+ * through the launcher, as the npm script does (the prebuilt bundle, ingest/cli-bundle.cjs).
  */
 describe('ingest CLI: refusals, exit codes and --force', () => {
   let dataDir: string;
   let full: string;
   let ria: string;
   let era: string;
-  const cli = async (...args: string[]) => {
-    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    return run(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', 'advisers', '--quiet', ...args], { env }).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
-  };
+  const cli = (...args: string[]) =>
+    commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'ingest', 'advisers', '--quiet', ...args], { env: { DATA_DIR: dataDir } });
   const rows = async () => (await readCatalogEntry(join(dataDir, 'lake'), 'advisers'))!.record_count;
 
   beforeAll(async () => {

@@ -1,65 +1,21 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import whistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
-import { ensureBundle, readStamp, SQL_CLI } from '../../ingest/sql-bundle.cjs';
+import { ensureBundle, readStamp, TARGETS } from '../../ingest/cli-bundle.cjs';
 import { loadSettings } from '../../schemas/settings.ts';
-
-const run = promisify(execFile);
-
-type Outcome = { code: number; stdout: string; stderr: string };
-
-/** Runs a command to its exit; a non-zero exit is an outcome, not a throw. */
-async function outcome(cmd: string, args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Outcome> {
-  const env = { ...process.env, LOG_LEVEL: 'silent', ...opts.env };
-  const child = run(cmd, args, { env });
-  if (opts.input !== undefined) child.child.stdin?.end(opts.input);
-  return child.then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
-}
+import { commandOutcome as outcome } from '../support/processes.ts';
 
 /**
- * The prebuilt bundle behind `npm run sql` (ingest/sql-bundle.cjs): built when missing, current until one of its
- * inputs changes, and free of packages the CLI does not need (zod, Express: their load is most of a cold start).
+ * The prebuilt bundle behind `npm run sql` (ingest/cli-bundle.cjs; how a bundle is built and kept current:
+ * cli-bundle.test.ts) is free of packages the CLI does not need (zod, Express: their load is most of a cold start).
  */
-describe('sql bundle: built on first use, rebuilt when a source changes', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'sql-bundle-'));
-    await writeFile(join(root, 'main.ts'), "import { greeting } from './dep.ts';\nconsole.log(greeting);\n");
-    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'one';\n");
-  });
-  afterAll(() => rm(root, { recursive: true, force: true }));
-
-  it('builds once, then is current; an edited input or a removed bundle rebuilds it, a touched one does not', async () => {
-    const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs') };
-    expect(ensureBundle(target).built).toBe('no bundle yet');
-    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('one\n');
-    expect(ensureBundle(target).built).toBeNull();
-    expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['dep.ts', 'main.ts']);
-
-    await utimes(join(root, 'dep.ts'), new Date('2030-01-01'), new Date('2030-01-01'));
-    expect(ensureBundle(target).built).toBeNull();
-    expect(readStamp(target)?.inputs['dep.ts']?.mtimeMs).toBe(Date.parse('2030-01-01'));
-
-    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'two';\n");
-    expect(ensureBundle(target).built).toBe('dep.ts changed');
-    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('two\n');
-    expect(ensureBundle(target).built).toBeNull();
-
-    await rm(target.outFile);
-    expect(ensureBundle(target).built).toBe('no bundle yet');
-  });
-
-  it('the sql CLI bundle requires the DuckDB binding and no other package (no zod, no Express)', () => {
-    ensureBundle(SQL_CLI);
-    const stamp = readStamp(SQL_CLI);
+describe('sql bundle: only the DuckDB binding', () => {
+  it('the sql CLI bundle requires the DuckDB binding and no other package (no zod, no Express)', async () => {
+    await ensureBundle(TARGETS.sql);
+    const stamp = readStamp(TARGETS.sql);
     expect(stamp?.packages).toEqual(['@duckdb/node-api']);
     expect(Object.keys(stamp?.inputs ?? {})).toContain('ingest/lake/sql-session.ts');
     expect(Object.keys(stamp?.inputs ?? {})).not.toContain('schemas/settings.ts');
@@ -73,7 +29,7 @@ describe('sql bundle: built on first use, rebuilt when a source changes', () => 
 describe('npm run sql: answers, refusals and files through the bundle', () => {
   let dataDir: string;
   let rows: number;
-  const sql = (args: string[], input?: string) => outcome(process.execPath, ['ingest/sql-launch.cjs', ...args], { env: { DATA_DIR: dataDir }, input });
+  const sql = (args: string[], input?: string) => outcome(process.execPath, ['ingest/cli-launch.cjs', 'sql', ...args], { env: { DATA_DIR: dataDir }, input });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sql-cli-'));

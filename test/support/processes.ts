@@ -1,5 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { type Agent, request } from 'node:http';
+import { promisify } from 'node:util';
+
+/** How a command ended: a non-zero exit is an outcome, not a throw. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its exit with `env` added (LOG_LEVEL=silent unless given), `input` fed on stdin. */
+export async function commandOutcome(cmd: string, args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Outcome> {
+  const env = { ...process.env, LOG_LEVEL: 'silent', ...opts.env };
+  const child = promisify(execFile)(cmd, args, { env });
+  if (opts.input !== undefined) child.child.stdin?.end(opts.input);
+  return child.then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
 
 /** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
 export interface ApiProcess {

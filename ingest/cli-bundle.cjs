@@ -1,0 +1,311 @@
+// @ts-check
+'use strict';
+const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative, resolve } = require('node:path');
+
+/**
+ * The prebuilt CLIs: `npm run sql` (ingest/sql-cli.ts → dist/sql.cjs) and `npm run ingest` (ingest/cli.ts →
+ * dist/ingest.cjs), each bundled by esbuild with what it imports into one CommonJS file under dist/ (gitignored),
+ * rebuilt whenever a source it was built from changes; ingest/cli-launch.cjs runs them. Why: through the tsx loader
+ * a cold start cost 1.5 s of CPU for the sql CLI against 0.55 s bundled (docs/analyst-sql.md, "Start-up"), and
+ * 2.4-2.6 s for `ingest --list` (tsx transpiles every dataset module) against 0.56-0.65 s (docs/architecture.md);
+ * CommonJS because an ES module importing the DuckDB binding (CommonJS) runs Node's export scanner over its files:
+ * 0.36 s of a 2 s profile.
+ *
+ * Staleness: next to the bundle, `<name>.inputs.json` records the size, mtime and SHA-256 of every source file
+ * esbuild read and of this file (the build options). A file whose size and mtime match is current (a stat each:
+ * ~1 ms for the ~40 inputs of the sql CLI, where loading crypto and hashing them costs 15-30 ms of every start;
+ * 5-30 ms for the ~250 of the ingest CLI on the shared 2-core machine); one whose mtime moved is compared by hash,
+ * so a checkout or a `touch` rebuilds nothing; a changed hash, a missing input or a missing bundle rebuilds. Plain
+ * JavaScript because it runs before anything could compile TypeScript.
+ *
+ * The ingest CLI finds its datasets at run time (ingest/pipeline/registry.ts lists ingest/datasets/ from its own
+ * `import.meta.url` and imports each dataset.ts by a computed path): a CommonJS bundle has no `import.meta.url`, and
+ * esbuild cannot follow a computed import. So its target names the datasets folder: the build lists the folders by
+ * the registry's rule (sorted, those with a dataset.ts, not `core`), and a generated module imports each dataset.ts
+ * statically and hands them to the registry (`provideDatasetModules`); the bundle's entry imports that module before
+ * ingest/cli.ts, so it has run before the CLI's `main()`. Nothing is hand-listed: a new folder is in the next build.
+ * The stamp records the list, and a start compares it with the folders now (a readdir, an existsSync per folder):
+ * a dataset added or removed since the build rebuilds.
+ */
+
+const ROOT = resolve(__dirname, '..');
+
+/**
+ * `datasets`: the folder of `<name>/dataset.ts` modules to import statically, and the registry module that takes them.
+ * @typedef {{ root: string, entry: string, outFile: string, datasets?: { dir: string, registry: string } }} BundleTarget
+ */
+/** @typedef {{ size: number, mtimeMs: number, sha256: string }} Fingerprint */
+/**
+ * @typedef {{ builder: Fingerprint | null, inputs: Record<string, Fingerprint | null>, packages: string[], datasets?: string[] }} BundleStamp
+ */
+
+/** The CLIs, by the name `node ingest/cli-launch.cjs <name>` takes. */
+const TARGETS = {
+  /** @type {BundleTarget} */
+  sql: { root: ROOT, entry: 'ingest/sql-cli.ts', outFile: join(ROOT, 'dist', 'sql.cjs') },
+  /** @type {BundleTarget} */
+  ingest: {
+    root: ROOT,
+    entry: 'ingest/cli.ts',
+    outFile: join(ROOT, 'dist', 'ingest.cjs'),
+    datasets: { dir: 'ingest/datasets', registry: 'ingest/pipeline/registry.ts' },
+  },
+};
+
+/**
+ * The dataset folders as the registry's discovery finds them (ingest/pipeline/discover.ts): sorted, those holding
+ * a dataset.ts, `core` skipped.
+ * @param {{ dir: string }} datasets
+ * @param {string} root
+ * @returns {string[]}
+ */
+function datasetFolders(datasets, root) {
+  const dir = join(root, datasets.dir);
+  return readdirSync(dir)
+    .sort()
+    .filter((name) => name !== 'core' && existsSync(join(dir, name, 'dataset.ts')));
+}
+
+/** @param {string} file */
+function sha256(file) {
+  return require('node:crypto').createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/**
+ * @param {string} file
+ * @returns {Fingerprint | null}
+ */
+function fingerprint(file) {
+  try {
+    const { size, mtimeMs } = statSync(file);
+    return { size, mtimeMs, sha256: sha256(file) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How `file` compares with what `was` recorded: the same size and mtime, the same content under a new mtime, or
+ * changed (or gone).
+ * @param {string} file
+ * @param {Fingerprint | null} was
+ * @returns {'same' | 'touched' | 'changed'}
+ */
+function compare(file, was) {
+  if (!was) return 'changed';
+  try {
+    const { size, mtimeMs } = statSync(file);
+    if (size !== was.size) return 'changed';
+    if (mtimeMs === was.mtimeMs) return 'same';
+    return sha256(file) === was.sha256 ? 'touched' : 'changed';
+  } catch {
+    return 'changed';
+  }
+}
+
+/** @param {BundleTarget} target */
+const stampFile = (target) => `${target.outFile.replace(/\.c?js$/, '')}.inputs.json`;
+
+/**
+ * @param {BundleTarget} target
+ * @returns {BundleStamp | null}
+ */
+function readStamp(target) {
+  try {
+    return JSON.parse(readFileSync(stampFile(target), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why the bundle must be built (null when it is current), and whether an input was only touched.
+ * @param {BundleTarget} target
+ * @returns {{ reason: string | null, touched: boolean }}
+ */
+function staleness(target) {
+  const stamp = readStamp(target);
+  if (!stamp || !existsSync(target.outFile)) return { reason: 'no bundle yet', touched: false };
+  if (target.datasets) {
+    const now = datasetFolders(target.datasets, target.root);
+    const was = stamp.datasets ?? [];
+    const added = now.filter((d) => !was.includes(d));
+    const removed = was.filter((d) => !now.includes(d));
+    if (added.length || removed.length) {
+      const change = [...added.map((d) => `+${d}`), ...removed.map((d) => `-${d}`)].join(', ');
+      return { reason: `the dataset folders changed (${change})`, touched: false };
+    }
+  }
+  /** @type {[string, string, Fingerprint | null][]} */
+  const checks = [['the build options', __filename, stamp.builder]];
+  for (const [file, was] of Object.entries(stamp.inputs)) checks.push([file, join(target.root, file), was]);
+  let touched = false;
+  for (const [name, file, was] of checks) {
+    const state = compare(file, was);
+    if (state === 'changed') return { reason: `${name} changed`, touched };
+    touched ||= state === 'touched';
+  }
+  return { reason: null, touched };
+}
+
+/**
+ * Writes under a per-process temp name, then renames: two processes building at once each leave a whole file.
+ * @param {string} file
+ * @param {string | Uint8Array} body
+ */
+function writeAtomic(file, body) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, body);
+  renameSync(tmp, file);
+}
+
+const DATASET_MODULES = 'bundle:dataset-modules';
+
+/**
+ * A target with `datasets`: the entry is generated, importing first a module (virtual, from the plugin below) that
+ * imports every dataset.ts and hands them to the registry, then the CLI. ES modules evaluate in import order, so the
+ * registry has them before the CLI's top-level code runs; the entry's own body would run only after both.
+ * @param {BundleTarget} target
+ * @param {string[]} folders
+ * @returns {Pick<import('esbuild').BuildOptions, 'entryPoints' | 'stdin' | 'plugins'>}
+ */
+function entryOf(target, folders) {
+  const { datasets } = target;
+  if (!datasets) return { entryPoints: [target.entry] };
+  const rel = (/** @type {string} */ file) => JSON.stringify(`./${file}`);
+  const modules = [
+    `import { provideDatasetModules } from ${rel(datasets.registry)};`,
+    ...folders.map((d, i) => `import * as m${i} from ${rel(`${datasets.dir}/${d}/dataset.ts`)};`),
+    `provideDatasetModules([${folders.map((d, i) => `[${JSON.stringify(d)}, m${i}]`).join(', ')}]);`,
+  ].join('\n');
+  /** @type {import('esbuild').Plugin} */
+  const plugin = {
+    name: 'dataset-modules',
+    setup(b) {
+      b.onResolve({ filter: /^bundle:dataset-modules$/ }, () => ({ path: 'dataset-modules', namespace: 'bundle' }));
+      b.onLoad({ filter: /.*/, namespace: 'bundle' }, () => ({ contents: modules, loader: 'js', resolveDir: target.root }));
+    },
+  };
+  const contents = `import ${JSON.stringify(DATASET_MODULES)};\nimport ${rel(target.entry)};\n`;
+  return { stdin: { contents, resolveDir: target.root, sourcefile: '<bundle-entry>', loader: 'js' }, plugins: [plugin] };
+}
+
+/**
+ * Whether Node loads `file` as CommonJS (by its extension, else the nearest package.json's `type`, as Node decides).
+ * @param {string} file
+ */
+function isCommonJs(file) {
+  if (/\.(cjs|json|node)$/.test(file)) return true;
+  if (file.endsWith('.mjs')) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) return JSON.parse(readFileSync(pkg, 'utf8')).type !== 'module';
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+const OWN_RESOLVE = Symbol('cli-bundle');
+
+/**
+ * Packages our sources import that are CommonJS under `require` stay require()s of node_modules (the bundle holds
+ * our sources, and only they decide staleness). ESM-only packages (p-queue, htmlparser2, entities) are bundled
+ * instead, with what they import: Node's require() of an ES module hands back its namespace, and the bundle's
+ * CommonJS interop then takes that namespace for the default export (`new PQueue()` failed: "not a constructor").
+ * Their files are then inputs like ours.
+ * @type {import('esbuild').Plugin}
+ */
+const externalCommonJs = {
+  name: 'external-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      // A package's own imports are bundled with it: a nested dependency may not resolve from dist/.
+      if (args.pluginData === OWN_RESOLVE || args.importer.includes('/node_modules/')) return undefined;
+      const r = await b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: OWN_RESOLVE });
+      if (r.errors.length) return undefined; // esbuild's own resolution reports it
+      return r.external || isCommonJs(r.path) ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+
+/** @param {BundleTarget} target */
+async function build(target) {
+  // Loaded only to build: esbuild's own start is ~0.1 s that a current bundle never pays.
+  const esbuild = require('esbuild');
+  const folders = target.datasets ? datasetFolders(target.datasets, target.root) : undefined;
+  const entry = entryOf(target, folders ?? []);
+  const result = await esbuild.build({
+    ...entry,
+    plugins: [externalCommonJs, ...(entry.plugins ?? [])],
+    absWorkingDir: target.root,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: target.outFile,
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const { isBuiltin } = require('node:module');
+  const packages = new Set();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const imp of output.imports) if (imp.external && !isBuiltin(imp.path)) packages.add(imp.path);
+  }
+  mkdirSync(dirname(target.outFile), { recursive: true });
+  writeAtomic(target.outFile, result.outputFiles[0].contents);
+  // The generated entry and module (`<bundle-entry>`, `bundle:…`) are no files: the dataset list stands for them.
+  const files = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('<') && !file.startsWith('bundle:'));
+  writeStamp(target, files, [...packages], folders);
+}
+
+/**
+ * Records the inputs' fingerprints as they are now (after a build, or after a checkout touched them).
+ * @param {BundleTarget} target
+ * @param {string[]} files
+ * @param {string[]} packages
+ * @param {string[]} [datasets]
+ */
+function writeStamp(target, files, packages, datasets) {
+  /** @type {Record<string, Fingerprint | null>} */
+  const inputs = {};
+  for (const file of [...files].sort()) inputs[file] = fingerprint(join(target.root, file));
+  /** @type {BundleStamp} */
+  const stamp = { builder: fingerprint(__filename), inputs, packages: packages.sort(), datasets };
+  writeAtomic(stampFile(target), `${JSON.stringify(stamp, null, 2)}\n`);
+}
+
+/**
+ * The bundle's path, built first when missing or stale; `built` says why it was built (null: it was current).
+ * Async only to build (esbuild's plugins need its async API); a current bundle is a few stats.
+ * @param {BundleTarget} target
+ * @returns {Promise<{ file: string, built: string | null }>}
+ */
+async function ensureBundle(target) {
+  const { reason, touched } = staleness(target);
+  if (reason) await build(target);
+  else if (touched) {
+    // Same sources under new mtimes: record them, so the next start is back to a stat per file (best effort: a
+    // read-only checkout just keeps hashing the touched files).
+    const stamp = /** @type {BundleStamp} */ (readStamp(target));
+    try {
+      writeStamp(target, Object.keys(stamp.inputs), stamp.packages, stamp.datasets);
+    } catch {}
+  }
+  return { file: target.outFile, built: reason };
+}
+
+module.exports = { ensureBundle, readStamp, TARGETS };
+
+// `node ingest/cli-bundle.cjs` (make bundles): build both now rather than on each CLI's first use.
+if (require.main === module) {
+  (async () => {
+    for (const target of Object.values(TARGETS)) {
+      const { file, built } = await ensureBundle(target);
+      console.log(`${relative(process.cwd(), file)}: ${built ? `built (${built})` : 'current'}`);
+    }
+  })().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  });
+}

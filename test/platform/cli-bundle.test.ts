@@ -1,0 +1,97 @@
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBundle, readStamp, TARGETS } from '../../ingest/cli-bundle.cjs';
+import { commandOutcome as outcome } from '../support/processes.ts';
+
+/** The prebuilt CLIs (ingest/cli-bundle.cjs): built when missing, current until one of their inputs changes. */
+describe('cli bundles: built on first use, rebuilt when a source changes', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'cli-bundle-'));
+    await writeFile(join(root, 'main.ts'), "import { greeting } from './dep.ts';\nconsole.log(greeting);\n");
+    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'one';\n");
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('builds once, then is current; an edited input or a removed bundle rebuilds it, a touched one does not', async () => {
+    const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs') };
+    expect((await ensureBundle(target)).built).toBe('no bundle yet');
+    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('one\n');
+    expect((await ensureBundle(target)).built).toBeNull();
+    expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['dep.ts', 'main.ts']);
+
+    await utimes(join(root, 'dep.ts'), new Date('2030-01-01'), new Date('2030-01-01'));
+    expect((await ensureBundle(target)).built).toBeNull();
+    expect(readStamp(target)?.inputs['dep.ts']?.mtimeMs).toBe(Date.parse('2030-01-01'));
+
+    await writeFile(join(root, 'dep.ts'), "export const greeting: string = 'two';\n");
+    expect((await ensureBundle(target)).built).toBe('dep.ts changed');
+    expect((await outcome(process.execPath, [target.outFile])).stdout).toBe('two\n');
+    expect((await ensureBundle(target)).built).toBeNull();
+
+    await rm(target.outFile);
+    expect((await ensureBundle(target)).built).toBe('no bundle yet');
+  });
+});
+
+/**
+ * A target with a datasets folder (the ingest CLI's): every `<folder>/dataset.ts` is imported statically and handed
+ * to the registry before the entry runs; a folder added or removed after the build rebuilds. A toy root: a registry
+ * recording what it was given, an entry printing it at its top level (so the hand-over ran first).
+ */
+describe('cli bundles: the dataset folders are found at build time, and a change to them rebuilds', () => {
+  let root: string;
+  const dataset = async (name: string, value: string) => {
+    await mkdir(join(root, 'datasets', name), { recursive: true });
+    await writeFile(join(root, 'datasets', name, 'dataset.ts'), `export default ${JSON.stringify(value)};\n`);
+  };
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'cli-bundle-datasets-'));
+    await writeFile(
+      join(root, 'registry.ts'),
+      'export const given: string[] = [];\n' +
+        'export function provideDatasetModules(modules: [string, { default?: string }][]): void {\n' +
+        '  for (const [dir, mod] of modules) given.push(dir + "=" + mod.default);\n}\n',
+    );
+    await writeFile(join(root, 'main.ts'), "import { given } from './registry.ts';\nconsole.log(given.join(' '));\n");
+    await dataset('b', 'B');
+    await dataset('a', 'A');
+    await dataset('core', 'not a dataset'); // skipped, as discovery skips it
+    await mkdir(join(root, 'datasets', 'notes')); // no dataset.ts: not a dataset
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('imports the folders in order; a dataset folder added or removed rebuilds the bundle', async () => {
+    const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs'), datasets: { dir: 'datasets', registry: 'registry.ts' } };
+    const printed = async () => (await outcome(process.execPath, [target.outFile])).stdout;
+    expect((await ensureBundle(target)).built).toBe('no bundle yet');
+    expect(await printed()).toBe('a=A b=B\n');
+    expect((await ensureBundle(target)).built).toBeNull();
+    expect(readStamp(target)?.datasets).toEqual(['a', 'b']);
+    expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['datasets/a/dataset.ts', 'datasets/b/dataset.ts', 'main.ts', 'registry.ts']);
+
+    await dataset('c', 'C');
+    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (+c)');
+    expect(await printed()).toBe('a=A b=B c=C\n');
+    await rm(join(root, 'datasets', 'a'), { recursive: true });
+    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (-a)');
+    expect(await printed()).toBe('b=B c=C\n');
+    expect((await ensureBundle(target)).built).toBeNull();
+  });
+});
+
+/** `npm run ingest` through its bundle lists what the sources list through tsx (a real ingest: ingest-cli.test.ts). */
+describe('ingest bundle: the same CLI as the sources', () => {
+  it('is current on a second call, and `--list` prints the same as through tsx', async () => {
+    await ensureBundle(TARGETS.ingest);
+    expect((await ensureBundle(TARGETS.ingest)).built).toBeNull();
+    const bundled = await outcome(process.execPath, ['ingest/cli-launch.cjs', 'ingest', '--list']);
+    const viaTsx = await outcome(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', '--list']);
+    expect(bundled).toEqual({ code: 0, stdout: viaTsx.stdout, stderr: '' });
+    expect(viaTsx.code).toBe(0);
+    expect(bundled.stdout).toMatch(/^ {2}13f +/m);
+    expect(readStamp(TARGETS.ingest)?.datasets).toContain('whistleblower');
+  });
+});
