@@ -89,6 +89,12 @@ const SettingsSchema = z.object({
     .int()
     .min(0)
     .default(Math.min(8192, Math.floor(totalmem() / 2 ** 21))),
+  /**
+   * DuckDB threads of the API's lake reader, per process (docs/read-path.md, "Threads"): each query also runs on its
+   * own calling thread, so concurrent pages use the cores whatever this is; more threads shorten a single long query
+   * (the worst case's union, an export) and cost a selective page CPU to hand its scan out.
+   */
+  LAKE_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -62,6 +62,8 @@ export interface LakeOptions {
   serving?: boolean;
   /** Bytes of serving copies read whole into memory once attached, newest first (LAKE_SERVING_PRELOAD_MB); 0: none. */
   servingPreloadBytes?: number;
+  /** DuckDB threads of the reader (LAKE_THREADS; 2 when not given). */
+  threads?: number;
   /**
    * Runs `tick` every `ms` and returns its stop: setInterval by default; tests pass their own and tick by hand
    * (the tick resolves when its refresh is done).
@@ -99,7 +101,11 @@ export const MISSING_FILE = /No files found that match|No such file or directory
  */
 export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise<Lake> {
   const poolSize = opts.poolSize ?? 4;
-  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks, { serving: opts.serving, preloadBytes: opts.servingPreloadBytes });
+  const reader: LakeReader = await openLakeReader(lakeDir, opts.extraTables, opts.hooks, {
+    serving: opts.serving,
+    preloadBytes: opts.servingPreloadBytes,
+    threads: opts.threads,
+  });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {
     const conn = await reader.connect();

@@ -57,6 +57,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
     statementCache: settings.LAKE_STATEMENT_CACHE,
     serving: settings.LAKE_SERVING === 'on',
     servingPreloadBytes: settings.LAKE_SERVING_PRELOAD_MB * 2 ** 20,
+    threads: settings.LAKE_THREADS,
     onError: (err) => log.warn(`lake refresh failed: ${err.message}`),
     ...overrides.lake,
   });

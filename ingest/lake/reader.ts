@@ -71,6 +71,8 @@ export interface ReaderOptions {
   serving?: boolean;
   /** Bytes of serving copies read whole once attached, newest partitions first (LAKE_SERVING_PRELOAD_MB); 0: none. */
   preloadBytes?: number;
+  /** DuckDB threads (LAKE_THREADS); 2 when not given. */
+  threads?: number;
 }
 
 /** Signature (column names and types) of each file, read from the footers of files not seen before. */
@@ -103,7 +105,7 @@ export async function openLakeReader(
   options: ReaderOptions = {},
 ): Promise<LakeReader> {
   const tables = [...ALL_TABLES, ...extraTables];
-  const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+  const { instance, conn } = await openDuck(':memory:', { threads: String(options.threads ?? 2) });
   // Parquet footers cached across queries: the measured p50 drops by a third (docs/engine-notes.md §1).
   await conn.run('SET GLOBAL parquet_metadata_cache = true');
   // DuckDB's late materialization re-reads a sorted `SELECT * … LIMIT` page from a second scan that loses the

@@ -133,7 +133,9 @@ export async function startHoldingsServer(
   logFile: string,
   settings: Record<string, string> = {},
 ): Promise<ApiUnderTest & { cpuMs(): Promise<number> }> {
-  const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify(settings) }, logFile);
+  // LAKE_THREADS from the bench's environment reaches the server (make bench BENCH=flatness LAKE_THREADS=1).
+  const threads = process.env.LAKE_THREADS ? { LAKE_THREADS: process.env.LAKE_THREADS } : {};
+  const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify({ ...threads, ...settings }) }, logFile);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let stopped: Promise<void> | null = null;
   return {

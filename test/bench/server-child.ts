@@ -25,10 +25,15 @@ export async function startServerChild(mode: 'api' | 'bare', env: Record<string,
     env: { ...process.env, ...env, BENCH_SERVER: mode },
     stdio: ['ignore', 'ignore', openSync(logFile, 'a'), 'ipc'],
   });
+  // One message awaited at a time; the exit listener goes with it (one per call would pile up over a run's calls).
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as T));
-      child.once('exit', (code) => reject(new Error(`${mode} server exited ${code} (log: ${logFile})`)));
+      const exited = (code: number | null) => reject(new Error(`${mode} server exited ${code} (log: ${logFile})`));
+      child.once('exit', exited);
+      child.once('message', (m) => {
+        child.off('exit', exited);
+        resolve(m as T);
+      });
     });
   const ready = await next<{ port: number; key: string }>();
   return {
