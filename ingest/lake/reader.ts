@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver, tableDir, viewSqlOver } from './layout.ts';
-import { attachServing, servingIdentity, servingSelect } from './serving.ts';
+import { attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
@@ -296,7 +296,7 @@ export async function openLakeReader(
       if (!copies.length) return `(${selectOver(spec, files, uniformTables.has(table))})`;
       // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
       const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
-      const selects = copies.map((a) => servingSelect(spec, a));
+      const selects = copies.map((a) => `SELECT ${cols} FROM ${servingRelation(a)}`);
       if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
       return `(${selects.join(' UNION ALL ')})`;
     },

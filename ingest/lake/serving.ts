@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver } from './layout.ts';
 import { fileFingerprint } from './summary.ts';
-import { allColumns, type TableSpec } from '../../schemas/table.ts';
+import type { TableSpec } from '../../schemas/table.ts';
 
 /**
  * Serving copies (issue #20): beside a partition's `data.parquet` of a table that declares `serving`, a native DuckDB
@@ -41,12 +41,6 @@ export function fileOrder(spec: TableSpec): string[] {
 /**
  * Writes the serving copy of the (staged) data file `dataFile` to `servingFile`, attached to the writer's connection
  * under a name of its own, then checkpointed and detached (no WAL is left beside it).
- *
- * The table's `sortAsCodes` columns (text repeated on many rows: a 13F line's filer name, source URL, unit reason,
- * issuer) are stored as ENUMs of the file's own values, typed in the copy's catalog; `servingSelect` reads them back
- * as the VARCHAR the view gives. A native table compresses long repeated strings with FSST, which a page decodes a
- * whole vector at a time; codes are bit-packed integers. On a 6.25M-line 13F quarter: the copy 384 → 203 MB, its write
- * 25.2 → 17.2 s of CPU, a `?cusip=` page's query 7.3–7.6 → 6.7–7.1 ms (two threads; docs/read-path.md).
  */
 export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, dataFile: string, servingFile: string): Promise<void> {
   const fp = await fileFingerprint(dataFile);
@@ -59,13 +53,7 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
   try {
     await conn.run('SET preserve_insertion_order = true');
     // The reader's own SELECT over this one file: the copy can only ever hold what a read of the file returns.
-    const rows = selectOver(spec, [dataFile], true);
-    const coded = (spec.sortAsCodes ?? []).map((column, i) => ({ col: sqlIdent(column), type: `${alias}.${sqlIdent(`codes_${i}`)}` }));
-    for (const { col, type } of coded) {
-      await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM (${rows}) WHERE ${col} IS NOT NULL ORDER BY ${col})`);
-    }
-    const replace = coded.length ? ` REPLACE (${coded.map(({ col, type }) => `CAST(${col} AS ${type}) AS ${col}`).join(', ')})` : '';
-    await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS SELECT *${replace} FROM (${rows})`);
+    await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS ${selectOver(spec, [dataFile], true)}`);
     await conn.run(
       `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by`,
     );
@@ -139,16 +127,4 @@ function orderedBy(text: unknown): string[] {
 /** The FROM item reading an attached serving copy. */
 export function servingRelation(alias: string): string {
   return `${sqlIdent(alias)}.${ROWS_TABLE}`;
-}
-
-/**
- * The SELECT reading an attached serving copy as the table's view gives it: its columns in the view's order, the
- * columns stored as ENUM codes cast back to VARCHAR. Without the cast a single copy would sort such a column by code,
- * and its type would differ from the Parquet path's (a copy written before the codes holds VARCHARs: the cast is then
- * a no-op). The cast runs on the rows the scan returns: a filter on another column still prunes inside the scan.
- */
-export function servingSelect(spec: TableSpec, alias: string): string {
-  const coded = new Set(spec.sortAsCodes ?? []);
-  const cols = Object.keys(allColumns(spec)).map((c) => (coded.has(c) ? `CAST(${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent(c)}` : sqlIdent(c)));
-  return `SELECT ${cols.join(', ')} FROM ${servingRelation(alias)}`;
 }
