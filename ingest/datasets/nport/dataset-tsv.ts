@@ -4,7 +4,8 @@ import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql
 
 /**
  * One unpacked N-PORT data set: FUND_REPORTED_HOLDING (millions of rows) is read by DuckDB and joined in SQL to
- * SUBMISSION, REGISTRANT, FUND_REPORTED_INFO and the first ISIN/ticker of IDENTIFIERS; no row passes through JS.
+ * SUBMISSION, REGISTRANT, FUND_REPORTED_INFO and the first ISIN/ticker of IDENTIFIERS (aggregated in the same
+ * statement); no row passes through JS.
  * Within the data set the latest filing per series and portfolio date is current (NPORT-P/A replaces).
  */
 export const NPORT_MEMBERS = ['SUBMISSION.TSV', 'REGISTRANT.TSV', 'FUND_REPORTED_INFO.TSV', 'FUND_REPORTED_HOLDING.TSV', 'IDENTIFIERS.TSV'];
@@ -22,18 +23,6 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     ],
   );
   if (!ok) return;
-  if (members.has('IDENTIFIERS.TSV')) {
-    await loadTsv(
-      ctx,
-      members.get('IDENTIFIERS.TSV')!,
-      (rel) => `
-      CREATE OR REPLACE TEMP TABLE np_ids AS
-      SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, min(nullif(trim(IDENTIFIER_TICKER), '')) AS ticker
-      FROM ${rel} GROUP BY 1`,
-    );
-  } else {
-    await ctx.sql(`CREATE OR REPLACE TEMP TABLE np_ids (hid VARCHAR, isin VARCHAR, ticker VARCHAR)`);
-  }
   await ctx.sql(`
     CREATE OR REPLACE TEMP TABLE np_ctx AS
     SELECT s.acc, s.filing_date, s.sub_type, s.rpe, s.rd, r.cik, r.reg_name, i.series_id, i.series_name,
@@ -47,10 +36,19 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
   if (Number(bad[0]?.n ?? 0) > 0)
     ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
 
+  // The first ISIN/ticker of each holding, aggregated inside the holdings statement: as a TEMP table (a line per
+  // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB for a
+  // 152.5 MiB block; read inline it ingests there (peak RSS 1,613 MB), and at the default 2GB its peak went from 2,965
+  // to 2,327 MB at the same CPU (docs/13f-funds.md).
+  const idsPath = members.get('IDENTIFIERS.TSV');
+  const identifiers = (rel: string) =>
+    `(SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, ` +
+    `min(nullif(trim(IDENTIFIER_TICKER), '')) AS ticker FROM ${rel} GROUP BY 1)`;
+  const noIdentifiers = '(SELECT NULL::VARCHAR AS hid, NULL::VARCHAR AS isin, NULL::VARCHAR AS ticker WHERE false)';
   const staged = await loadTsv(
     ctx,
-    members.get('FUND_REPORTED_HOLDING.TSV')!,
-    (rel) => `
+    [members.get('FUND_REPORTED_HOLDING.TSV')!, ...(idsPath ? [idsPath] : [])],
+    (rel, ids) => `
     INSERT INTO staging_fund_holdings BY NAME
     SELECT c.acc AS accession_number, trim(h.HOLDING_ID) AS holding_id, c.cik AS registrant_cik, c.reg_name AS registrant_name,
            c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, ${quarterSql('c.rd')} AS report_quarter,
@@ -67,9 +65,9 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            ${filingIndexUrlSql('c.cik', 'c.acc')} AS source_url, ${ctx.parserVersion} AS parser_version
     FROM ${rel} h
     JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
-    LEFT JOIN np_ids ids ON ids.hid = trim(h.HOLDING_ID)`,
+    LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)`,
   );
   ctx.progress.rows(staged);
-  // The identifiers hold a line per holding: dropped before the sorted write, which would otherwise spill beside them.
-  for (const t of ['np_ids', 'np_ctx', 'np_sub', 'np_reg', 'np_info']) await ctx.sql(`DROP TABLE IF EXISTS ${t}`);
+  // Dropped before the sorted write, which would otherwise spill beside them.
+  for (const t of ['np_ctx', 'np_sub', 'np_reg', 'np_info']) await ctx.sql(`DROP TABLE IF EXISTS ${t}`);
 }
