@@ -92,9 +92,10 @@ const SettingsSchema = z.object({
   /**
    * DuckDB threads of the API's lake reader, per process (docs/read-path.md, "Threads"): each query also runs on its
    * own calling thread, so concurrent pages use the cores whatever this is; more threads shorten a single long query
-   * (the worst case's union, an export) and cost a selective page CPU to hand its scan out.
+   * (the worst case's union, an export) and cost every page CPU to hand its scan out. One: at 16 clients on 2 cores,
+   * 1.22–1.37× the pages a second of two threads at 50M lines (BENCH=lake-threads).
    */
-  LAKE_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  LAKE_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

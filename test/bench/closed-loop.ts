@@ -13,11 +13,13 @@ export interface LoadFigures {
  * when the previous one answers), after `warmup` unrecorded calls each. A caller also stops once `budgetMs` has passed
  * since the recorded calls began (after at least one call): on a loaded shared machine a slow system then yields fewer
  * samples, never an endless run; `requests` says how many were recorded. Latency is per call; req/s is the recorded
- * calls over the wall time from the first to the last. `call(n)` gets a running number, to rotate sample values.
+ * calls over the wall time from the first to the last (less the time spent in `afterCall`). `call(n)` gets a running number, to rotate sample values.
+ * `afterCall`, when given, runs after each recorded call outside its timing (with one client: a reading taken between
+ * two calls, such as the server's CPU time).
  */
 export async function closedLoop(
   call: (n: number) => Promise<unknown>,
-  opts: { clients: number; perClient: number; warmup: number; budgetMs: number },
+  opts: { clients: number; perClient: number; warmup: number; budgetMs: number; afterCall?: () => Promise<void> },
 ): Promise<LoadFigures> {
   let n = 0;
   const callers = (body: () => Promise<void>) => Promise.all(Array.from({ length: opts.clients }, body));
@@ -25,14 +27,20 @@ export async function closedLoop(
     for (let i = 0; i < opts.warmup; i++) await call(n++);
   });
   const samples: number[] = [];
+  let paused = 0;
   const start = performance.now();
   await callers(async () => {
     for (let i = 0; i < opts.perClient && (i === 0 || performance.now() - start < opts.budgetMs); i++) {
       const t = performance.now();
       await call(n++);
       samples.push(performance.now() - t);
+      if (opts.afterCall) {
+        const p = performance.now();
+        await opts.afterCall();
+        paused += performance.now() - p;
+      }
     }
   });
-  const wallS = (performance.now() - start) / 1000;
+  const wallS = (performance.now() - start - paused) / 1000;
   return { p50_ms: percentile(samples, 50), p99_ms: percentile(samples, 99), req_s: Math.round((samples.length / wallS) * 10) / 10, requests: samples.length };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
 import { openRawDuck, pageCases, samePage, startHoldingsServer, UNFILTERED_PAGE, worstCaseMinValue } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
-import type { BenchResult } from './support.ts';
+import { type BenchResult, percentile } from './support.ts';
 
 /**
  * Flatness of the 13F read path (issue #20: "at the 50M-line scale … the worst case within 2× of a selective page and
@@ -25,12 +25,38 @@ const CALLS = { clients: 1, perClient: 60, warmup: 3, budgetMs: Number(process.e
  * The closed loop's figures plus CPU per call, warm-up included: `cpuMs` reads the CPU time of the process that does the
  * work (the API server's own process; this process for raw DuckDB, whose threads run in it). Unlike latency it hardly
  * moves with the shared machine's load, so its ratios between sizes hold where the p50's swing between runs.
+ * `cpu_ms` is the mean; `cpu_p50_ms` / `cpu_p99_ms` come from a reading between each two calls (one client), so each
+ * sample is one call plus one reading — for the server, an IPC message, whose own CPU `readingCpuMs` gives.
  */
-async function measured(call: (n: number) => Promise<unknown>, cpuMs: () => Promise<number>): Promise<LoadFigures & { cpu_ms: number }> {
+async function measured(call: (n: number) => Promise<unknown>, cpuMs: () => Promise<number>): Promise<Measured> {
   const before = await cpuMs();
-  const f = await closedLoop(call, CALLS);
+  const perCall: number[] = [];
+  let last: number | null = null;
+  const afterCall = async () => {
+    const now = await cpuMs();
+    if (last !== null) perCall.push(now - last);
+    last = now;
+  };
+  const f = await closedLoop(call, { ...CALLS, afterCall });
   const used = (await cpuMs()) - before;
-  return { ...f, cpu_ms: Math.round((used / (f.requests + CALLS.warmup)) * 100) / 100 };
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    ...f,
+    cpu_ms: round(used / (f.requests + CALLS.warmup)),
+    cpu_p50_ms: round(percentile(perCall, 50)),
+    cpu_p99_ms: round(percentile(perCall, 99)),
+  };
+}
+/** The CPU one reading of `cpuMs` costs the process it reads (the median over 50 back-to-back readings). */
+async function readingCpuMs(cpuMs: () => Promise<number>): Promise<number> {
+  const deltas: number[] = [];
+  let last = await cpuMs();
+  for (let i = 0; i < 50; i++) {
+    const now = await cpuMs();
+    deltas.push(now - last);
+    last = now;
+  }
+  return Math.round(percentile(deltas, 50) * 1000) / 1000;
 }
 const ownCpuMs = async () => {
   const u = process.cpuUsage();
@@ -39,11 +65,12 @@ const ownCpuMs = async () => {
 
 const progress = (step: string) => process.stderr.write(`  flatness: ${step}\n`);
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-type Measured = LoadFigures & { cpu_ms: number };
+type Measured = LoadFigures & { cpu_ms: number; cpu_p50_ms: number; cpu_p99_ms: number };
 /** p50 and CPU-per-call ratios of two cells, per reader. */
 const ratios = (a: Record<string, Measured>, b: Record<string, Measured>) => ({
   API_p50: ratio(a.API.p50_ms, b.API.p50_ms),
   API_cpu: ratio(a.API.cpu_ms, b.API.cpu_ms),
+  API_cpu_p50: ratio(a.API.cpu_p50_ms, b.API.cpu_p50_ms),
   DuckDB_p50: ratio(a.DuckDB.p50_ms, b.DuckDB.p50_ms),
   DuckDB_cpu: ratio(a.DuckDB.cpu_ms, b.DuckDB.cpu_ms),
 });
@@ -68,7 +95,12 @@ export default async function flatnessBench(): Promise<BenchResult[]> {
     try {
       out.push({
         name: `flatness: ${lines(size)}-line lake`,
-        figures: { generated_s: lake.generatedS ?? 'cached', lake_mb: Math.round(lake.bytes / 1e6), worst_min_value: worstCaseMinValue(size) },
+        figures: {
+          generated_s: lake.generatedS ?? 'cached',
+          lake_mb: Math.round(lake.bytes / 1e6),
+          worst_min_value: worstCaseMinValue(size),
+          server_cpu_reading_ms: await readingCpuMs(api.cpuMs),
+        },
       });
       const load = Math.round(loadavg()[0] * 10) / 10;
       const pages = [...pageCases(lake.cusips, lake.managers, size), UNFILTERED_PAGE];

@@ -111,14 +111,14 @@ describe('lake listing off the request path', () => {
 
   it('runs its reader on the DuckDB threads LAKE_THREADS names, with the same pages', async () => {
     const { loadSettings } = await import('../../schemas/settings.ts');
-    expect(loadSettings({ DATA_DIR: app.dataDir }).LAKE_THREADS).toBe(2);
+    expect(loadSettings({ DATA_DIR: app.dataDir }).LAKE_THREADS).toBe(1);
     expect(() => loadSettings({ DATA_DIR: app.dataDir, LAKE_THREADS: '0' })).toThrow(/LAKE_THREADS/);
-    const one = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable], env: { LAKE_THREADS: '1' } });
+    const one = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable], env: { LAKE_THREADS: '2' } });
     try {
       await writeToyCsv(join(one.dataDir, 'in1'), '2026-01-01', 40);
       await one.ingest(toyIngester(), { from: join(one.dataDir, 'in1') }, { skipDiff: true });
-      expect(await one.services.lake.query("SELECT current_setting('threads') AS n")).toEqual([{ n: 1 }]);
-      expect(await app.services.lake.query("SELECT current_setting('threads') AS n")).toEqual([{ n: 2 }]);
+      expect(await one.services.lake.query("SELECT current_setting('threads') AS n")).toEqual([{ n: 2 }]);
+      expect(await app.services.lake.query("SELECT current_setting('threads') AS n")).toEqual([{ n: 1 }]);
       expect((await one.get('/v1/toy-firms-history?limit=50')).body.data).toHaveLength(40);
       const two = await openLake(one.settings.lakeDir, { extraTables: [firmsTable], refreshMs: 0 });
       try {

@@ -1,0 +1,85 @@
+import { rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { closedLoop, type LoadFigures } from './closed-loop.ts';
+import { pageCases } from './holdings-pages.ts';
+import { cachedLake, dataDirOver } from './lake-cache.ts';
+import { httpGet, startServerChild } from './server-child.ts';
+import type { BenchResult } from './support.ts';
+
+/**
+ * `LAKE_THREADS` under concurrency (docs/read-path.md, "Threads"): the real server in its own process (METERING=off),
+ * 16 keep-alive clients in a closed loop on the selective pages and the worst case of the holdings bench, once per
+ * setting in BENCH_THREADS (default `2,1,1,2`: each setting first once, so neither always gets the warmer machine).
+ * Each setting is the other's baseline in the same run. Figures: req/s, p50/p99 and the server's CPU per request;
+ * the run ends with each page's median req/s and CPU per request of every setting over the first one's.
+ * BENCH_THREADS_ROWS: lake size (default 50M lines, from the bench lake cache).
+ */
+const LINES = Number(process.env.BENCH_THREADS_ROWS ?? 50_000_000);
+const SETTINGS = (process.env.BENCH_THREADS ?? '2,1,1,2').split(',');
+const LOOP = { clients: 16, perClient: 25, warmup: 2, budgetMs: 8_000 };
+const PAGES = new Set(['?cusip=', '?manager=<CIK>', '?cusip=&min_value=']);
+
+type Cell = LoadFigures & { cpu_ms: number };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[Math.floor((s.length - 1) / 2)] + s[Math.ceil((s.length - 1) / 2)]) / 2;
+};
+const progress = (step: string) => process.stderr.write(`  lake-threads: ${step}\n`);
+
+export default async function lakeThreadsBench(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  const lake = await cachedLake(LINES, progress);
+  const pages = pageCases(lake.cusips, lake.managers, LINES).filter((p) => PAGES.has(p.label));
+  // cells[threads][page] = one cell per time the setting ran
+  const cells = new Map<string, Map<string, Cell[]>>();
+  try {
+    for (const threads of SETTINGS) {
+      const dataDir = await dataDirOver(lake.lakeDir, 'bench-threads-');
+      const env = { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify({ LAKE_THREADS: threads, METERING: 'off' }) };
+      const server = await startServerChild('api', env, join(dataDir, 'server.log'));
+      const agent = new Agent({ keepAlive: true, maxSockets: LOOP.clients });
+      try {
+        for (const page of pages) {
+          const before = await server.cpuMs();
+          const f = await closedLoop(async (n) => {
+            const r = await httpGet(agent, server.port, page.api(n), server.key);
+            if (r.status !== 200) throw new Error(`${page.api(n)}: ${r.status} ${r.body.slice(0, 200)}`);
+          }, LOOP);
+          const used = (await server.cpuMs()) - before;
+          const cell = { ...f, cpu_ms: Math.round((used / (f.requests + LOOP.clients * LOOP.warmup)) * 100) / 100 };
+          const byPage = cells.get(threads) ?? new Map<string, Cell[]>();
+          cells.set(threads, byPage);
+          byPage.set(page.label, [...(byPage.get(page.label) ?? []), cell]);
+          out.push({ name: `lake-threads: LAKE_THREADS=${threads} ${page.label}, ${LOOP.clients} clients`, figures: { ...cell } });
+          progress(`LAKE_THREADS=${threads} ${page.label} measured`);
+        }
+      } finally {
+        agent.destroy();
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await lake.release();
+  }
+  const base = SETTINGS[0];
+  for (const threads of new Set(SETTINGS)) {
+    if (threads === base) continue;
+    for (const page of pages) {
+      const a = cells.get(threads)?.get(page.label) ?? [];
+      const b = cells.get(base)?.get(page.label) ?? [];
+      if (!a.length || !b.length) continue;
+      const ratio = (x: number, y: number) => Math.round((x / y) * 100) / 100;
+      out.push({
+        name: `lake-threads: ${page.label} LAKE_THREADS=${threads} ÷ ${base} (medians)`,
+        figures: {
+          req_s: ratio(median(a.map((c) => c.req_s)), median(b.map((c) => c.req_s))),
+          cpu_per_request: ratio(median(a.map((c) => c.cpu_ms)), median(b.map((c) => c.cpu_ms))),
+          p99: ratio(median(a.map((c) => c.p99_ms)), median(b.map((c) => c.p99_ms))),
+        },
+      });
+    }
+  }
+  return out;
+}
