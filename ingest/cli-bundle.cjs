@@ -22,9 +22,11 @@ const { dirname, join, relative, resolve } = require('node:path');
  * The ingest CLI finds its datasets at run time (ingest/pipeline/registry.ts lists ingest/datasets/ from its own
  * `import.meta.url` and imports each dataset.ts by a computed path): a CommonJS bundle has no `import.meta.url`, and
  * esbuild cannot follow a computed import. So its target names the datasets folder: the build lists the folders by
- * the registry's rule (sorted, those with a dataset.ts, not `core`), and a generated module imports each dataset.ts
- * statically and hands them to the registry (`provideDatasetModules`); the bundle's entry imports that module before
- * ingest/cli.ts, so it has run before the CLI's `main()`. Nothing is hand-listed: a new folder is in the next build.
+ * the registry's rule (sorted, those with a dataset.ts, not `core`), and a generated module hands the registry one
+ * loader per dataset.ts (`provideDatasetModules`: an `import()` of a literal path, which esbuild bundles and evaluates
+ * only when called, so a dataset that throws while it loads is skipped and reported as discovery skips it, instead of
+ * taking the whole CLI down); the bundle's entry imports that module before ingest/cli.ts, so it has run before the
+ * CLI's `main()`. Nothing is hand-listed: a new folder is in the next build.
  * The stamp records the list, and a start compares it with the folders now (a readdir, an existsSync per folder):
  * a dataset added or removed since the build rebuilds.
  */
@@ -32,7 +34,7 @@ const { dirname, join, relative, resolve } = require('node:path');
 const ROOT = resolve(__dirname, '..');
 
 /**
- * `datasets`: the folder of `<name>/dataset.ts` modules to import statically, and the registry module that takes them.
+ * `datasets`: the folder of `<name>/dataset.ts` modules to bundle (one loader each), and the registry module that takes them.
  * @typedef {{ root: string, entry: string, outFile: string, datasets?: { dir: string, registry: string } }} BundleTarget
  */
 /** @typedef {{ size: number, mtimeMs: number, sha256: string }} Fingerprint */
@@ -164,7 +166,7 @@ const DATASET_MODULES = 'bundle:dataset-modules';
 
 /**
  * A target with `datasets`: the entry is generated, importing first a module (virtual, from the plugin below) that
- * imports every dataset.ts and hands them to the registry, then the CLI. ES modules evaluate in import order, so the
+ * hands the registry a loader per dataset.ts, then the CLI. ES modules evaluate in import order, so the
  * registry has them before the CLI's top-level code runs; the entry's own body would run only after both.
  * @param {BundleTarget} target
  * @param {string[]} folders
@@ -176,8 +178,7 @@ function entryOf(target, folders) {
   const rel = (/** @type {string} */ file) => JSON.stringify(`./${file}`);
   const modules = [
     `import { provideDatasetModules } from ${rel(datasets.registry)};`,
-    ...folders.map((d, i) => `import * as m${i} from ${rel(`${datasets.dir}/${d}/dataset.ts`)};`),
-    `provideDatasetModules([${folders.map((d, i) => `[${JSON.stringify(d)}, m${i}]`).join(', ')}]);`,
+    `provideDatasetModules([${folders.map((d) => `[${JSON.stringify(d)}, () => import(${rel(`${datasets.dir}/${d}/dataset.ts`)})]`).join(', ')}]);`,
   ].join('\n');
   /** @type {import('esbuild').Plugin} */
   const plugin = {

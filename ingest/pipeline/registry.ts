@@ -1,22 +1,23 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverModules } from './discover.ts';
+import { discoverModules, loadModules, type ModuleLoader } from './discover.ts';
 import type { DatasetIngester } from './contract.ts';
 
 type DatasetExport = DatasetIngester | DatasetIngester[];
 
 let cache: Promise<DatasetIngester[]> | null = null;
-let provided: { dir: string; value: DatasetExport }[] | null = null;
+let provided: ModuleLoader<DatasetExport>[] | null = null;
 
 /**
  * The bundled `npm run ingest` (ingest/cli-bundle.cjs) hands over its dataset modules here: a CommonJS bundle has
  * no `import.meta.url` to find ingest/datasets/ by, nor a way to import a computed path, so its build lists the
- * folders by discovery's rule and imports each dataset.ts statically. `[folder, module]` pairs, in folder order.
- * Without this call (tsx, the tests) the folders are discovered at run time.
+ * folders by discovery's rule and passes one loader per dataset.ts (an `import()` of a literal path, bundled and
+ * evaluated only when called). `[folder, loader]` pairs, in folder order; a module that throws while it loads is
+ * skipped and reported as discovery skips it. Without this call (tsx, the tests) the folders are discovered at run time.
  * @public (called by the generated bundle entry only)
  */
-export function provideDatasetModules(modules: [dir: string, mod: { default?: DatasetExport }][]): void {
-  provided = modules.flatMap(([dir, mod]) => (mod.default === undefined ? [] : [{ dir, value: mod.default }]));
+export function provideDatasetModules(modules: [dir: string, load: () => Promise<{ default?: DatasetExport }>][]): void {
+  provided = modules.map(([dir, load]) => ({ dir, file: `ingest/datasets/${dir}/dataset.ts`, load }));
   cache = null;
 }
 
@@ -29,7 +30,9 @@ export function loadIngesters(): Promise<DatasetIngester[]> {
   cache ??= (async () => {
     const out: DatasetIngester[] = [];
     // Resolved here, not at load: in the bundle `import.meta` is empty, and the modules were provided.
-    const modules = provided ?? (await discoverModules<DatasetExport>(resolve(dirname(fileURLToPath(import.meta.url)), '../datasets'), 'dataset.ts'));
+    const modules = provided
+      ? await loadModules(provided)
+      : await discoverModules<DatasetExport>(resolve(dirname(fileURLToPath(import.meta.url)), '../datasets'), 'dataset.ts');
     for (const { value } of modules) out.push(...(Array.isArray(value) ? value : [value]));
     const names = new Set<string>();
     for (const d of out) {

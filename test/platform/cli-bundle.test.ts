@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBundle, readStamp, TARGETS } from '../../ingest/cli-bundle.cjs';
 import { commandOutcome as outcome } from '../support/processes.ts';
+
+const DISCOVER = fileURLToPath(new URL('../../ingest/pipeline/discover.ts', import.meta.url));
 
 /** The prebuilt CLIs (ingest/cli-bundle.cjs): built when missing, current until one of their inputs changes. */
 describe('cli bundles: built on first use, rebuilt when a source changes', () => {
@@ -37,8 +40,8 @@ describe('cli bundles: built on first use, rebuilt when a source changes', () =>
 });
 
 /**
- * A target with a datasets folder (the ingest CLI's): every `<folder>/dataset.ts` is imported statically and handed
- * to the registry before the entry runs; a folder added or removed after the build rebuilds. A toy root: a registry
+ * A target with a datasets folder (the ingest CLI's): a loader per `<folder>/dataset.ts` is handed to the registry
+ * before the entry runs; a folder added or removed after the build rebuilds. A toy root: a registry
  * recording what it was given, an entry printing it at its top level (so the hand-over ran first).
  */
 describe('cli bundles: the dataset folders are found at build time, and a change to them rebuilds', () => {
@@ -49,13 +52,16 @@ describe('cli bundles: the dataset folders are found at build time, and a change
   };
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'cli-bundle-datasets-'));
+    // The toy registry loads what it is given through the real loader (skip and report a module that throws).
     await writeFile(
       join(root, 'registry.ts'),
-      'export const given: string[] = [];\n' +
-        'export function provideDatasetModules(modules: [string, { default?: string }][]): void {\n' +
-        '  for (const [dir, mod] of modules) given.push(dir + "=" + mod.default);\n}\n',
+      `import { loadModules, type ModuleLoader } from ${JSON.stringify(DISCOVER)};\n` +
+        'let given: ModuleLoader<string>[] = [];\n' +
+        'export function provideDatasetModules(modules: [string, () => Promise<{ default?: string }>][]): void {\n' +
+        "  given = modules.map(([dir, load]) => ({ dir, file: 'datasets/' + dir + '/dataset.ts', load }));\n}\n" +
+        "export const loaded = async () => (await loadModules(given)).map((m) => m.dir + '=' + m.value);\n",
     );
-    await writeFile(join(root, 'main.ts'), "import { given } from './registry.ts';\nconsole.log(given.join(' '));\n");
+    await writeFile(join(root, 'main.ts'), "import { loaded } from './registry.ts';\nloaded().then((l) => console.log(l.join(' ')));\n");
     await dataset('b', 'B');
     await dataset('a', 'A');
     await dataset('core', 'not a dataset'); // skipped, as discovery skips it
@@ -70,13 +76,29 @@ describe('cli bundles: the dataset folders are found at build time, and a change
     expect(await printed()).toBe('a=A b=B\n');
     expect((await ensureBundle(target)).built).toBeNull();
     expect(readStamp(target)?.datasets).toEqual(['a', 'b']);
-    expect(Object.keys(readStamp(target)?.inputs ?? {})).toEqual(['datasets/a/dataset.ts', 'datasets/b/dataset.ts', 'main.ts', 'registry.ts']);
+    // Besides the toy files, the real loader the toy registry imports (a path outside the root).
+    const inputs = Object.keys(readStamp(target)?.inputs ?? {});
+    expect(inputs.filter((f) => !f.endsWith('/ingest/pipeline/discover.ts'))).toEqual([
+      'datasets/a/dataset.ts',
+      'datasets/b/dataset.ts',
+      'main.ts',
+      'registry.ts',
+    ]);
+    expect(inputs).toHaveLength(5);
 
     await dataset('c', 'C');
     expect((await ensureBundle(target)).built).toBe('the dataset folders changed (+c)');
     expect(await printed()).toBe('a=A b=B c=C\n');
+    // A dataset that throws while it loads is skipped and reported; the others still load (they used to be imported
+    // statically, so one such module stopped the whole bundled CLI before it started).
+    await mkdir(join(root, 'datasets', 'd'));
+    await writeFile(join(root, 'datasets', 'd', 'dataset.ts'), "throw new Error('d is broken');\n");
+    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (+d)');
+    const withBroken = await outcome(process.execPath, [target.outFile], { env: { LOG_LEVEL: 'info' } });
+    expect(withBroken).toEqual({ code: 0, stdout: 'a=A b=B c=C\n', stderr: '[discover] skipped datasets/d/dataset.ts: d is broken\n' });
+    await rm(join(root, 'datasets', 'd'), { recursive: true });
     await rm(join(root, 'datasets', 'a'), { recursive: true });
-    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (-a)');
+    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (-a, -d)');
     expect(await printed()).toBe('b=B c=C\n');
     expect((await ensureBundle(target)).built).toBeNull();
   });
