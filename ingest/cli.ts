@@ -3,6 +3,7 @@ import { loadIngesters } from './pipeline/registry.ts';
 import { runIngest } from './pipeline/runner.ts';
 import { IngestRefused } from './pipeline/validate.ts';
 import { loadSettings } from '../schemas/settings.ts';
+import { dropOutputOnceReaderGone } from './cli-stdout.ts';
 
 /**
  * `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]] [--force]`, `--list`.
@@ -11,6 +12,7 @@ import { loadSettings } from '../schemas/settings.ts';
  * `npm run ingest` runs this file bundled (ingest/cli-launch.cjs → dist/ingest.cjs, ingest/cli-bundle.cjs), so it has
  * no top-level await (the bundle is CommonJS).
  */
+dropOutputOnceReaderGone();
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {

@@ -5,6 +5,7 @@ import { formatRows, type OutputFormat } from './sql-format.ts';
 import { repl } from './sql-repl.ts';
 import { ALL_TABLES } from '../schemas/tables/index.ts';
 import { dataDirs } from '../schemas/data-dirs.ts';
+import { dropOutputOnceReaderGone } from './cli-stdout.ts';
 
 /**
  * `npm run sql -- "<SQL>" [--format table|csv|json] [--out FILE]`: the lake as one view per table, read-only, so it
@@ -15,6 +16,7 @@ import { dataDirs } from '../schemas/data-dirs.ts';
  * only what a query needs (no zod, no settings validation: `DATA_DIR` is the one setting it reads) and has no
  * top-level await (the bundle is CommonJS).
  */
+dropOutputOnceReaderGone();
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { format: { type: 'string', default: 'table' }, tables: { type: 'boolean' }, out: { type: 'string' } },

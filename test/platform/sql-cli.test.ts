@@ -6,7 +6,7 @@ import whistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { ensureBundle, readStamp, TARGETS } from '../../ingest/cli-bundle.cjs';
 import { loadSettings } from '../../schemas/settings.ts';
-import { commandOutcome as outcome } from '../support/processes.ts';
+import { commandOutcome as outcome, outcomeWithoutReader } from '../support/processes.ts';
 
 /**
  * The prebuilt bundle behind `npm run sql` (ingest/cli-bundle.cjs; how a bundle is built and kept current:
@@ -71,6 +71,28 @@ describe('npm run sql: answers, refusals and files through the bundle', () => {
     const tables = await sql(['--tables']);
     expect(tables.code).toBe(0);
     expect(tables.stdout).toMatch(/^whistleblower_orders\s+SEC whistleblower/m);
+  });
+
+  it('a reader gone before the output (`| head`) ends nothing early: no stack trace, the command finishes', async () => {
+    const launch = (args: string[]) => outcomeWithoutReader(process.execPath, ['ingest/cli-launch.cjs', ...args], { env: { DATA_DIR: dataDir } });
+    // From the sources (tsx: the launcher's fallback), before the CLIs took EPIPE: exit 1 and the stack trace of an
+    // unhandled 'error' event on stdout.
+    const fromSources = (cli: string, args: string[]) =>
+      outcomeWithoutReader(process.execPath, ['--import', 'tsx', `ingest/${cli}`, ...args], { env: { DATA_DIR: dataDir } });
+    expect(await fromSources('cli.ts', ['--list'])).toEqual({ code: 0, stderr: '' });
+    expect(await fromSources('sql-cli.ts', ['--format', 'csv', 'SELECT range AS n FROM range(100000)'])).toEqual({ code: 0, stderr: '' });
+    expect(await launch(['sql', '--format', 'csv', 'SELECT range AS n FROM range(100000)'])).toEqual({ code: 0, stderr: '' });
+    expect(await launch(['ingest', '--list'])).toEqual({ code: 0, stderr: '' });
+    const outDir = await mkdtemp(join(tmpdir(), 'sql-out-'));
+    try {
+      const file = join(outDir, 'orders.csv');
+      expect(await launch(['sql', '--out', file, 'SELECT award_order_no FROM whistleblower_orders'])).toEqual({ code: 0, stderr: '' });
+      expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(rows + 1);
+      // A refusal keeps its own exit code.
+      expect((await launch(['sql', `COPY (SELECT 1) TO '${join(outDir, 'x.csv')}'`])).code).toBe(1);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
   });
 
   it('without a query reads statements from stdin (the prompt, piped)', async () => {

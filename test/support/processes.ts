@@ -20,6 +20,21 @@ export async function commandOutcome(cmd: string, args: string[], opts: { env?: 
   );
 }
 
+/**
+ * Runs a command whose reader is gone before it writes (`… | head` once head has its lines): its stdout pipe is
+ * closed at once, so every write it makes fails with EPIPE. Its exit code and stderr.
+ */
+export function outcomeWithoutReader(cmd: string, args: string[], opts: { env?: Record<string, string> } = {}): Promise<Omit<Outcome, 'stdout'>> {
+  const child = spawn(cmd, args, { env: { ...process.env, LOG_LEVEL: 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? 1, stderr }));
+  });
+}
+
 /** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
 export interface ApiProcess {
   port: number;
