@@ -38,7 +38,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
 
   // The first ISIN/ticker of each holding, aggregated inside the holdings statement: as a TEMP table (a line per
   // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB for a
-  // 152.5 MiB block; read inline it ingests there (peak RSS 1,613 MB), and at the default 2GB its peak went from 2,965
+  // 152.5 MiB block; read inline it ingests there (peak RSS 1,613 MB), and at 2GB (then the default) its peak went from 2,965
   // to 2,327 MB at the same CPU (docs/13f-funds.md).
   const idsPath = members.get('IDENTIFIERS.TSV');
   const identifiers = (rel: string) =>

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defineIngester } from '../../ingest/pipeline/contract.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
+
+/**
+ * An ingest's DuckDB runs within INGEST_MEMORY_LIMIT (1GB unless set) and hands freed memory back early: what keeps a
+ * real 13F window (3M lines) and a 10M-line N-PORT data set under 1.5 GB of RSS (figures: docs/13f-funds.md, "Memory").
+ * A toy dataset reads the settings of the connection its load runs on.
+ */
+describe('ingest memory: the work database’s limit and allocator', () => {
+  let app: TestApp;
+  const seen: Record<string, unknown>[] = [];
+  const toy = toyIngester();
+  const recording = defineIngester({
+    ...toy,
+    async load(ctx, inputs, args) {
+      seen.push(
+        ...(await ctx.sql(
+          `SELECT current_setting('memory_limit') AS memory_limit, current_setting('allocator_flush_threshold') AS flush,
+                  current_setting('allocator_background_threads') AS background, current_setting('threads') AS threads`,
+        )),
+      );
+      return toy.load(ctx, inputs, args);
+    },
+  });
+
+  beforeAll(async () => {
+    app = await createTestApp({ extraTables: [firmsTable] });
+    await writeToyCsv(join(app.dataDir, 'in'), '2026-01-01', 20);
+  });
+  afterAll(() => app.close());
+  afterEach(() => {
+    delete process.env.INGEST_MEMORY_LIMIT;
+    seen.length = 0;
+  });
+
+  it('1GB by default, with freed memory handed back past 4 MB a thread, and the rows written', async () => {
+    delete process.env.INGEST_MEMORY_LIMIT;
+    const summary = await app.ingest(recording, { from: join(app.dataDir, 'in') });
+    expect(summary.rowsWritten).toBe(20);
+    // DuckDB reports limits in binary units: 1GB is 953.6 MiB, 4MB 3.8 MiB.
+    expect(seen).toEqual([{ memory_limit: '953.6 MiB', flush: '3.8 MiB', background: true, threads: 2 }]);
+  });
+
+  it('INGEST_MEMORY_LIMIT sets the limit', async () => {
+    process.env.INGEST_MEMORY_LIMIT = '3GB';
+    await app.ingest(recording, { from: join(app.dataDir, 'in') });
+    expect(seen).toMatchObject([{ memory_limit: '2.7 GiB', flush: '3.8 MiB' }]);
+  });
+});
