@@ -73,6 +73,15 @@ const SettingsSchema = z.object({
   DEMO_RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).default(8443),
   /** Share of a partition's rows (or of a run's rows, rejected) beyond which an ingest refuses to replace the lake. */
   INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
+  /**
+   * DuckDB memory limit of an ingest's work database, in DuckDB's units (`1GB`, `1500MB`, `2GiB`): checked here so a
+   * typo fails at start, not mid-ingest. Peak RSS runs ≈ 0.3–0.5 GB above it (docs/13f-funds.md, "Memory").
+   */
+  INGEST_MEMORY_LIMIT: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 1GB, 1500MB or 2GiB')
+    .default('1GB'),
   /** How often the API checks the lake's catalogs for commits from other processes (docs/read-path.md); 0: never. */
   LAKE_REFRESH_MS: z.coerce.number().int().min(0).default(2000),
   /** Prepared statements kept per API lake connection, keyed by SQL text (docs/read-path.md); 0 turns the cache off. */

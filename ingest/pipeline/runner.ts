@@ -90,11 +90,11 @@ class PartitionSources {
  * peaked at 2,482 MB; a 1GB limit with freed memory handed back early (`allocator_flush_threshold` 4MB instead of
  * 128 MiB per thread, the allocator's background threads on) at 1,428 MB (1,476-1,497 MB at 16MB), and a 10M-line
  * N-PORT data set at 1,326 MB instead of 2,346-2,775 MB, with the CPU within the runs' spread (sorts spill to `spill/`).
- * INGEST_MEMORY_LIMIT raises the limit for a host with memory to spare.
+ * INGEST_MEMORY_LIMIT (`memoryLimit`) raises the limit for a host with memory to spare.
  */
-function ingestDuckOptions(workDir: string): Record<string, string> {
+function ingestDuckOptions(workDir: string, memoryLimit: string): Record<string, string> {
   return {
-    memory_limit: process.env.INGEST_MEMORY_LIMIT ?? '1GB',
+    memory_limit: memoryLimit,
     temp_directory: join(workDir, 'spill'),
     threads: '2',
     preserve_insertion_order: 'false',
@@ -203,7 +203,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       for (const [bi, batch] of batches.entries()) {
         const workDir = join(scratch.workDir, `batch-${bi}`);
         await mkdir(workDir, { recursive: true });
-        const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), ingestDuckOptions(workDir));
+        const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), ingestDuckOptions(workDir, settings.INGEST_MEMORY_LIMIT));
         batchBad = 0;
         batchFirstBad = undefined;
         kept.clear();

@@ -32,21 +32,29 @@ describe('ingest memory: the work database’s limit and allocator', () => {
   });
   afterAll(() => app.close());
   afterEach(() => {
-    delete process.env.INGEST_MEMORY_LIMIT;
     seen.length = 0;
   });
 
   it('1GB by default, with freed memory handed back past 4 MB a thread, and the rows written', async () => {
-    delete process.env.INGEST_MEMORY_LIMIT;
     const summary = await app.ingest(recording, { from: join(app.dataDir, 'in') });
     expect(summary.rowsWritten).toBe(20);
-    // DuckDB reports limits in binary units: 1GB is 953.6 MiB, 4MB 3.8 MiB.
+    // DuckDB reports limits in binary units: 1GB is 953.6 MiB, 4MB 3.8 MiB. Its own defaults: 128.0 MiB, false.
     expect(seen).toEqual([{ memory_limit: '953.6 MiB', flush: '3.8 MiB', background: true, threads: 2 }]);
   });
 
-  it('INGEST_MEMORY_LIMIT sets the limit', async () => {
-    process.env.INGEST_MEMORY_LIMIT = '3GB';
-    await app.ingest(recording, { from: join(app.dataDir, 'in') });
-    expect(seen).toMatchObject([{ memory_limit: '2.7 GiB', flush: '3.8 MiB' }]);
+  it('INGEST_MEMORY_LIMIT sets the limit; a value DuckDB would not read is refused at start, naming the setting', async () => {
+    const big = await createTestApp({ extraTables: [firmsTable], env: { INGEST_MEMORY_LIMIT: '3GB' } });
+    try {
+      await writeToyCsv(join(big.dataDir, 'in'), '2026-01-01', 20);
+      await big.ingest(recording, { from: join(big.dataDir, 'in') });
+      expect(seen).toMatchObject([{ memory_limit: '2.7 GiB', flush: '3.8 MiB' }]);
+    } finally {
+      await big.close();
+    }
+    const { loadSettings } = await import('../../schemas/settings.ts');
+    expect(loadSettings({ DATA_DIR: app.dataDir, INGEST_MEMORY_LIMIT: '1500MB' }).INGEST_MEMORY_LIMIT).toBe('1500MB');
+    for (const bad of ['lots', '1 GBs', '-1GB', '80%']) {
+      expect(() => loadSettings({ DATA_DIR: app.dataDir, INGEST_MEMORY_LIMIT: bad }), bad).toThrow(/INGEST_MEMORY_LIMIT/);
+    }
   });
 });
