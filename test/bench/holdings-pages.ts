@@ -126,17 +126,19 @@ export interface ApiUnderTest {
 /**
  * The real server (request-overhead-child.ts: address gate, Express, a `pro` key, metering on the DuckDB state store,
  * info logging into `logFile`; `settings` override the environment, e.g. METERING) over the lake in `dataDir/lake`, in
- * its own process: `cpuMs` is the server's CPU alone, without the client's.
+ * its own process: `cpuMs` is the server's CPU alone, without the client's. `clients`: keep-alive sockets for that
+ * many concurrent callers (default 1).
  */
 export async function startHoldingsServer(
   dataDir: string,
   logFile: string,
   settings: Record<string, string> = {},
+  opts: { clients?: number } = {},
 ): Promise<ApiUnderTest & { cpuMs(): Promise<number> }> {
   // LAKE_THREADS from the bench's environment reaches the server (make bench BENCH=flatness LAKE_THREADS=1).
   const threads = process.env.LAKE_THREADS ? { LAKE_THREADS: process.env.LAKE_THREADS } : {};
   const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify({ ...threads, ...settings }) }, logFile);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.clients ?? 1 });
   let stopped: Promise<void> | null = null;
   return {
     async get(path) {

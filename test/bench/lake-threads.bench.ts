@@ -1,10 +1,8 @@
 import { rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
-import { pageCases } from './holdings-pages.ts';
+import { pageCases, startHoldingsServer } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
-import { httpGet, startServerChild } from './server-child.ts';
 import type { BenchResult } from './support.ts';
 
 /**
@@ -36,16 +34,12 @@ export default async function lakeThreadsBench(): Promise<BenchResult[]> {
   try {
     for (const threads of SETTINGS) {
       const dataDir = await dataDirOver(lake.lakeDir, 'bench-threads-');
-      const env = { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify({ LAKE_THREADS: threads, METERING: 'off' }) };
-      const server = await startServerChild('api', env, join(dataDir, 'server.log'));
-      const agent = new Agent({ keepAlive: true, maxSockets: LOOP.clients });
+      const settings = { LAKE_THREADS: threads, METERING: 'off' };
+      const server = await startHoldingsServer(dataDir, join(dataDir, 'server.log'), settings, { clients: LOOP.clients });
       try {
         for (const page of pages) {
           const before = await server.cpuMs();
-          const f = await closedLoop(async (n) => {
-            const r = await httpGet(agent, server.port, page.api(n), server.key);
-            if (r.status !== 200) throw new Error(`${page.api(n)}: ${r.status} ${r.body.slice(0, 200)}`);
-          }, LOOP);
+          const f = await closedLoop((n) => server.get(page.api(n)), LOOP);
           const used = (await server.cpuMs()) - before;
           const cell = { ...f, cpu_ms: Math.round((used / (f.requests + LOOP.clients * LOOP.warmup)) * 100) / 100 };
           const byPage = cells.get(threads) ?? new Map<string, Cell[]>();
@@ -55,8 +49,7 @@ export default async function lakeThreadsBench(): Promise<BenchResult[]> {
           progress(`LAKE_THREADS=${threads} ${page.label} measured`);
         }
       } finally {
-        agent.destroy();
-        await server.stop();
+        await server.close();
         await rm(dataDir, { recursive: true, force: true });
       }
     }

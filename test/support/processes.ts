@@ -9,10 +9,12 @@ export interface Outcome {
   stderr: string;
 }
 
+/** A command's environment: ours with `env` added, LOG_LEVEL=silent unless given. */
+const commandEnv = (env: Record<string, string> = {}) => ({ ...process.env, LOG_LEVEL: 'silent', ...env });
+
 /** Runs a command to its exit with `env` added (LOG_LEVEL=silent unless given), `input` fed on stdin. */
 export async function commandOutcome(cmd: string, args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Outcome> {
-  const env = { ...process.env, LOG_LEVEL: 'silent', ...opts.env };
-  const child = promisify(execFile)(cmd, args, { env });
+  const child = promisify(execFile)(cmd, args, { env: commandEnv(opts.env) });
   if (opts.input !== undefined) child.child.stdin?.end(opts.input);
   return child.then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
@@ -25,7 +27,7 @@ export async function commandOutcome(cmd: string, args: string[], opts: { env?: 
  * closed at once, so every write it makes fails with EPIPE. Its exit code and stderr.
  */
 export function outcomeWithoutReader(cmd: string, args: string[], opts: { env?: Record<string, string> } = {}): Promise<Omit<Outcome, 'stdout'>> {
-  const child = spawn(cmd, args, { env: { ...process.env, LOG_LEVEL: 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { env: commandEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.destroy();
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
