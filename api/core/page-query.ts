@@ -1,4 +1,4 @@
-import { mayMatch } from '../../ingest/lake/index.ts';
+import { mayMatch, rowsAtMost, type SummaryBounds } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn } from './endpoint.ts';
 import { MISSING_FILE, type Lake } from './lake.ts';
@@ -120,6 +120,14 @@ async function readPage(
   const onePartition = (p: unknown, limit: number, after?: unknown[]) =>
     byFiles ? read(lake.relation(table.name, [String(p)]), null, rest, limit, after, stored(p)) : read(view, { op: '=', value: p }, rest, limit, after);
   const later = partitionsAfter(parts, start, cmp, first.dir);
+  // The summaries show the first partition cannot fill the page (fewer of its rows hold the key, or reach the
+  // minimum, than the page needs): the page is one query over every candidate partition in the page's full order,
+  // not the first partition's query and then the later ones'. A CUSIP with ≈ 3 lines a quarter above the minimum,
+  // over the eight copies of the 50M-line bench lake: 14.3–15.4 ms of CPU in one query against 18–19 ms as 1 + 7.
+  if (candidates && !cursorKey && !walk.windows && later.length && cannotFill(lake, table, String(start), filters.bounds, n)) {
+    walk.onRead?.(candidates);
+    return read(lake.relation(table.name, candidates), null, order, n);
+  }
   walk.onRead?.([String(start)]);
   // A cursor's partition that no summary admits holds nothing more to read.
   const rows = candidates && !candidates.includes(String(start)) ? [] : await onePartition(start, n, cursorKey?.slice(1));
@@ -227,14 +235,26 @@ function firstWhere(sorted: string[], past: (p: string) => boolean): number {
  * written before summaries, a stale one) is always kept.
  */
 function summaryCandidates(lake: Lake, table: TableSpec, parts: string[], bounds: Filters['bounds']): string[] | null {
-  if (!table.summary || !bounds) return null;
-  const keys = bounds[table.summary.key]?.in;
-  const min = bounds[table.summary.max]?.gte;
-  if (keys === undefined && min === undefined) return null;
+  const within = summaryBounds(table, bounds);
+  if (!within) return null;
   const summaries = lake.summaries(table.name);
   // A lake written before summaries keeps today's path over the view.
   if (!summaries || [...summaries.values()].every((x) => x === null)) return null;
-  return parts.filter((p) => mayMatch(summaries.get(p) ?? null, { keys, min }));
+  return parts.filter((p) => mayMatch(summaries.get(p) ?? null, within));
+}
+
+/** What the filters' bounds say of the table's summary key and max column; null when they bound neither. */
+function summaryBounds(table: TableSpec, bounds: Filters['bounds']): SummaryBounds | null {
+  if (!table.summary || !bounds) return null;
+  const keys = bounds[table.summary.key]?.in;
+  const min = bounds[table.summary.max]?.gte;
+  return keys === undefined && min === undefined ? null : { keys, min };
+}
+
+/** Whether the summary of `partition` shows it holds fewer than `n` rows within the bounds. */
+function cannotFill(lake: Lake, table: TableSpec, partition: string, bounds: Filters['bounds'], n: number): boolean {
+  const within = summaryBounds(table, bounds);
+  return within !== null && rowsAtMost(lake.summaries(table.name)?.get(partition) ?? null, within) < n;
 }
 
 /** `from`: the table's view (its quoted name) or a parenthesized SELECT over some of its files. */

@@ -8,8 +8,8 @@ import type { TableSpec } from '../../schemas/table.ts';
 /**
  * Per-partition key summaries (issue #20): beside a partition's `data.parquet`, a small Parquet file (named so the
  * listing, which takes `*.parquet`, never reads it as data) with one row per value of the table's summary key: its
- * row count and the largest value of the summary's `max` column. Each row also carries the fingerprint of the data
- * file it was computed from. The summary is renamed into place by the same run commit as its data file, after it; a
+ * row count, the largest value of the summary's `max` column and its `FILL_RANK`-th largest. Each row also carries
+ * the fingerprint of the data file it was computed from. The summary is renamed into place by the same run commit as its data file, after it; a
  * crash between the two renames (rolled forward at the next start), a compaction that rewrote the data file, or a
  * live append file beside it all leave a summary whose fingerprint or file set no longer matches, and such a
  * partition is read as if it had no summary (every page still reads it).
@@ -19,7 +19,18 @@ export const SUMMARY_FILE = 'data.summary';
 export interface KeyStats {
   rows: number;
   max: number | null;
+  /**
+   * The key's `FILL_RANK`-th largest value (null: fewer values than that; undefined: a summary written before it):
+   * below it, a minimum leaves fewer than `FILL_RANK` of the key's rows.
+   */
+  nth?: number | null;
 }
+
+/**
+ * The rank kept per key beside its max: a default page (25 rows) plus the row that tells whether another page
+ * follows. With it a page knows, before opening a file, that a partition cannot fill it on its own.
+ */
+export const FILL_RANK = 26;
 
 export interface PartitionSummary {
   keys: ReadonlyMap<string, KeyStats>;
@@ -52,7 +63,8 @@ export async function writePartitionSummary(conn: DuckDBConnection, spec: TableS
   const max = sqlIdent(spec.summary.max);
   // A NULL key gets its own row (an equality filter never matches it, but the partition-wide max still counts it).
   await conn.run(
-    `COPY (SELECT CAST(${key} AS VARCHAR) AS key, count(*)::BIGINT AS rows, max(${max})::DOUBLE AS max_value, ${sqlString(fp)} AS data_fingerprint ` +
+    `COPY (SELECT CAST(${key} AS VARCHAR) AS key, count(*)::BIGINT AS rows, max(${max})::DOUBLE AS max_value, ` +
+      `max(${max}, ${FILL_RANK})[${FILL_RANK}]::DOUBLE AS nth_value, ${sqlString(fp)} AS data_fingerprint ` +
       `FROM read_parquet(${sqlString(dataFile)}) GROUP BY 1 ORDER BY 1) TO ${sqlString(summaryFile)} (FORMAT parquet, COMPRESSION zstd)`,
   );
 }
@@ -84,7 +96,8 @@ export async function readPartitionSummary(conn: DuckDBConnection, dir: string, 
   } catch {
     return null;
   }
-  const rows = await queryRows(conn, `SELECT key, rows, max_value, data_fingerprint FROM read_parquet(${sqlString(path)})`);
+  // `SELECT *`: a summary written before `nth_value` still reads, without it.
+  const rows = await queryRows(conn, `SELECT * FROM read_parquet(${sqlString(path)})`);
   // An empty summary proves nothing about the file beside it: read that partition.
   if (!rows.length || rows.some((r) => r.data_fingerprint !== fp)) return null;
   const keys = new Map<string, KeyStats>();
@@ -92,7 +105,8 @@ export async function readPartitionSummary(conn: DuckDBConnection, dir: string, 
   for (const r of rows) {
     const m = r.max_value === null ? null : Number(r.max_value);
     if (m !== null && (max === null || m > max)) max = m;
-    if (r.key !== null) keys.set(String(r.key), { rows: Number(r.rows), max: m });
+    const nth = r.nth_value === undefined ? undefined : r.nth_value === null ? null : Number(r.nth_value);
+    if (r.key !== null) keys.set(String(r.key), { rows: Number(r.rows), max: m, nth });
   }
   return { keys, max };
 }
@@ -113,4 +127,22 @@ export function mayMatch(summary: PartitionSummary | null, bounds: SummaryBounds
     const s = summary.keys.get(k);
     return s !== undefined && reaches(s.max);
   });
+}
+
+/**
+ * At most how many rows of a partition with this summary fall within the bounds: its rows holding one of the keys,
+ * fewer than `FILL_RANK` of a key's when the minimum is above the key's `FILL_RANK`-th largest value. Infinity without
+ * a summary, or without keys (a summary counts rows per key only).
+ */
+export function rowsAtMost(summary: PartitionSummary | null, bounds: SummaryBounds): number {
+  const { keys, min } = bounds;
+  if (!summary || keys === undefined) return Number.POSITIVE_INFINITY;
+  let total = 0;
+  for (const k of new Set(keys)) {
+    const s = summary.keys.get(k);
+    if (!s || (min !== undefined && (s.max === null || s.max < min))) continue;
+    const fewer = min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min);
+    total += fewer ? Math.min(s.rows, FILL_RANK - 1) : s.rows;
+  }
+  return total;
 }

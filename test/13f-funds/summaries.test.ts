@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
-import { SUMMARY_FILE } from '../../ingest/lake/summary.ts';
+import { FILL_RANK, rowsAtMost, SUMMARY_FILE } from '../../ingest/lake/summary.ts';
 
 /**
  * Per-quarter key summaries of holdings_13f (CUSIPs) and its manager-sorted copy (manager CIKs): pages read with them
@@ -138,6 +138,70 @@ describe('13F holdings key summaries', () => {
     expect(await pages(q, 100)).toEqual(want);
     expect(new Set(filesRead())).toEqual(new Set(kept));
     expect(filesRead()).not.toContain(String(low.period));
+  });
+
+  it("keeps each key's 26th-largest value beside its max, as the data holds it", async () => {
+    const ps = await periods();
+    const newest = ps[ps.length - 1];
+    const s = app.services.lake.summaries('holdings_13f')!.get(newest)!;
+    const [{ cusip }] = await app.services.lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [
+      newest,
+    ]);
+    const values = (
+      await app.services.lake.query('SELECT value_usd FROM holdings_13f WHERE period = $1 AND cusip = $2 AND value_usd IS NOT NULL', [newest, cusip])
+    )
+      .map((r) => Number(r.value_usd))
+      .sort((a, b) => b - a);
+    const stats = s.keys.get(String(cusip))!;
+    expect(stats.max).toBe(values[0]);
+    expect(stats.nth).toBe(values.length >= FILL_RANK ? values[FILL_RANK - 1] : null);
+  });
+
+  it('a first quarter that cannot fill the page is read with the later ones in one query; one that can is read alone', async () => {
+    // The newest quarter of a CUSIP in several quarters, and how many of its lines that quarter holds.
+    const [row] = await app.services.lake.query(
+      'WITH q AS (SELECT cusip, period, count(*) AS n, max(period) OVER (PARTITION BY cusip) AS newest, count(*) OVER (PARTITION BY cusip) AS quarters ' +
+        'FROM holdings_13f GROUP BY 1, 2) SELECT cusip, n FROM q WHERE period = newest AND quarters > 1 AND n >= 2 ORDER BY n, cusip LIMIT 1',
+    );
+    const cusip = String(row.cusip);
+    const lines = Number(row.n);
+    const quarters = (await app.services.lake.query('SELECT DISTINCT period FROM holdings_13f WHERE cusip = $1', [cusip])).map((r) => String(r.period));
+    const q = `/v1/holdings?cusip=${cusip}&include_superseded=true`;
+    // A page of more rows than the newest quarter's lines: one query over every quarter holding the CUSIP.
+    const big = lines + 5;
+    const want = await pagesWithout(q, big);
+    sqls = [];
+    expect(await pages(q, big, 1)).toEqual(want.slice(0, big));
+    expect(holdingsQueries()).toHaveLength(1);
+    expect(new Set(filesRead())).toEqual(new Set(quarters));
+    // A page the newest quarter can fill: that quarter alone.
+    sqls = [];
+    const r = await app.get(`${q}&limit=1`);
+    expect(r.body.data).toHaveLength(1);
+    expect(holdingsQueries()).toHaveLength(1);
+    expect(filesRead()).toHaveLength(1);
+  });
+
+  it("bounds the rows a partition may hold within a page's filters from its summary", () => {
+    const summary = {
+      max: 100,
+      keys: new Map([
+        ['A', { rows: 300, max: 100, nth: 50 }],
+        ['B', { rows: 10, max: 9, nth: null }],
+        ['C', { rows: 40, max: 80 }],
+      ]),
+    };
+    expect(rowsAtMost(summary, { keys: ['A'] })).toBe(300);
+    expect(rowsAtMost(summary, { keys: ['A'], min: 50 })).toBe(300);
+    expect(rowsAtMost(summary, { keys: ['A'], min: 51 })).toBe(FILL_RANK - 1);
+    expect(rowsAtMost(summary, { keys: ['A'], min: 101 })).toBe(0);
+    expect(rowsAtMost(summary, { keys: ['B'], min: 1 })).toBe(10);
+    expect(rowsAtMost(summary, { keys: ['A', 'B', 'A'], min: 60 })).toBe(FILL_RANK - 1 + 0);
+    // A summary written before the rank: only its row counts bound the page.
+    expect(rowsAtMost(summary, { keys: ['C'], min: 70 })).toBe(40);
+    expect(rowsAtMost(summary, { keys: ['Z'] })).toBe(0);
+    expect(rowsAtMost(summary, { min: 1 })).toBe(Number.POSITIVE_INFINITY);
+    expect(rowsAtMost(null, { keys: ['A'] })).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('a partition file gone under the listing (a compaction) plans the page again over the new listing', async () => {
