@@ -1,4 +1,4 @@
-import { Agent, createServer } from 'node:http';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
@@ -7,7 +7,7 @@ import routes13f from '../../api/13f/routes.ts';
 import { createApp } from '../../api/core/app.ts';
 import { createKey } from '../../api/core/keys.ts';
 import { closeServices, createServices } from '../../api/core/services.ts';
-import { httpGet, startServerChild } from './server-child.ts';
+import { httpGet, keepAliveAgent, startServerChild } from './server-child.ts';
 
 /**
  * The `/v1/holdings` pages the peer and flatness benches time, each as the API serves it and as plain SQL (`$n`
@@ -138,11 +138,13 @@ export async function startHoldingsServer(
   // LAKE_THREADS from the bench's environment reaches the server (make bench BENCH=flatness LAKE_THREADS=1).
   const threads = process.env.LAKE_THREADS ? { LAKE_THREADS: process.env.LAKE_THREADS } : {};
   const server = await startServerChild('api', { DATA_DIR: dataDir, BENCH_SERVER_ENV: JSON.stringify({ ...threads, ...settings }) }, logFile);
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.clients ?? 1 });
+  const agent = keepAliveAgent(opts.clients ?? 1);
   let stopped: Promise<void> | null = null;
   return {
     async get(path) {
-      const r = await httpGet(agent, server.port, path, server.key);
+      const r = await httpGet(agent, server.port, path, server.key).catch((err: Error) => {
+        throw new Error(`${path}: ${err.message}; ${server.diagnosis()}`);
+      });
       if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.body.slice(0, 300)}`);
       return (JSON.parse(r.body) as { data: Row[] }).data;
     },

@@ -9,7 +9,7 @@ import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.t
 import { holdings13f } from '../../schemas/tables/13f.ts';
 import { generateLake } from './13f-funds.bench.ts';
 import { closedLoop } from './closed-loop.ts';
-import { httpGet, type ServerChild, startServerChild } from './server-child.ts';
+import { httpGet, keepAliveAgent, type ServerChild, startServerChild } from './server-child.ts';
 import type { BenchResult } from './support.ts';
 
 /**
@@ -31,7 +31,7 @@ const BUDGET_MS = Number(process.env.BENCH_OVERHEAD_BUDGET_S ?? 15) * 1000;
 
 /** 16 clients in a closed loop on `path(n)`; the server's CPU per recorded request beside req/s and latency. */
 async function load(server: ServerChild, path: (n: number) => string): Promise<Record<string, number>> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const agent = keepAliveAgent(CLIENTS);
   try {
     const call = async (n: number) => {
       const r = await httpGet(agent, server.port, path(n), server.key);

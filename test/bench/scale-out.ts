@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,6 +9,7 @@ import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { loadSettings } from '../../schemas/settings.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import { type ApiProcess, getStatus, startApiProcess } from '../support/processes.ts';
+import { keepAliveAgent } from './server-child.ts';
 import type { BenchResult } from './support.ts';
 
 const PATH = '/v1/trading-suspensions?limit=25';
@@ -18,7 +18,7 @@ const IN_FLIGHT = 32;
 
 /** Requests/s of REQUESTS metered GETs, IN_FLIGHT at a time, spread round-robin over `ports` (after a warm-up). */
 async function throughput(ports: number[], key: string): Promise<{ rps: number; non200: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const agent = keepAliveAgent(IN_FLIGHT);
   try {
     const burst = async (n: number) => {
       let next = 0;
