@@ -123,7 +123,7 @@ async function readPage(
   // The summaries show the first partition cannot fill the page (fewer of its rows hold the key, or reach the
   // minimum, than the page needs): the page is one query over every candidate partition in the page's full order,
   // not the first partition's query and then the later ones'. A CUSIP with ≈ 3 lines a quarter above the minimum,
-  // over the eight copies of the 50M-line bench lake: 14.3–15.4 ms of CPU in one query against 18–19 ms as 1 + 7.
+  // over the eight copies of the 50M-line bench lake: 14.3–15.4 ms of CPU in one query against 17.6–20.5 ms as 1 + 7.
   if (candidates && !cursorKey && !walk.windows && later.length && cannotFill(lake, table, String(start), filters.bounds, n)) {
     walk.onRead?.(candidates);
     return read(lake.relation(table.name, candidates), null, order, n);
