@@ -83,7 +83,8 @@ async function readPage(
   const cmp = comparator(type);
   const listed = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
   const bounded = listed && (walk.from !== undefined || walk.to !== undefined) ? within(listed, walk, cmp, first.dir) : listed;
-  const candidates = bounded && summaryCandidates(lake, table, bounded, filters.bounds);
+  const keyBounds = summaryBounds(table, filters.bounds);
+  const candidates = bounded && keyBounds && summaryCandidates(lake, table, bounded, keyBounds);
   const parts = candidates ?? bounded;
   // No partition within the walk's bounds, or none whose summary holds the key (or a value that large): the page is
   // empty, and no file is opened (without bounds or summaries, an empty listing still runs the query).
@@ -124,7 +125,7 @@ async function readPage(
   // minimum, than the page needs): the page is one query over every candidate partition in the page's full order,
   // not the first partition's query and then the later ones'. A CUSIP with ≈ 3 lines a quarter above the minimum,
   // over the eight copies of the 50M-line bench lake: 14.3–15.4 ms of CPU in one query against 17.6–20.5 ms as 1 + 7.
-  if (candidates && !cursorKey && !walk.windows && later.length && cannotFill(lake, table, String(start), filters.bounds, n)) {
+  if (candidates && !cursorKey && !walk.windows && later.length && cannotFill(lake, table, String(start), keyBounds, n)) {
     walk.onRead?.(candidates);
     return read(lake.relation(table.name, candidates), null, order, n);
   }
@@ -230,17 +231,15 @@ function firstWhere(sorted: string[], past: (p: string) => boolean): number {
 }
 
 /**
- * The partitions (in page order) whose key summary may hold a row within the filters' bounds, or null when the table
- * has no summary or the filters bound neither its key nor its max column. A partition without a summary (a lake
- * written before summaries, a stale one) is always kept.
+ * The partitions (in page order) whose key summary may hold a row within `keyBounds` (the filters' bounds on the
+ * summary's key and max column, `summaryBounds`), or null when no partition of the table has a summary. A partition
+ * without a summary (a lake written before summaries, a stale one) is always kept.
  */
-function summaryCandidates(lake: Lake, table: TableSpec, parts: string[], bounds: Filters['bounds']): string[] | null {
-  const within = summaryBounds(table, bounds);
-  if (!within) return null;
+function summaryCandidates(lake: Lake, table: TableSpec, parts: string[], keyBounds: SummaryBounds): string[] | null {
   const summaries = lake.summaries(table.name);
   // A lake written before summaries keeps today's path over the view.
   if (!summaries || [...summaries.values()].every((x) => x === null)) return null;
-  return parts.filter((p) => mayMatch(summaries.get(p) ?? null, within));
+  return parts.filter((p) => mayMatch(summaries.get(p) ?? null, keyBounds));
 }
 
 /** What the filters' bounds say of the table's summary key and max column; null when they bound neither. */
@@ -252,9 +251,8 @@ function summaryBounds(table: TableSpec, bounds: Filters['bounds']): SummaryBoun
 }
 
 /** Whether the summary of `partition` shows it holds fewer than `n` rows within the bounds. */
-function cannotFill(lake: Lake, table: TableSpec, partition: string, bounds: Filters['bounds'], n: number): boolean {
-  const within = summaryBounds(table, bounds);
-  return within !== null && rowsAtMost(lake.summaries(table.name)?.get(partition) ?? null, within) < n;
+function cannotFill(lake: Lake, table: TableSpec, partition: string, keyBounds: SummaryBounds | null, n: number): boolean {
+  return keyBounds !== null && rowsAtMost(lake.summaries(table.name)?.get(partition) ?? null, keyBounds) < n;
 }
 
 /** `from`: the table's view (its quoted name) or a parenthesized SELECT over some of its files. */

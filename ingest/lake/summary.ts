@@ -9,8 +9,8 @@ import type { TableSpec } from '../../schemas/table.ts';
  * Per-partition key summaries (issue #20): beside a partition's `data.parquet`, a small Parquet file (named so the
  * listing, which takes `*.parquet`, never reads it as data) with one row per value of the table's summary key: its
  * row count, the largest value of the summary's `max` column and its `FILL_RANK`-th largest. Each row also carries
- * the fingerprint of the data file it was computed from. The summary is renamed into place by the same run commit as its data file, after it; a
- * crash between the two renames (rolled forward at the next start), a compaction that rewrote the data file, or a
+ * the fingerprint of the data file it was computed from. The summary is renamed into place by the same run commit as
+ * its data file, after it; a crash between the two renames (rolled forward at the next start), a compaction that rewrote the data file, or a
  * live append file beside it all leave a summary whose fingerprint or file set no longer matches, and such a
  * partition is read as if it had no summary (every page still reads it).
  */

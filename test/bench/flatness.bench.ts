@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
 import { openRawDuck, pageCases, samePage, startHoldingsServer, UNFILTERED_PAGE, worstCaseMinValue } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
-import { type BenchResult, percentile } from './support.ts';
+import { type BenchResult, percentile, ratio } from './support.ts';
 
 /**
  * Flatness of the 13F read path (issue #20: "at the 50M-line scale … the worst case within 2× of a selective page and
@@ -64,7 +64,6 @@ const ownCpuMs = async () => {
 };
 
 const progress = (step: string) => process.stderr.write(`  flatness: ${step}\n`);
-const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 type Measured = LoadFigures & { cpu_ms: number; cpu_p50_ms: number; cpu_p99_ms: number };
 /** p50 and CPU-per-call ratios of two cells, per reader. */
 const ratios = (a: Record<string, Measured>, b: Record<string, Measured>) => ({

@@ -1,6 +1,6 @@
 import { startContractApp } from '../support/contract-app.ts';
 import { buildProbes, eachProbe, type Probe, sendProbe } from '../support/fuzz-probes.ts';
-import { type BenchResult, percentile } from './support.ts';
+import { type BenchResult, percentile, ratio } from './support.ts';
 
 /**
  * How long the fuzz suite's hostile answers take (#19: every answer within 2 s), beside the same app's well-formed
@@ -51,5 +51,3 @@ export default async function run(): Promise<BenchResult[]> {
     await contract.close();
   }
 }
-
-const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { closedLoop, type LoadFigures } from './closed-loop.ts';
 import { pageCases, startHoldingsServer } from './holdings-pages.ts';
 import { cachedLake, dataDirOver } from './lake-cache.ts';
-import type { BenchResult } from './support.ts';
+import { type BenchResult, ratio } from './support.ts';
 
 /**
  * `LAKE_THREADS` under concurrency (docs/read-path.md, "Threads"): the real server in its own process (METERING=off),
@@ -63,7 +63,6 @@ export default async function lakeThreadsBench(): Promise<BenchResult[]> {
       const a = cells.get(threads)?.get(page.label) ?? [];
       const b = cells.get(base)?.get(page.label) ?? [];
       if (!a.length || !b.length) continue;
-      const ratio = (x: number, y: number) => Math.round((x / y) * 100) / 100;
       out.push({
         name: `lake-threads: ${page.label} LAKE_THREADS=${threads} ÷ ${base} (medians)`,
         figures: {

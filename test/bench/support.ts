@@ -16,6 +16,9 @@ export function percentile(samples: number[], p: number): number {
   return Math.round(s[i] * 100) / 100;
 }
 
+/** `a ÷ b`, to two decimals: the ratio a bench prints beside its baseline. */
+export const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
 /** Runs `fn` `n` times after `warmup` runs; returns p50/p99/mean in ms. */
 export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10): Promise<{ p50_ms: number; p99_ms: number; mean_ms: number; runs: number }> {
   for (let i = 0; i < warmup; i++) await fn();
