@@ -51,10 +51,26 @@ export function checkEndpoint(ep: Endpoint): void {
     return;
   }
   checkOrder(ep, ep.orderBy);
+  checkLookupColumns(ep.path, ep.table, ep.filters, ep.orderBy);
   if (ep.variant) {
     checkFilters(`${ep.path} (variant ${ep.variant.table.name})`, ep.variant.table, ep.filters);
     checkOrder({ path: `${ep.path} (variant ${ep.variant.table.name})`, table: ep.variant.table }, ep.variant.orderBy);
+    checkLookupColumns(`${ep.path} (variant ${ep.variant.table.name})`, ep.variant.table, ep.filters, ep.variant.orderBy);
   }
+}
+
+/**
+ * A list's pages read serving copies whose rows hold the table's lookup columns as NULL until the page's rows are
+ * chosen (TableSpec.servingLookup): a filter or order on one would see only NULLs.
+ */
+function checkLookupColumns(path: string, table: TableSpec, filters: Record<string, unknown>, order: OrderColumn[]): void {
+  const lifted = new Set(table.servingLookup?.columns ?? []);
+  const read = [...Object.values(filters).flatMap((f) => (f as Filter<unknown>).columns), ...order.map((o) => o.column)];
+  const hit = read.find((c) => lifted.has(c));
+  if (hit)
+    throw new Error(
+      `${path}: column ${hit} is a serving lookup column of ${table.name} (filled in after the page's rows are chosen): no list may filter or order by it`,
+    );
 }
 
 async function asOfFor(services: Services, table: TableSpec, scopePartition: string | null): Promise<string | null> {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
-import { openLakeReader, type LakeReader, type PartitionSummary, type ReaderHooks } from '../../ingest/lake/index.ts';
+import { openLakeReader, type LakeReader, type PartitionRelation, type PartitionSummary, type ReaderHooks } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 export interface TableInfo {
@@ -31,8 +31,11 @@ export interface Lake {
   tableInfo(table: string): Promise<TableInfo>;
   /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
-  /** SQL text of the table read over these partitions' files only (paths from the listing; a FROM item). */
-  relation(table: string, partitions: readonly string[]): string;
+  /**
+   * The table read over these partitions' files only (paths from the listing): a FROM item, and what fills in on its
+   * rows the columns serving copies keep once per filing (call it on the rows a page keeps).
+   */
+  relation(table: string, partitions: readonly string[]): PartitionRelation;
   /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**

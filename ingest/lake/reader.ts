@@ -2,12 +2,12 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver, tableDir, viewSqlOver } from './layout.ts';
-import { attachServing, servingIdentity, servingRelation } from './serving.ts';
+import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
-import { allColumns, type TableSpec } from '../../schemas/table.ts';
+import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
 
 /** Every table's listing as of one refresh: replaced whole, never edited, so a reader of it sees one moment. */
 export type LakeListing = ReadonlyMap<string, TableListing>;
@@ -34,9 +34,9 @@ export interface LakeReader {
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
   /**
    * The table's relation over the files of `partitions` only, as the last refresh listed them: SQL text naming our
-   * own file paths (never user input), read like the table's view.
+   * own file paths (never user input), read like the table's view, and what completes its rows.
    */
-  relation(table: string, partitions: readonly string[]): string;
+  relation(table: string, partitions: readonly string[]): PartitionRelation;
   /** How many of a table's partitions are read from a serving copy (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
@@ -53,10 +53,24 @@ export interface LakeReader {
   close(): void;
 }
 
-/** A partition read from its serving copy: the alias it is attached under and the order its rows are stored in. */
+/**
+ * A FROM item over some partitions of a table (`LakeReader.relation`). `complete` fills in, on rows it returned, the
+ * columns a serving copy keeps in its lookup (TableSpec.servingLookup): the relation gives them as NULL, so a page
+ * runs its top-N over the narrow rows and completes only the rows it keeps. Rows read from Parquet are left alone.
+ */
+export interface PartitionRelation {
+  sql: string;
+  complete(rows: Record<string, unknown>[]): Record<string, unknown>[];
+}
+
+/**
+ * A partition read from its serving copy: the alias it is attached under, the order its rows are stored in, and the
+ * lookup its rows leave out (null: they hold every column).
+ */
 interface ServedCopy {
   alias: string;
   orderedBy: readonly string[];
+  lookup: AttachedLookup | null;
 }
 
 export interface ReaderHooks {
@@ -189,7 +203,7 @@ export async function openLakeReader(
       const alias = `serving_${++attachCount}`;
       const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
       if (!copy) continue;
-      const entry = { key: id.key, alias, orderedBy: copy.orderedBy };
+      const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup };
       attached.set(dir, entry);
       out.set(value, entry);
       fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
@@ -292,13 +306,16 @@ export async function openLakeReader(
       const parts = current.get(table)?.byPartition;
       const aliases = served.get(table);
       const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
-      const copies = partitions.flatMap((v) => aliases?.get(v)?.alias ?? []);
-      if (!copies.length) return `(${selectOver(spec, files, uniformTables.has(table))})`;
+      const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
+      if (!copies.length) return { sql: `(${selectOver(spec, files, uniformTables.has(table))})`, complete: (rows) => rows };
       // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
-      const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
-      const selects = copies.map((a) => `SELECT ${cols} FROM ${servingRelation(a)}`);
+      const columns = allColumns(spec);
+      const cols = Object.keys(columns).map(sqlIdent).join(', ');
+      const selects = copies.map((c) => `SELECT ${copyColumns(columns, c.lookup)} FROM ${servingRelation(c.alias)}`);
       if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
-      return `(${selects.join(' UNION ALL ')})`;
+      // Taken now: a refresh between the query and its completion swaps `served`, not these.
+      const lookups = new Map(partitions.flatMap((v) => (aliases?.get(v)?.lookup ? [[v, aliases.get(v)!.lookup!] as const] : [])));
+      return { sql: `(${selects.join(' UNION ALL ')})`, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
     },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
     storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
@@ -311,4 +328,23 @@ export async function openLakeReader(
       instance.closeSync();
     },
   };
+}
+
+/** A copy's select list: every column of the table in order, those its lookup holds as typed NULLs. */
+function copyColumns(columns: Record<string, ColumnSpec>, lookup: AttachedLookup | null): string {
+  const lifted = new Set(lookup?.columns ?? []);
+  return Object.entries(columns)
+    .map(([c, s]) => (lifted.has(c) ? `NULL::${s.type === 'JSON' ? 'JSON' : s.type} AS ${sqlIdent(c)}` : sqlIdent(c)))
+    .join(', ');
+}
+
+/** Fills in the lookup columns of rows read from copies that keep them apart (by the row's partition value). */
+function completeRows(rows: Record<string, unknown>[], partitionBy: string, lookups: ReadonlyMap<string, AttachedLookup>): Record<string, unknown>[] {
+  if (!lookups.size) return rows;
+  for (const row of rows) {
+    const lookup = lookups.get(String(row[partitionBy]));
+    const values = lookup?.values.get(String(row[lookup.key]));
+    if (values) Object.assign(row, values);
+  }
+  return rows;
 }

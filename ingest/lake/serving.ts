@@ -5,7 +5,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver } from './layout.ts';
 import { fileFingerprint } from './summary.ts';
-import type { TableSpec } from '../../schemas/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
+
+type ServingLookup = NonNullable<TableSpec['servingLookup']>;
 
 /**
  * Serving copies (issue #20): beside a partition's `data.parquet` of a table that declares `serving`, a native DuckDB
@@ -22,10 +24,13 @@ export const SERVING_FILE = 'data.duckdb';
 /** The table holding the rows in a serving file. */
 const ROWS_TABLE = 'rows';
 /**
- * A one-row table: the fingerprint of the data file the rows were copied from, and the columns the rows are in
- * ascending order of (JSON text; absent in copies written before it, which claim no order).
+ * A one-row table: the fingerprint of the data file the rows were copied from, the columns the rows are in ascending
+ * order of (JSON text; absent in copies written before it, which claim no order), and the lookup the rows leave out
+ * (JSON `{key, columns}`; absent or empty: the rows hold every column).
  */
 const META_TABLE = 'meta';
+/** The table holding a `servingLookup`'s columns once per key (TableSpec.servingLookup). */
+const LOOKUP_TABLE = 'lookup';
 
 /**
  * The columns a partition file of `spec` is sorted by, ascending, as DuckDB orders them: the writer and the compaction
@@ -53,15 +58,42 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
   try {
     await conn.run('SET preserve_insertion_order = true');
     // The reader's own SELECT over this one file: the copy can only ever hold what a read of the file returns.
-    await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS ${selectOver(spec, [dataFile], true)}`);
+    const file = selectOver(spec, [dataFile], true);
+    const lookup = spec.servingLookup && (await writeLookup(conn, `${alias}.${LOOKUP_TABLE}`, spec.servingLookup, file)) ? spec.servingLookup : null;
+    const lifted = new Set(lookup?.columns ?? []);
+    const cols = Object.keys(allColumns(spec))
+      .filter((c) => !lifted.has(c))
+      .map(sqlIdent)
+      .join(', ');
+    await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS SELECT ${cols} FROM (${file})`);
     await conn.run(
-      `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by`,
+      `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by, ` +
+        `${sqlString(lookup ? JSON.stringify(lookup) : '')} AS lookup`,
     );
     await conn.run(`CHECKPOINT ${alias}`);
   } finally {
     if (keep !== true) await conn.run('SET preserve_insertion_order = false');
     await conn.run(`DETACH ${alias}`);
   }
+}
+
+/**
+ * Writes the lookup table of `file` (one row per key) when every key of the file holds one value of each lookup
+ * column, and says whether it did. A file where some key does not (no ingest of ours writes one) gets a copy with
+ * every column on every row instead: a lookup could only give each key one value.
+ */
+async function writeLookup(conn: DuckDBConnection, target: string, lookup: ServingLookup, file: string): Promise<boolean> {
+  const key = sqlIdent(lookup.key);
+  const cols = lookup.columns.map(sqlIdent);
+  // One value per key: its smallest equals its largest, and it is on all of the key's rows or none (min/max skip NULLs).
+  const single = cols.map((c) => `(min(${c}) IS NOT DISTINCT FROM max(${c}) AND count(${c}) IN (0, count(*)))`).join(' AND ');
+  await conn.run(
+    `CREATE TABLE ${target} AS SELECT ${key}, ${cols.map((c) => `min(${c}) AS ${c}`).join(', ')}, ${single} AS single FROM (${file}) GROUP BY ${key}`,
+  );
+  const [{ ok }] = await queryRows(conn, `SELECT coalesce(bool_and(single), true) AS ok FROM ${target}`);
+  if (ok === true) await conn.run(`ALTER TABLE ${target} DROP COLUMN single`);
+  else await conn.run(`DROP TABLE ${target}`);
+  return ok === true;
 }
 
 /**
@@ -80,10 +112,21 @@ export async function servingIdentity(dir: string, fp: string | null): Promise<{
 }
 
 /**
+ * A copy's lookup as read when it was attached: the columns its rows leave out, and per key their values (converted
+ * as any page row is). 10,608 filings a 1M-line quarter; a real quarter holds ≈ 10,000 (docs/read-path.md).
+ */
+export interface AttachedLookup {
+  key: string;
+  columns: readonly string[];
+  values: ReadonlyMap<string, Record<string, unknown>>;
+}
+
+/**
  * Attaches `path` read-only as `alias` (ours, never user input) and keeps it only if it was built from the data file
- * with `fingerprint` and holds the columns `columns` in that order (a copy written before a column was added is not
- * read: its Parquet file is). Returns, when it stayed attached, the columns its rows are in ascending order of
- * (`ordered_by`; none for a copy written before the meta recorded it); null when it was not kept.
+ * with `fingerprint` and holds the columns `columns` in that order, but for those its lookup holds (a copy written
+ * before a column was added is not read: its Parquet file is). Returns, when it stayed attached, the columns its rows
+ * are in ascending order of (`ordered_by`; none for a copy written before the meta recorded it) and its lookup, read
+ * whole; null when it was not kept.
  */
 export async function attachServing(
   conn: DuckDBConnection,
@@ -91,7 +134,7 @@ export async function attachServing(
   path: string,
   fingerprint: string,
   columns: readonly string[],
-): Promise<{ orderedBy: string[] } | null> {
+): Promise<{ orderedBy: string[]; lookup: AttachedLookup | null } | null> {
   const a = sqlIdent(alias);
   try {
     await conn.run(`ATTACH ${sqlString(path)} AS ${a} (READ_ONLY)`);
@@ -100,17 +143,57 @@ export async function attachServing(
   }
   try {
     const rows = await queryRows(conn, `SELECT * FROM ${a}.${META_TABLE}`);
-    const cols = await queryRows(
-      conn,
-      `SELECT column_name FROM duckdb_columns() WHERE database_name = ${sqlString(alias)} AND table_name = ${sqlString(ROWS_TABLE)} ORDER BY column_index`,
-    );
-    const sameColumns = cols.length === columns.length && cols.every((c, i) => c.column_name === columns[i]);
-    if (rows.length === 1 && rows[0].data_fingerprint === fingerprint && sameColumns) return { orderedBy: orderedBy(rows[0].ordered_by) };
+    const meta = rows.length === 1 ? rows[0] : null;
+    const declared = meta ? lookupOf(meta.lookup) : null;
+    const lifted = new Set(declared?.columns ?? []);
+    const holds = async (table: string, expected: readonly string[]) => {
+      const cols = await queryRows(
+        conn,
+        `SELECT column_name FROM duckdb_columns() WHERE database_name = ${sqlString(alias)} AND table_name = ${sqlString(table)} ORDER BY column_index`,
+      );
+      return cols.length === expected.length && cols.every((c, i) => c.column_name === expected[i]);
+    };
+    // The rows hold the table's columns but the lifted ones; the lookup, its key (a column of the rows) and those.
+    const lookupFits = !declared || ([declared.key, ...declared.columns].every((c) => columns.includes(c)) && !lifted.has(declared.key));
+    const sameColumns =
+      lookupFits &&
+      (await holds(
+        ROWS_TABLE,
+        columns.filter((c) => !lifted.has(c)),
+      )) &&
+      (!declared || (await holds(LOOKUP_TABLE, [declared.key, ...declared.columns])));
+    if (meta && meta.data_fingerprint === fingerprint && sameColumns) {
+      const lookup = declared ? { ...declared, values: await lookupValues(conn, a, declared.key) } : null;
+      return { orderedBy: orderedBy(meta.ordered_by), lookup };
+    }
   } catch {
     // Not a serving file of ours (no meta table): read the partition from Parquet.
   }
   await conn.run(`DETACH ${a}`).catch(() => undefined);
   return null;
+}
+
+/** The lookup table of an attached copy, by key. */
+async function lookupValues(conn: DuckDBConnection, alias: string, key: string): Promise<Map<string, Record<string, unknown>>> {
+  const values = new Map<string, Record<string, unknown>>();
+  for (const row of await queryRows(conn, `SELECT * FROM ${alias}.${LOOKUP_TABLE}`)) {
+    const k = String(row[key]);
+    delete row[key];
+    values.set(k, row);
+  }
+  return values;
+}
+
+/** The meta's `lookup` (JSON `{key, columns}`); null when the rows hold every column (empty, absent, anything else). */
+function lookupOf(text: unknown): ServingLookup | null {
+  if (typeof text !== 'string' || text === '') return null;
+  try {
+    const v = JSON.parse(text);
+    const ok = typeof v?.key === 'string' && Array.isArray(v.columns) && v.columns.length > 0 && v.columns.every((c: unknown) => typeof c === 'string');
+    return ok ? { key: v.key, columns: v.columns } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The meta's `ordered_by` as column names: anything but a JSON list of strings claims no order. */

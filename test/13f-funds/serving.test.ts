@@ -6,6 +6,7 @@ import holdings13fRoutes from '../../api/13f/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { tableFiles } from '../../ingest/lake/layout.ts';
+import type { PartitionRelation } from '../../ingest/lake/index.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
 import { openSqlSession } from '../../ingest/lake/sql-session.ts';
 import { cleanDeadScratch } from '../../ingest/lake/scratch.ts';
@@ -82,13 +83,18 @@ describe('13F holdings serving copies', () => {
       expect(lake.servedPartitions(t)).toBe(ps.length);
       const native = lake.relation(t, [ps[0]]);
       const parquet = parquetOnly.relation(t, [ps[0]]);
-      expect(native).not.toContain('read_parquet');
-      expect(parquet).toContain('read_parquet');
+      expect(native.sql).not.toContain('read_parquet');
+      expect(parquet.sql).toContain('read_parquet');
       const describe = async (rel: string) => (await lake.query(`DESCRIBE SELECT * FROM ${rel}`)).map((r) => `${r.column_name} ${r.column_type}`);
-      expect(await describe(native)).toEqual(await describe(parquet));
-      // Same rows in the same order (the file's sort order, which the copy's zonemaps prune by).
-      const rows = async (rel: string) => lake.query(`SELECT * FROM ${rel}`);
+      expect(await describe(native.sql)).toEqual(await describe(parquet.sql));
+      // Same rows in the same order (the file's sort order, which the copy's zonemaps prune by), once completed:
+      // the copy gives the filing's text as NULL and its lookup fills it in.
+      const rows = async (rel: PartitionRelation) => rel.complete(await lake.query(`SELECT * FROM ${rel.sql}`));
       expect(await rows(native)).toEqual(await rows(parquet));
+      // What completes them: the copy's rows leave the filing's text out.
+      const raw = await lake.query(`SELECT manager_name, source_url, value_unit_reason FROM ${native.sql} LIMIT 50`);
+      expect(raw.length).toBeGreaterThan(0);
+      expect(raw.every((r) => r.manager_name === null && r.source_url === null && r.value_unit_reason === null)).toBe(true);
     }
     // Neither the view nor the analysts' file list takes the copy as data.
     for (const f of tableFiles(lakeDir(), 'holdings_13f')) expect(f.endsWith('.parquet')).toBe(true);
@@ -198,7 +204,7 @@ describe('13F holdings serving copies', () => {
     try {
       const [res] = await session.run('SELECT count(*) AS n FROM holdings_13f');
       const [{ n }] = await app.services.lake.query('SELECT count(*) AS n FROM holdings_13f');
-      const [{ m }] = await app.services.lake.query(`SELECT count(*) AS m FROM ${app.services.lake.relation('holdings_13f', await periods())}`);
+      const [{ m }] = await app.services.lake.query(`SELECT count(*) AS m FROM ${app.services.lake.relation('holdings_13f', await periods()).sql}`);
       expect(Number(res.rows[0].n)).toBe(Number(n));
       expect(Number(m)).toBe(Number(n));
     } finally {
@@ -215,7 +221,7 @@ describe('13F holdings serving copies', () => {
     try {
       await app.services.lake.refresh();
       expect(app.services.lake.servedPartitions('holdings_13f')).toBe(ps.length - 1);
-      expect(app.services.lake.relation('holdings_13f', [newest])).toContain('read_parquet');
+      expect(app.services.lake.relation('holdings_13f', [newest]).sql).toContain('read_parquet');
       const q = `/v1/holdings?period=${newest}`;
       expect(await pages(q, 25, 2)).toEqual(await pagesFromParquet(q, 25, 2));
     } finally {
@@ -233,8 +239,8 @@ describe('13F holdings serving copies', () => {
     const newest = ps[ps.length - 1];
     // A relation planned, and a query streaming, over the copy the re-ingest replaces.
     const before = lake.relation('holdings_13f', [newest]);
-    const [oldAlias] = before.match(/serving_\d+/)!;
-    const long = `SELECT h.cusip FROM ${before} h, range(20) ORDER BY ALL`;
+    const [oldAlias] = before.sql.match(/serving_\d+/)!;
+    const long = `SELECT h.cusip FROM ${before.sql} h, range(20) ORDER BY ALL`;
     const [{ n: wantRows }] = await lake.query(`SELECT count(*) AS n FROM (${long})`);
     const stream = lake.stream(long);
     const first = await stream.next();
@@ -256,21 +262,21 @@ describe('13F holdings serving copies', () => {
     const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f WHERE period = $1 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1', [newest]);
     for (const q of [`/v1/holdings?cusip=${cusip}`, `/v1/holdings?period=${newest}`]) expect(await pages(q, 5, 3)).toEqual(await pagesFromParquet(q, 5, 3));
     // One refresh after the swap, a relation planned before it still runs (its alias is detached a refresh later).
-    expect(lake.relation('holdings_13f', [newest])).not.toContain(oldAlias);
-    const [{ n: stillThere }] = await lake.query(`SELECT count(*) AS n FROM ${before}`);
+    expect(lake.relation('holdings_13f', [newest]).sql).not.toContain(oldAlias);
+    const [{ n: stillThere }] = await lake.query(`SELECT count(*) AS n FROM ${before.sql}`);
     expect(Number(stillThere)).toBeGreaterThan(0);
 
     const r = await recoverInterruptedRuns(app.settings, { quiet: true });
     expect(r.rolledForward).toHaveLength(1);
     await lake.refresh();
     expect(lake.servedPartitions('holdings_13f')).toBe(ps.length);
-    expect(lake.relation('holdings_13f', [newest])).not.toContain(oldAlias);
+    expect(lake.relation('holdings_13f', [newest]).sql).not.toContain(oldAlias);
     // Detached now: the stream that was running on it finishes all the same.
     for (let c = await stream.next(); !c.done; c = await stream.next()) streamed += (c.value as unknown[]).length;
     expect(streamed).toBe(Number(wantRows));
     // A query planned on the detached alias fails with an error the page re-plans on (MISSING_FILE).
     const { MISSING_FILE } = await import('../../api/core/lake.ts');
-    const err = await lake.query(`SELECT count(*) FROM ${before}`).catch((e: Error) => e);
+    const err = await lake.query(`SELECT count(*) FROM ${before.sql}`).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(MISSING_FILE);
     const q = `/v1/holdings?cusip=${cusip}`;

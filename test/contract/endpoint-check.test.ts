@@ -107,6 +107,35 @@ describe('checkEndpoint', () => {
     expect(() => checkEndpoint(ep)).toThrow(/\/v1\/check\/nullable: order column state must be declared nullable: false/);
   });
 
+  it('refuses a list that filters or orders by a serving lookup column (copies hold it as NULL until the page is chosen)', () => {
+    const looked = { ...firms, name: 'check_firms_lookup', servingLookup: { key: 'id', columns: ['state'] } } as const;
+    const filtered = defineList({
+      ...common,
+      path: '/v1/check/lookup',
+      table: looked,
+      params: { state: p.str() },
+      filters: { state: f.eq('state') },
+      orderBy: [{ column: 'id', dir: 'asc' }],
+    });
+    expect(() => checkEndpoint(filtered)).toThrow(/\/v1\/check\/lookup: column state is a serving lookup column of check_firms_lookup/);
+    const ordered = { ...byState, name: 'check_firms_lookup_order', servingLookup: { key: 'id', columns: ['state'] } } as const;
+    const byLookup = defineList({
+      ...common,
+      path: '/v1/check/lookup-order',
+      table: ordered,
+      params: {},
+      filters: {},
+      orderBy: [
+        { column: 'state', dir: 'asc' },
+        { column: 'id', dir: 'asc' },
+      ],
+    });
+    expect(() => checkEndpoint(byLookup)).toThrow(/column state is a serving lookup column/);
+    // Read only on the rows a page returns: accepted.
+    const shown = defineList({ ...common, path: '/v1/check/lookup-shown', table: looked, params: {}, filters: {}, orderBy: [{ column: 'id', dir: 'asc' }] });
+    expect(() => checkEndpoint(shown)).not.toThrow();
+  });
+
   it('refuses a variant table without a column the filters read', () => {
     const ep = defineList({ ...good, path: '/v1/check/variant', variant: { ...good.variant!, table: withoutState, orderBy: [{ column: 'id', dir: 'asc' }] } });
     expect(() => checkEndpoint(ep)).toThrow(/\/v1\/check\/variant \(variant check_firms_slim\): filter state reads column state/);

@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
+import { attachServing, writeServingCopy } from '../../ingest/lake/serving.ts';
+import { fileFingerprint } from '../../ingest/lake/summary.ts';
+import { holdings13f } from '../../schemas/tables/13f.ts';
+import { allColumns, defineTable, type TableSpec } from '../../schemas/table.ts';
+
+/**
+ * Lookup columns of a serving copy (TableSpec.servingLookup, ingest/lake/serving.ts): a value repeated on every row of
+ * its key (a filing's text on each of its lines) is stored once per key beside the rows, which leave it out. A file in
+ * which some key carries two values of such a column gets a copy with every column on every row.
+ */
+const spec: TableSpec = {
+  name: 'lookup_probe',
+  description: 'serving-lookup test table',
+  columns: {
+    part: { type: 'VARCHAR', nullable: false },
+    filing: { type: 'VARCHAR', nullable: false },
+    n: { type: 'INTEGER', nullable: false },
+    filer: { type: 'VARCHAR' },
+    filed: { type: 'DATE' },
+    amount: { type: 'BIGINT' },
+  },
+  partitionBy: 'part',
+  sortBy: ['amount', 'filing', 'n'],
+  primaryKey: ['filing', 'n'],
+  servingLookup: { key: 'filing', columns: ['filer', 'filed', 'parser_version'] },
+};
+
+describe('serving copy lookups', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'serving-lookup-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Writes a partition file of `spec` (filings f0…f49, 20 lines each), its copy, and attaches the copy. */
+  async function copyOf(name: string, filerSql: string) {
+    const partDir = join(dir, `part=${name}`);
+    mkdirSync(partDir);
+    const file = join(partDir, 'data.parquet');
+    const copy = join(partDir, 'data.duckdb');
+    const { instance, conn } = await openDuck(':memory:', { threads: '2', preserve_insertion_order: 'false' });
+    await conn.run(
+      `COPY (SELECT 'f' || (i // 20) AS filing, (i % 20)::INTEGER AS n, ${filerSql} AS filer, DATE '2025-01-01' + (i // 20)::INTEGER AS filed, ` +
+        `(i * 7919 % 1000)::BIGINT AS amount, 3 AS parser_version FROM range(1000) t(i) ORDER BY amount, filing, n) TO '${file}' (FORMAT parquet)`,
+    );
+    await writeServingCopy(conn, spec, file, copy);
+    const attached = await attachServing(conn, 'c', copy, await fileFingerprint(file), Object.keys(allColumns(spec)));
+    const columns = async (table: string) =>
+      (await queryRows(conn, `SELECT column_name FROM duckdb_columns() WHERE database_name = 'c' AND table_name = '${table}' ORDER BY column_index`)).map(
+        (r) => r.column_name,
+      );
+    return { conn, instance, file, attached, columns };
+  }
+
+  it('stores the lookup columns once per key, out of the rows, and reads them back by key', async () => {
+    // The filer is a function of the filing (NULL for every line of f7): the lookup holds it.
+    const { conn, instance, attached, columns } = await copyOf('a', `CASE WHEN i // 20 = 7 THEN NULL ELSE 'Filer ' || (i // 20) END`);
+    try {
+      expect(await columns('rows')).toEqual(['part', 'filing', 'n', 'amount']);
+      expect(await columns('lookup')).toEqual(['filing', 'filer', 'filed', 'parser_version']);
+      expect(attached?.lookup?.key).toBe('filing');
+      expect(attached?.lookup?.columns).toEqual(['filer', 'filed', 'parser_version']);
+      expect(attached?.lookup?.values.size).toBe(50);
+      expect(attached?.lookup?.values.get('f3')).toEqual({ filer: 'Filer 3', filed: '2025-01-04', parser_version: 3 });
+      expect(attached?.lookup?.values.get('f7')).toEqual({ filer: null, filed: '2025-01-08', parser_version: 3 });
+      const [{ n }] = await queryRows(conn, 'SELECT count(*)::INTEGER AS n FROM c.rows');
+      expect(n).toBe(1000);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('a key with two values of a lookup column, or a value on only some of its lines: the copy keeps every column on every row', async () => {
+    for (const [name, filer] of [
+      ['two-values', `CASE WHEN i = 45 THEN 'Other' ELSE 'Filer ' || (i // 20) END`],
+      ['some-null', `CASE WHEN i = 45 THEN NULL ELSE 'Filer ' || (i // 20) END`],
+    ]) {
+      const { conn, instance, file, attached, columns } = await copyOf(name, filer);
+      try {
+        expect(attached?.lookup, name).toBeNull();
+        expect(await columns('rows'), name).toEqual(Object.keys(allColumns(spec)));
+        expect(await columns('lookup'), name).toEqual([]);
+        const [{ differ }] = await queryRows(
+          conn,
+          `SELECT count(*)::INTEGER AS differ FROM (SELECT * FROM c.rows EXCEPT ALL SELECT ${Object.keys(allColumns(spec)).join(', ')} FROM read_parquet('${file}', hive_partitioning = true))`,
+        );
+        expect(differ, name).toBe(0);
+      } finally {
+        conn.closeSync();
+        instance.closeSync();
+      }
+    }
+  });
+
+  it('a table refuses a lookup column that pages partition, sort, key or summarize by, and a key or column it lacks', () => {
+    const base = { ...spec, servingLookup: undefined };
+    expect(() => defineTable({ ...base, servingLookup: { key: 'filing', columns: ['amount'] } })).toThrow(
+      /lookup column amount is a partition, sort, key or summary column/,
+    );
+    expect(() => defineTable({ ...base, servingLookup: { key: 'filing', columns: ['part'] } })).toThrow(/lookup column part is a partition/);
+    expect(() => defineTable({ ...base, servingLookup: { key: 'nope', columns: ['filer'] } })).toThrow(/lookup key nope not in columns/);
+    expect(() => defineTable({ ...base, servingLookup: { key: 'filing', columns: ['filing'] } })).toThrow(/lookup column filing not in columns, or the key/);
+    expect(() => defineTable({ ...base, servingLookup: { key: 'filing', columns: ['filer', 'parser_version'] } })).not.toThrow();
+    // The 13F holdings keep their filters' and orders' columns on the rows.
+    expect(holdings13f.servingLookup?.columns).not.toContain('is_current');
+    expect(holdings13f.servingLookup?.columns).not.toContain('manager_cik');
+  });
+});
