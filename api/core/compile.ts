@@ -9,6 +9,7 @@ import { duckType, orderSql, sqlBuilder } from './sql.ts';
 import { toIsoDate } from '../../ingest/sources/common/index.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
+import type { Balance } from './credits.ts';
 
 /** Turns endpoint definitions into request handlers: validation → SQL → envelope. */
 
@@ -223,7 +224,15 @@ export interface CustomRun {
   cost: number | null;
 }
 
-export async function runCustom(ep: CustomEndpoint, services: Services, req: Request, res: Response, account: Account | null, gate: Gate): Promise<CustomRun> {
+export async function runCustom(
+  ep: CustomEndpoint,
+  services: Services,
+  req: Request,
+  res: Response,
+  account: Account | null,
+  gate: Gate,
+  balance: () => Promise<Balance>,
+): Promise<CustomRun> {
   const query = validated({ ...(ep.params ?? {}) }, req.query as Record<string, unknown>, 'query');
   crossChecks(ep.validate?.(query as never));
   const path = validated({ ...(ep.pathParams ?? {}) }, req.params as Record<string, unknown>, 'path');
@@ -261,6 +270,7 @@ export async function runCustom(ep: CustomEndpoint, services: Services, req: Req
     setCost(n) {
       cost = n;
     },
+    balance,
   });
   return { result, cost };
 }

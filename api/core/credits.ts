@@ -339,6 +339,12 @@ export function openCharge(meter: Meter, account: Account, range: { min: number;
       return { charged: actual, remaining: ((await meter.release(account, held, held - actual)) ?? (await meter.balance(account))).remaining };
     },
 
+    /** The account's balance, read once per call: `settle` reports this reading when the call debited nothing. */
+    async balance(): Promise<Balance> {
+      afterDebit ??= await meter.balance(account);
+      return afterDebit;
+    },
+
     /** Gives back what the call holds; null when it holds nothing. A failed refund leaves the balance unknown. */
     async refund(): Promise<{ balance: Balance | null } | null> {
       if (!charged) return null;

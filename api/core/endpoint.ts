@@ -134,6 +134,11 @@ export interface RouteContext<Q extends ParamDefs = ParamDefs, PP extends ParamD
   services: import('./services.ts').Services;
   /** For size-scaled costs: set the final cost within the route's declared range. */
   setCost(credits: number): void;
+  /**
+   * The calling key's balance (a key route only), read once per call: the credits header the call answers with
+   * reports the same reading instead of reading the store again.
+   */
+  balance(): Promise<import('./credits.ts').Balance>;
   req: Request;
   res: Response;
 }

@@ -103,7 +103,11 @@ export function handleEndpoint(ep: Endpoint, services: Services): RequestHandler
     if (ep.kind === 'list') call.result = { body: await runList(ep, services, req, services.cursorSecret, gate), cost: null };
     else if (ep.kind === 'lookup') call.result = { body: await runLookup(ep, services, req, gate), cost: null };
     else {
-      const r = await runCustom(ep, services, req, res, call.account, gate);
+      const balance = () => {
+        if (!call.account) throw new Error(`${ep.path}: a public route has no balance`);
+        return call.charge ? call.charge.balance() : services.meter.balance(call.account);
+      };
+      const r = await runCustom(ep, services, req, res, call.account, gate, balance);
       call.result = { body: r.result, cost: r.cost };
     }
     next();

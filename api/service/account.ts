@@ -12,9 +12,10 @@ export default defineRoute({
   source: SOURCE.svc_account,
   cost: 0,
   record: balanceRecord,
-  async handler({ services, account }) {
+  async handler({ services, account, balance }) {
     const a = account!;
-    const b = await services.meter.balance(a);
+    // Through the call's charge: the X-Credits-Remaining header reports this same reading.
+    const b = await balance();
     const plan = PLANS[a.plan];
     return {
       data: [

@@ -104,6 +104,27 @@ describe('credits', () => {
     expect(after.body.data[0].credits_used).toBe(5);
   });
 
+  it('/v1/account reads the balance once: its header reports the same reading as its body', async () => {
+    const k = await app.newKey('starter');
+    await app.get('/v1/toy-firms', k);
+    const state = app.services.state;
+    const all = state.all.bind(state);
+    const reads: string[] = [];
+    state.all = (sql, params, opts) => {
+      if (/FROM credit_usage/.test(sql)) reads.push(sql);
+      return all(sql, params, opts);
+    };
+    try {
+      const a = await app.get('/v1/account', k);
+      expect(a.status).toBe(200);
+      expect(reads).toHaveLength(1);
+      expect(a.headers.get('x-credits-remaining')).toBe(String(a.body.data[0].credits_remaining));
+      expect(a.body.data[0].credits_used).toBe(5);
+    } finally {
+      state.all = all;
+    }
+  });
+
   it('the free plan stops at 0 with 402 and never overdraws under 200 concurrent requests', async () => {
     const k = await app.newKey('free');
     const results = await Promise.all(Array.from({ length: 200 }, () => app.get('/v1/toy-firms?limit=1', k)));
