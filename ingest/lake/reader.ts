@@ -314,7 +314,11 @@ export async function openLakeReader(
       const selects = copies.map((c) => `SELECT ${copyColumns(columns, c.lookup)} FROM ${servingRelation(c.alias)}`);
       if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
       // Taken now: a refresh between the query and its completion swaps `served`, not these.
-      const lookups = new Map(partitions.flatMap((v) => (aliases?.get(v)?.lookup ? [[v, aliases.get(v)!.lookup!] as const] : [])));
+      const lookups = new Map<string, AttachedLookup>();
+      for (const v of partitions) {
+        const lookup = aliases?.get(v)?.lookup;
+        if (lookup) lookups.set(v, lookup);
+      }
       return { sql: `(${selects.join(' UNION ALL ')})`, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
     },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
