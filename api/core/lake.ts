@@ -36,6 +36,11 @@ export interface Lake {
    * rows the columns serving copies keep once per filing (call it on the rows a page keeps).
    */
   relation(table: string, partitions: readonly string[]): PartitionRelation;
+  /**
+   * The table's top index over these partitions (each key's largest rows, ingest/lake/top-index.ts), or null when it
+   * does not hold them as served now. Only for a page whose bounds keep every match among the top rows (`allInTop`).
+   */
+  topRelation(table: string, partitions: readonly string[]): PartitionRelation | null;
   /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
@@ -93,9 +98,19 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
 
 /**
  * A file the views list was removed (a compaction folded it, a re-run superseded it) since the last refresh, or a
- * serving copy a relation named was detached (superseded two refreshes ago) before the query ran.
+ * serving copy a relation named was detached (superseded two refreshes ago), or a top index table dropped (replaced two
+ * builds ago), before the query ran.
  */
-export const MISSING_FILE = /No files found that match|No such file or directory|Cannot open file|(?:schema|Catalog) "serving_\d+" does not exist/i;
+export const MISSING_FILE = new RegExp(
+  [
+    'No files found that match',
+    'No such file or directory',
+    'Cannot open file',
+    '(?:schema|Catalog) "serving_\\d+" does not exist',
+    'Table with name top_\\d+ does not exist',
+  ].join('|'),
+  'i',
+);
 
 /**
  * The API's read side: one long-lived DuckDB instance with the lake views and a small pool of connections,
@@ -181,6 +196,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     partitions: async (table) => reader.partitions(table),
     summaries: (table) => reader.summaries(table),
     relation: (table, partitions) => reader.relation(table, partitions),
+    topRelation: (table, partitions) => reader.topRelation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),
     storageOrder: (table, partition) => reader.storageOrder(table, partition),
     preloaded: () => reader.preloaded(),

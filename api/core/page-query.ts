@@ -1,4 +1,4 @@
-import { mayMatch, type PartitionRelation, rowsAtMost, type SummaryBounds } from '../../ingest/lake/index.ts';
+import { allInTop, mayMatch, type PartitionRelation, type PartitionSummary, rowsAtMost, type SummaryBounds } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { OrderColumn } from './endpoint.ts';
 import { MISSING_FILE, type Lake } from './lake.ts';
@@ -129,7 +129,12 @@ async function readPage(
   // over the eight copies of the 50M-line bench lake: 14.3–15.4 ms of CPU in one query against 17.6–20.5 ms as 1 + 7.
   if (candidates && !cursorKey && !walk.windows && later.length && cannotFill(lake, table, String(start), keyBounds, n)) {
     walk.onRead?.(candidates);
-    return read(lake.relation(table.name, candidates), null, order, n);
+    // Every match of every candidate partition is among its key's top rows (a key with few rows, or a minimum above
+    // the key's 26th-largest value): the one query reads the top index, where the key is found once instead of once
+    // per partition (the worst case at 50M lines, in process: 1.7–1.8 ms of CPU against 7.6–7.7 ms over eight copies).
+    const inTop = keyBounds !== null && candidates.every((p) => allInTop(summaryOf(lake, table, p), keyBounds));
+    const top = inTop ? lake.topRelation(table.name, candidates) : null;
+    return read(top ?? lake.relation(table.name, candidates), null, order, n);
   }
   walk.onRead?.([String(start)]);
   // A cursor's partition that no summary admits holds nothing more to read.
@@ -257,7 +262,12 @@ function summaryBounds(table: TableSpec, bounds: Filters['bounds']): SummaryBoun
 
 /** Whether the summary of `partition` shows it holds fewer than `n` rows within the bounds. */
 function cannotFill(lake: Lake, table: TableSpec, partition: string, keyBounds: SummaryBounds | null, n: number): boolean {
-  return keyBounds !== null && rowsAtMost(lake.summaries(table.name)?.get(partition) ?? null, keyBounds) < n;
+  return keyBounds !== null && rowsAtMost(summaryOf(lake, table, partition), keyBounds) < n;
+}
+
+/** The key summary of one partition as of the last refresh; null when it has none (or a stale one). */
+function summaryOf(lake: Lake, table: TableSpec, partition: string): PartitionSummary | null {
+  return lake.summaries(table.name)?.get(partition) ?? null;
 }
 
 /** `from`: the table's view (its quoted name) or a parenthesized SELECT over some of its files. */

@@ -4,4 +4,4 @@ export { openDuck, queryRows, sqlString, streamRows } from './duck.ts';
 export { type LakeReader, openLakeReader, type PartitionRelation, type ReaderHooks } from './reader.ts';
 export { createStatementCache, type StatementCache } from './statement-cache.ts';
 export { createLogger, type Logger } from './logger.ts';
-export { mayMatch, type PartitionSummary, rowsAtMost, type SummaryBounds } from './summary.ts';
+export { allInTop, mayMatch, type PartitionSummary, rowsAtMost, type SummaryBounds } from './summary.ts';

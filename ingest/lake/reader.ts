@@ -4,6 +4,7 @@ import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver, tableDir, viewSqlOver } from './layout.ts';
 import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
+import { createTopIndex } from './top-index.ts';
 import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
@@ -37,6 +38,12 @@ export interface LakeReader {
    * own file paths (never user input), read like the table's view, and what completes its rows.
    */
   relation(table: string, partitions: readonly string[]): PartitionRelation;
+  /**
+   * The table's top index over `partitions` (ingest/lake/top-index.ts): each key's largest rows of each partition, in
+   * one table sorted by the key, read like `relation`; null when the index does not hold every one of them as it is
+   * served now. Only a page whose bounds keep every match among its key's top rows (`allInTop`) may read it.
+   */
+  topRelation(table: string, partitions: readonly string[]): PartitionRelation | null;
   /** How many of a table's partitions are read from a serving copy (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
@@ -45,7 +52,10 @@ export interface LakeReader {
    * no order to rely on.
    */
   storageOrder(table: string, partition: string): readonly string[];
-  /** Resolves when the serving copies attached so far have been preloaded, or skipped (ingest/lake/preload.ts). */
+  /**
+   * Resolves when the serving copies attached so far have been preloaded, or skipped (ingest/lake/preload.ts), and
+   * the top indexes over them built (ingest/lake/top-index.ts).
+   */
   preloaded(): Promise<void>;
   /** Bumped by every refresh that changed a view or a catalog mtime (prepared-statement caches compare it). */
   generation(): number;
@@ -71,6 +81,8 @@ interface ServedCopy {
   alias: string;
   orderedBy: readonly string[];
   lookup: AttachedLookup | null;
+  /** The copy holds its keys' top rows (a table with a key summary). */
+  top: boolean;
 }
 
 export interface ReaderHooks {
@@ -78,6 +90,8 @@ export interface ReaderHooks {
   onList?: (table: string) => void;
   /** Called for every serving copy read whole into DuckDB's buffer pool (ingest/lake/preload.ts). */
   onPreload?: (copy: AttachedCopy) => void;
+  /** Called when a top index build fails (ingest/lake/top-index.ts): its pages read the copies meanwhile. */
+  onTopIndexError?: (err: Error) => void;
 }
 
 export interface ReaderOptions {
@@ -143,6 +157,7 @@ export async function openLakeReader(
   let retiring: string[] = [];
   let attachCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
+  const topIndex = await createTopIndex(instance, hooks.onTopIndexError);
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -203,7 +218,7 @@ export async function openLakeReader(
       const alias = `serving_${++attachCount}`;
       const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
       if (!copy) continue;
-      const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup };
+      const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top };
       attached.set(dir, entry);
       out.set(value, entry);
       fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
@@ -274,6 +289,13 @@ export async function openLakeReader(
     uniformTables = nextUniform;
     if (changed) gen++;
     preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
+    for (const t of tables) {
+      const copies = t.summary ? served.get(t.name) : undefined;
+      if (!copies) continue;
+      // One shape of rows in the index: every copy leaves out the same lookup columns, or no index.
+      const shapes = new Set([...copies.values()].map((c) => JSON.stringify(c.lookup?.columns ?? [])));
+      topIndex.update(t, shapes.size === 1 ? copies : new Map());
+    }
   }
 
   // Refreshes run one after another: two interleaved ones could swap an older listing in after a newer one.
@@ -321,13 +343,31 @@ export async function openLakeReader(
       }
       return { sql: `(${selects.join(' UNION ALL ')})`, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
     },
+    topRelation(table, partitions) {
+      const spec = tables.find((t) => t.name === table);
+      const aliases = served.get(table);
+      if (!spec || !aliases) return null;
+      const select = topIndex.relation(spec, partitions, (p) => aliases.get(p)?.alias);
+      if (!select) return null;
+      const lookups = new Map<string, AttachedLookup>();
+      for (const v of partitions) {
+        const lookup = aliases.get(v)?.lookup;
+        if (lookup) lookups.set(v, lookup);
+      }
+      const sql = `(SELECT ${copyColumns(allColumns(spec), aliases.get(partitions[0])?.lookup ?? null)} FROM (${select}))`;
+      return { sql, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
+    },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
     storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
     generation: () => gen,
     connect: () => instance.connect(),
-    preloaded: () => preloader.settled(),
+    preloaded: async () => {
+      await preloader.settled();
+      await topIndex.settled();
+    },
     close() {
       preloader.close();
+      topIndex.close();
       conn.closeSync();
       instance.closeSync();
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { selectOver } from './layout.ts';
-import { fileFingerprint } from './summary.ts';
+import { fileFingerprint, TOP_ROWS } from './summary.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
 type ServingLookup = NonNullable<TableSpec['servingLookup']>;
@@ -31,6 +31,11 @@ const ROWS_TABLE = 'rows';
 const META_TABLE = 'meta';
 /** The table holding a `servingLookup`'s columns once per key (TableSpec.servingLookup). */
 const LOOKUP_TABLE = 'lookup';
+/**
+ * Of a table with a key summary, each key's `TOP_ROWS` rows with the largest summary `max` (columns as `rows`): what
+ * the reader's top index gathers over the partitions (docs/read-path.md, "The top index").
+ */
+const TOP_TABLE = 'top';
 
 /**
  * The columns a partition file of `spec` is sorted by, ascending, as DuckDB orders them: the writer and the compaction
@@ -66,6 +71,13 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
       .map(sqlIdent)
       .join(', ');
     await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS SELECT ${cols} FROM (${file})`);
+    if (spec.summary) {
+      const [key, max] = [sqlIdent(spec.summary.key), sqlIdent(spec.summary.max)];
+      await conn.run(
+        `CREATE TABLE ${alias}.${TOP_TABLE} AS SELECT * FROM ${alias}.${ROWS_TABLE} ` +
+          `QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${max} DESC NULLS LAST) <= ${TOP_ROWS}`,
+      );
+    }
     await conn.run(
       `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by, ` +
         `${sqlString(lookup ? JSON.stringify(lookup) : '')} AS lookup`,
@@ -134,7 +146,7 @@ export async function attachServing(
   path: string,
   fingerprint: string,
   columns: readonly string[],
-): Promise<{ orderedBy: string[]; lookup: AttachedLookup | null } | null> {
+): Promise<{ orderedBy: string[]; lookup: AttachedLookup | null; top: boolean } | null> {
   const a = sqlIdent(alias);
   try {
     await conn.run(`ATTACH ${sqlString(path)} AS ${a} (READ_ONLY)`);
@@ -164,7 +176,12 @@ export async function attachServing(
       (!declared || (await holds(LOOKUP_TABLE, [declared.key, ...declared.columns])));
     if (meta && meta.data_fingerprint === fingerprint && sameColumns) {
       const lookup = declared ? { ...declared, values: await lookupValues(conn, a, declared.key) } : null;
-      return { orderedBy: orderedBy(meta.ordered_by), lookup };
+      // A copy written before the top table, or one whose top table is not of its rows' columns, has none.
+      const top = await holds(
+        TOP_TABLE,
+        columns.filter((c) => !lifted.has(c)),
+      );
+      return { orderedBy: orderedBy(meta.ordered_by), lookup, top };
     }
   } catch {
     // Not a serving file of ours (no meta table): read the partition from Parquet.
@@ -205,6 +222,11 @@ function orderedBy(text: unknown): string[] {
   } catch {
     return [];
   }
+}
+
+/** The FROM item of an attached serving copy's top rows (`TOP_TABLE`). */
+export function servingTopRelation(alias: string): string {
+  return `${sqlIdent(alias)}.${TOP_TABLE}`;
 }
 
 /** The FROM item reading an attached serving copy. */

@@ -31,6 +31,12 @@ export interface KeyStats {
  * follows. With it a page knows, before opening a file, that a partition cannot fill it on its own.
  */
 export const FILL_RANK = 26;
+/**
+ * How many of each key's largest rows a serving copy keeps in its `top` table (ingest/lake/serving.ts): every row of
+ * a key with no more rows than this, and with a minimum above the key's `FILL_RANK`-th largest value every row that
+ * reaches it (`allInTop`).
+ */
+export const TOP_ROWS = FILL_RANK - 1;
 
 export interface PartitionSummary {
   keys: ReadonlyMap<string, KeyStats>;
@@ -130,6 +136,24 @@ export function mayMatch(summary: PartitionSummary | null, bounds: SummaryBounds
 }
 
 /**
+ * Whether every row of a partition with this summary that falls within the bounds is among its key's `TOP_ROWS`
+ * largest (by the summary's `max` column, NULLs last): a key with no more rows than that, or a minimum above the key's
+ * `FILL_RANK`-th largest value, which only values above it reach, and at most `TOP_ROWS` rows hold those. False without
+ * a summary, without keys, or for a summary written before it kept that value.
+ */
+export function allInTop(summary: PartitionSummary | null, bounds: SummaryBounds): boolean {
+  const { keys, min } = bounds;
+  if (!summary || keys === undefined) return false;
+  for (const k of new Set(keys)) {
+    const s = summary.keys.get(k);
+    if (!s || (min !== undefined && (s.max === null || s.max < min)) || s.rows <= TOP_ROWS) continue;
+    if (min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min)) continue;
+    return false;
+  }
+  return true;
+}
+
+/**
  * At most how many rows of a partition with this summary fall within the bounds: its rows holding one of the keys,
  * fewer than `FILL_RANK` of a key's when the minimum is above the key's `FILL_RANK`-th largest value. Infinity without
  * a summary, or without keys (a summary counts rows per key only).
@@ -142,7 +166,7 @@ export function rowsAtMost(summary: PartitionSummary | null, bounds: SummaryBoun
     const s = summary.keys.get(k);
     if (!s || (min !== undefined && (s.max === null || s.max < min))) continue;
     const fewer = min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min);
-    total += fewer ? Math.min(s.rows, FILL_RANK - 1) : s.rows;
+    total += fewer ? Math.min(s.rows, TOP_ROWS) : s.rows;
   }
   return total;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
 import { attachServing, writeServingCopy } from '../../ingest/lake/serving.ts';
-import { fileFingerprint } from '../../ingest/lake/summary.ts';
+import { fileFingerprint, TOP_ROWS } from '../../ingest/lake/summary.ts';
 import { holdings13f } from '../../schemas/tables/13f.ts';
 import { allColumns, defineTable, type TableSpec } from '../../schemas/table.ts';
 
@@ -38,7 +38,7 @@ describe('serving copy lookups', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Writes a partition file of `spec` (filings f0…f49, 20 lines each), its copy, and attaches the copy. */
-  async function copyOf(name: string, filerSql: string) {
+  async function copyOf(name: string, filerSql: string, table: TableSpec = spec) {
     const partDir = join(dir, `part=${name}`);
     mkdirSync(partDir);
     const file = join(partDir, 'data.parquet');
@@ -48,8 +48,8 @@ describe('serving copy lookups', () => {
       `COPY (SELECT 'f' || (i // 20) AS filing, (i % 20)::INTEGER AS n, ${filerSql} AS filer, DATE '2025-01-01' + (i // 20)::INTEGER AS filed, ` +
         `(i * 7919 % 1000)::BIGINT AS amount, 3 AS parser_version FROM range(1000) t(i) ORDER BY amount, filing, n) TO '${file}' (FORMAT parquet)`,
     );
-    await writeServingCopy(conn, spec, file, copy);
-    const attached = await attachServing(conn, 'c', copy, await fileFingerprint(file), Object.keys(allColumns(spec)));
+    await writeServingCopy(conn, table, file, copy);
+    const attached = await attachServing(conn, 'c', copy, await fileFingerprint(file), Object.keys(allColumns(table)));
     const columns = async (table: string) =>
       (await queryRows(conn, `SELECT column_name FROM duckdb_columns() WHERE database_name = 'c' AND table_name = '${table}' ORDER BY column_index`)).map(
         (r) => r.column_name,
@@ -93,6 +93,35 @@ describe('serving copy lookups', () => {
         conn.closeSync();
         instance.closeSync();
       }
+    }
+  });
+
+  it('a table with a key summary: the copy keeps each key’s TOP_ROWS largest rows in its top table', async () => {
+    // Keyed by the line number: 20 keys of 50 rows each, more than TOP_ROWS.
+    const { conn, instance, attached, columns } = await copyOf('top', `'Filer ' || (i // 20)`, { ...spec, summary: { key: 'n', max: 'amount' } });
+    try {
+      expect(attached?.top).toBe(true);
+      expect(await columns('top')).toEqual(await columns('rows'));
+      const [{ n, keys }] = await queryRows(conn, 'SELECT count(*)::INTEGER AS n, count(DISTINCT n)::INTEGER AS keys FROM c.top');
+      expect([n, keys]).toEqual([20 * TOP_ROWS, 20]);
+      // Each key's kept rows are its largest: none left out is larger than the smallest kept.
+      const [{ wrong }] = await queryRows(
+        conn,
+        'SELECT count(*)::INTEGER AS wrong FROM c.rows r WHERE NOT EXISTS (SELECT 1 FROM c.top t WHERE t.filing = r.filing AND t.n = r.n) ' +
+          'AND r.amount > (SELECT min(amount) FROM c.top t WHERE t.n = r.n)',
+      );
+      expect(wrong).toBe(0);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+    // Without a key summary, no top table.
+    const plain = await copyOf('plain', `'Filer ' || (i // 20)`);
+    try {
+      expect(plain.attached?.top).toBe(false);
+    } finally {
+      plain.conn.closeSync();
+      plain.instance.closeSync();
     }
   });
 

@@ -8,6 +8,7 @@ import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { tableFiles } from '../../ingest/lake/layout.ts';
 import type { PartitionRelation } from '../../ingest/lake/index.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
+import { TOP_ROWS } from '../../ingest/lake/summary.ts';
 import { openSqlSession } from '../../ingest/lake/sql-session.ts';
 import { cleanDeadScratch } from '../../ingest/lake/scratch.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
@@ -26,7 +27,7 @@ describe('13F holdings serving copies', () => {
   const lakeDir = () => app.settings.lakeDir;
   const TABLES = ['holdings_13f', 'holdings_13f_by_manager'];
   const servingPath = (table: string, period: string) => join(lakeDir(), table, `period=${period}`, SERVING_FILE);
-  const holdingsQueries = () => sqls.filter((s) => /holdings_13f|serving_\d+/.test(s));
+  const holdingsQueries = () => sqls.filter((s) => /holdings_13f|serving_\d+|top_index\./.test(s));
 
   async function pages(path: string, limit: number, maxPages = 8): Promise<string[]> {
     const out: string[] = [];
@@ -141,6 +142,52 @@ describe('13F holdings serving copies', () => {
     const all = await pages(`/v1/holdings?cusip=${cusip}`, 25, 100);
     expect(new Set(all.map((x) => JSON.parse(x).period)).size).toBeGreaterThan(1);
   }, 300_000);
+
+  it('a page whose matches are all among its key’s top rows in every quarter reads the top index: one query, the same page', async () => {
+    const lake = app.services.lake;
+    await lake.preloaded();
+    // A CUSIP in several quarters, with fewer lines in its newest quarter than the page asks for: the first quarter
+    // cannot fill the page, and the sample's CUSIPs hold fewer than 26 lines a quarter, so all are among the top rows.
+    const [{ cusip, quarters }] = await lake.query(
+      'SELECT cusip, count(DISTINCT period) AS quarters FROM holdings_13f GROUP BY 1 ORDER BY count(DISTINCT period) DESC, count(*) DESC, 1 LIMIT 1',
+    );
+    expect(Number(quarters)).toBeGreaterThan(1);
+    const [{ most }] = await lake.query('SELECT max(n) AS most FROM (SELECT count(*) AS n FROM holdings_13f WHERE cusip = $1 GROUP BY period)', [cusip]);
+    expect(Number(most)).toBeLessThanOrEqual(TOP_ROWS);
+    let table: string | undefined;
+    for (const q of [`/v1/holdings?cusip=${cusip}&limit=100`, `/v1/holdings?cusip=${cusip}&min_value=1&limit=100`]) {
+      sqls = [];
+      const r = await app.get(q);
+      expect(r.status).toBe(200);
+      expect(holdingsQueries(), q).toHaveLength(1);
+      table = holdingsQueries()[0].match(/top_index\."(top_\d+)"/)?.[1];
+      expect(table, q).toBeDefined();
+      expect(holdingsQueries()[0]).not.toMatch(/serving_\d+|read_parquet/);
+      const want = await pagesFromParquet(q, 100, 1);
+      expect(r.body.data.map((d: unknown) => JSON.stringify(d))).toEqual(want);
+      // Without the index, the same page from the union of the quarters' copies.
+      const topRelation = lake.topRelation;
+      lake.topRelation = () => null;
+      try {
+        sqls = [];
+        expect(await pages(q, 100, 1)).toEqual(want);
+        expect(holdingsQueries()[0]).toMatch(/serving_\d+/);
+      } finally {
+        lake.topRelation = topRelation;
+      }
+    }
+    // The index holds at most TOP_ROWS lines of a CUSIP a quarter, and every line of one with no more.
+    expect(table).toBeDefined();
+    const [{ over }] = await lake.query(
+      `SELECT count(*) AS over FROM (SELECT count(*) AS n FROM top_index.${table} GROUP BY cusip, period) WHERE n > ${TOP_ROWS}`,
+    );
+    expect(Number(over)).toBe(0);
+    const lines = 'SELECT accession_number, line_no FROM holdings_13f WHERE cusip = $1';
+    const [{ missing }] = await lake.query(`SELECT count(*) AS missing FROM (${lines} EXCEPT SELECT accession_number, line_no FROM top_index.${table})`, [
+      cusip,
+    ]);
+    expect(Number(missing)).toBe(0);
+  });
 
   it('a quarter is read in its copy’s stored order, without a sort, unless the page is pinned to a key; a copy that records no order is sorted', async () => {
     const lake = app.services.lake;

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
-import { FILL_RANK, rowsAtMost, SUMMARY_FILE } from '../../ingest/lake/summary.ts';
+import { allInTop, FILL_RANK, rowsAtMost, SUMMARY_FILE, TOP_ROWS } from '../../ingest/lake/summary.ts';
 
 /**
  * Per-quarter key summaries of holdings_13f (CUSIPs) and its manager-sorted copy (manager CIKs): pages read with them
@@ -202,6 +202,37 @@ describe('13F holdings key summaries', () => {
     expect(rowsAtMost(summary, { keys: ['Z'] })).toBe(0);
     expect(rowsAtMost(summary, { min: 1 })).toBe(Number.POSITIVE_INFINITY);
     expect(rowsAtMost(null, { keys: ['A'] })).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("says when every row within a page's bounds is among its key's top rows (the top index may answer)", () => {
+    const summary = {
+      max: 100,
+      keys: new Map([
+        ['A', { rows: 300, max: 100, nth: 50 }],
+        ['B', { rows: TOP_ROWS, max: 9, nth: null }],
+        ['C', { rows: 40, max: 80 }],
+        ['D', { rows: 30, max: 70, nth: null }],
+      ]),
+    };
+    expect(TOP_ROWS).toBe(FILL_RANK - 1);
+    // Above the 26th-largest value only the top 25 reach the minimum; at it, a 26th row may.
+    expect(allInTop(summary, { keys: ['A'], min: 51 })).toBe(true);
+    expect(allInTop(summary, { keys: ['A'], min: 50 })).toBe(false);
+    expect(allInTop(summary, { keys: ['A'] })).toBe(false);
+    // A key with no more rows than the top keeps, whatever the minimum; one with none reaching it.
+    expect(allInTop(summary, { keys: ['B'] })).toBe(true);
+    expect(allInTop(summary, { keys: ['A'], min: 101 })).toBe(true);
+    // Fewer than 26 values (the rest NULL): every value is in the top, and NULLs never reach a minimum.
+    expect(allInTop(summary, { keys: ['D'], min: 1 })).toBe(true);
+    expect(allInTop(summary, { keys: ['D'] })).toBe(false);
+    // A summary written before the rank, an unknown key, no keys, no summary.
+    expect(allInTop(summary, { keys: ['C'], min: 79 })).toBe(false);
+    expect(allInTop(summary, { keys: ['Z'], min: 1 })).toBe(true);
+    expect(allInTop(summary, { min: 1 })).toBe(false);
+    expect(allInTop(null, { keys: ['A'], min: 51 })).toBe(false);
+    // Every key must qualify.
+    expect(allInTop(summary, { keys: ['A', 'B'], min: 51 })).toBe(true);
+    expect(allInTop(summary, { keys: ['A', 'C'], min: 51 })).toBe(false);
   });
 
   it('a partition file gone under the listing (a compaction) plans the page again over the new listing', async () => {

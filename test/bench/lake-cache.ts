@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { afterQuarterWritten, generateLake } from './13f-funds.bench.ts';
 import { fileOrder, writeServingCopy } from '../../ingest/lake/serving.ts';
 import { writePartitionSummary } from '../../ingest/lake/summary.ts';
+import { processAlive } from '../../ingest/lake/process-alive.ts';
 
 /**
  * Generated 13F holdings lakes kept between bench runs: at 10M lines the generator runs minutes on this 2-core
@@ -61,15 +62,6 @@ export async function dirBytes(dir: string): Promise<number> {
   return total;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * Removes what earlier runs left that no run can use: another generator version's lake of the same size, and the
  * temp folders of runs that died mid-generation.
@@ -77,7 +69,7 @@ const alive = (pid: number): boolean => {
 async function sweep(root: string, lines: number, current: string): Promise<void> {
   for (const name of await readdir(root)) {
     const tmp = name.match(/\.tmp-(\d+)$/);
-    const stale = tmp ? !alive(Number(tmp[1])) : name.startsWith(`holdings-${lines}-`) && name !== current;
+    const stale = tmp ? !processAlive(Number(tmp[1])) : name.startsWith(`holdings-${lines}-`) && name !== current;
     if (stale) await rm(join(root, name), { recursive: true, force: true });
   }
 }

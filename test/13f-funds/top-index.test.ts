@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDuck } from '../../ingest/lake/duck.ts';
+import { createTopIndex } from '../../ingest/lake/top-index.ts';
+
+/**
+ * The top index's scratch database (ingest/lake/top-index.ts) lives in the system's temp folder, named by the process:
+ * a reader removes it at close, and the next reader removes those of processes that died holding one.
+ */
+describe('top index scratch files', () => {
+  it('removes the files of dead processes, keeps those of live ones, and its own at close', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    const deadFile = join(tmpdir(), `filings-top-${dead}-deadbeef.duckdb`);
+    const liveFile = join(tmpdir(), `filings-top-${process.pid}-cafebabe.duckdb`);
+    writeFileSync(deadFile, 'x');
+    writeFileSync(liveFile, 'x');
+    const { instance, conn } = await openDuck(':memory:');
+    try {
+      const index = await createTopIndex(instance);
+      expect(existsSync(deadFile)).toBe(false);
+      expect(existsSync(liveFile)).toBe(true);
+      const [[path]] = (await conn.runAndReadAll("SELECT path FROM duckdb_databases() WHERE database_name = 'top_index'")).getRows();
+      const own = String(path);
+      expect(own.startsWith(join(tmpdir(), `filings-top-${process.pid}-`))).toBe(true);
+      expect(existsSync(own)).toBe(true);
+      index.close();
+      await index.settled();
+      expect(existsSync(own)).toBe(false);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+      rmSync(liveFile, { force: true });
+    }
+  });
+});
