@@ -123,6 +123,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     serving: opts.serving,
     preloadBytes: opts.servingPreloadBytes,
     threads: opts.threads,
+    topIndex: true,
   });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {

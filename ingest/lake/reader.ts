@@ -101,6 +101,11 @@ export interface ReaderOptions {
   preloadBytes?: number;
   /** DuckDB threads (LAKE_THREADS); 2 when not given. */
   threads?: number;
+  /**
+   * Build the top indexes over the served copies (ingest/lake/top-index.ts): the API's reader. Off for the ingest's
+   * readers (the diff stage, the events writer), which never read a page and would pay for the build.
+   */
+  topIndex?: boolean;
 }
 
 /** Signature (column names and types) of each file, read from the footers of files not seen before. */
@@ -157,7 +162,7 @@ export async function openLakeReader(
   let retiring: string[] = [];
   let attachCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
-  const topIndex = await createTopIndex(instance, hooks.onTopIndexError);
+  const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
 
   async function uniform(table: string, files: string[]): Promise<boolean> {
     const known = signatures.get(table) ?? new Map<string, string>();
@@ -289,12 +294,12 @@ export async function openLakeReader(
     uniformTables = nextUniform;
     if (changed) gen++;
     preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
-    for (const t of tables) {
+    for (const t of topIndex ? tables : []) {
       const copies = t.summary ? served.get(t.name) : undefined;
       if (!copies) continue;
       // One shape of rows in the index: every copy leaves out the same lookup columns, or no index.
       const shapes = new Set([...copies.values()].map((c) => JSON.stringify(c.lookup?.columns ?? [])));
-      topIndex.update(t, shapes.size === 1 ? copies : new Map());
+      topIndex?.update(t, shapes.size === 1 ? copies : new Map());
     }
   }
 
@@ -346,7 +351,7 @@ export async function openLakeReader(
     topRelation(table, partitions) {
       const spec = tables.find((t) => t.name === table);
       const aliases = served.get(table);
-      if (!spec || !aliases) return null;
+      if (!spec || !aliases || !topIndex) return null;
       const select = topIndex.relation(spec, partitions, (p) => aliases.get(p)?.alias);
       if (!select) return null;
       const lookups = new Map<string, AttachedLookup>();
@@ -363,11 +368,11 @@ export async function openLakeReader(
     connect: () => instance.connect(),
     preloaded: async () => {
       await preloader.settled();
-      await topIndex.settled();
+      await topIndex?.settled();
     },
     close() {
       preloader.close();
-      topIndex.close();
+      topIndex?.close();
       conn.closeSync();
       instance.closeSync();
     },

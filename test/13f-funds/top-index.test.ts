@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDuck } from '../../ingest/lake/duck.ts';
 import { createTopIndex } from '../../ingest/lake/top-index.ts';
+import { openLakeReader } from '../../ingest/lake/index.ts';
+import { openLake } from '../../api/core/lake.ts';
 
 /**
  * The top index's scratch database (ingest/lake/top-index.ts) lives in the system's temp folder, named by the process:
@@ -33,6 +35,28 @@ describe('top index scratch files', () => {
       conn.closeSync();
       instance.closeSync();
       rmSync(liveFile, { force: true });
+    }
+  });
+
+  it('the API’s lake builds one; the ingest’s readers (diff stage, events writer) do not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'top-index-'));
+    const indexes = async (query: (sql: string) => Promise<Record<string, unknown>[]>) =>
+      Number((await query("SELECT count(*) AS n FROM duckdb_databases() WHERE database_name = 'top_index'"))[0].n);
+    try {
+      const reader = await openLakeReader(dir);
+      try {
+        expect(await indexes((sql) => reader.query(sql))).toBe(0);
+      } finally {
+        reader.close();
+      }
+      const lake = await openLake(dir, { refreshMs: 0 });
+      try {
+        expect(await indexes((sql) => lake.query(sql, [], { cache: false }))).toBe(1);
+      } finally {
+        lake.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
