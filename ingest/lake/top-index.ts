@@ -110,8 +110,13 @@ export async function createTopIndex(instance: DuckDBInstance, onError: (err: Er
         return;
       }
       // A build that fails (a copy detached under it by a later refresh) leaves the last index, which `relation`
-      // then refuses for the partitions whose copy changed; the refresh that detached it queued the next build.
-      queue = queue.then(() => build(spec, from, signature)).catch((err: Error) => onError(err));
+      // then refuses for the partitions whose copy changed; the next refresh (the timer's) asks again.
+      queue = queue
+        .then(() => build(spec, from, signature))
+        .catch((err: Error) => {
+          if (wanted.get(spec.name) === signature) wanted.delete(spec.name);
+          onError(err);
+        });
     },
     relation(spec, partitions, aliasOf) {
       const b = built.get(spec.name);

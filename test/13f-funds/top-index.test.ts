@@ -7,6 +7,7 @@ import { openDuck } from '../../ingest/lake/duck.ts';
 import { createTopIndex } from '../../ingest/lake/top-index.ts';
 import { openLakeReader } from '../../ingest/lake/index.ts';
 import { openLake } from '../../api/core/lake.ts';
+import { holdings13f } from '../../schemas/tables/13f.ts';
 
 /**
  * The top index's scratch database (ingest/lake/top-index.ts) lives in the system's temp folder, named by the process:
@@ -57,6 +58,42 @@ describe('top index scratch files', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a failed build is asked for again by the next update with the same copies; a built index answers for them only', async () => {
+    const spec = { ...holdings13f, name: 'top_probe' };
+    const { instance, conn } = await openDuck(':memory:');
+    const errors: string[] = [];
+    const index = await createTopIndex(instance, (err) => errors.push(err.message));
+    try {
+      const copies = new Map([['2024Q4', { alias: 'serving_probe', top: true }]]);
+      // The copy is not attached yet: the build fails, and the same copies are built again on the next update.
+      index.update(spec, copies);
+      await index.settled();
+      expect(errors).toHaveLength(1);
+      expect(index.relation(spec, ['2024Q4'], () => 'serving_probe')).toBeNull();
+      await conn.run("ATTACH ':memory:' AS serving_probe");
+      await conn.run("CREATE TABLE serving_probe.top AS SELECT 'C' || (i % 3) AS cusip, '2024Q4' AS period, i AS value_usd FROM range(9) t(i)");
+      index.update(spec, copies);
+      await index.settled();
+      expect(errors).toHaveLength(1);
+      const select = index.relation(spec, ['2024Q4'], () => 'serving_probe');
+      expect(select).not.toBeNull();
+      const rows = (await conn.runAndReadAll(`SELECT cusip, value_usd FROM (${select}) WHERE cusip = 'C1' ORDER BY value_usd`)).getRowObjectsJson();
+      expect(rows).toEqual([
+        { cusip: 'C1', value_usd: '1' },
+        { cusip: 'C1', value_usd: '4' },
+        { cusip: 'C1', value_usd: '7' },
+      ]);
+      // A quarter it does not hold, or held from another copy: no answer.
+      expect(index.relation(spec, ['2024Q4', '2024Q3'], () => 'serving_probe')).toBeNull();
+      expect(index.relation(spec, ['2024Q4'], () => 'serving_other')).toBeNull();
+    } finally {
+      index.close();
+      await index.settled();
+      conn.closeSync();
+      instance.closeSync();
     }
   });
 });
