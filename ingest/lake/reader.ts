@@ -294,12 +294,14 @@ export async function openLakeReader(
     uniformTables = nextUniform;
     if (changed) gen++;
     preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
-    for (const t of topIndex ? tables : []) {
-      const copies = t.summary ? served.get(t.name) : undefined;
-      if (!copies) continue;
-      // One shape of rows in the index: every copy leaves out the same lookup columns, or no index.
-      const shapes = new Set([...copies.values()].map((c) => JSON.stringify(c.lookup?.columns ?? [])));
-      topIndex?.update(t, shapes.size === 1 ? copies : new Map());
+    if (topIndex) {
+      for (const t of tables) {
+        const copies = t.summary ? served.get(t.name) : undefined;
+        if (!copies) continue;
+        // One shape of rows in the index: every copy leaves out the same lookup columns, or no index.
+        const shapes = new Set([...copies.values()].map((c) => JSON.stringify(c.lookup?.columns ?? [])));
+        topIndex.update(t, shapes.size === 1 ? copies : new Map());
+      }
     }
   }
 
@@ -340,13 +342,7 @@ export async function openLakeReader(
       const cols = Object.keys(columns).map(sqlIdent).join(', ');
       const selects = copies.map((c) => `SELECT ${copyColumns(columns, c.lookup)} FROM ${servingRelation(c.alias)}`);
       if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
-      // Taken now: a refresh between the query and its completion swaps `served`, not these.
-      const lookups = new Map<string, AttachedLookup>();
-      for (const v of partitions) {
-        const lookup = aliases?.get(v)?.lookup;
-        if (lookup) lookups.set(v, lookup);
-      }
-      return { sql: `(${selects.join(' UNION ALL ')})`, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
+      return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
     },
     topRelation(table, partitions) {
       const spec = tables.find((t) => t.name === table);
@@ -354,13 +350,9 @@ export async function openLakeReader(
       if (!spec || !aliases || !topIndex) return null;
       const select = topIndex.relation(spec, partitions, (p) => aliases.get(p)?.alias);
       if (!select) return null;
-      const lookups = new Map<string, AttachedLookup>();
-      for (const v of partitions) {
-        const lookup = aliases.get(v)?.lookup;
-        if (lookup) lookups.set(v, lookup);
-      }
+      // Every copy in the index leaves out the same lookup columns (relist builds none otherwise).
       const sql = `(SELECT ${copyColumns(allColumns(spec), aliases.get(partitions[0])?.lookup ?? null)} FROM (${select}))`;
-      return { sql, complete: (rows) => completeRows(rows, spec.partitionBy, lookups) };
+      return { sql, complete: completer(spec, aliases, partitions) };
     },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
     storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
@@ -383,17 +375,27 @@ export async function openLakeReader(
 function copyColumns(columns: Record<string, ColumnSpec>, lookup: AttachedLookup | null): string {
   const lifted = new Set(lookup?.columns ?? []);
   return Object.entries(columns)
-    .map(([c, s]) => (lifted.has(c) ? `NULL::${s.type === 'JSON' ? 'JSON' : s.type} AS ${sqlIdent(c)}` : sqlIdent(c)))
+    .map(([c, s]) => (lifted.has(c) ? `NULL::${s.type} AS ${sqlIdent(c)}` : sqlIdent(c)))
     .join(', ');
 }
 
-/** Fills in the lookup columns of rows read from copies that keep them apart (by the row's partition value). */
-function completeRows(rows: Record<string, unknown>[], partitionBy: string, lookups: ReadonlyMap<string, AttachedLookup>): Record<string, unknown>[] {
-  if (!lookups.size) return rows;
-  for (const row of rows) {
-    const lookup = lookups.get(String(row[partitionBy]));
-    const values = lookup?.values.get(String(row[lookup.key]));
-    if (values) Object.assign(row, values);
+/**
+ * What fills in the lookup columns of rows read from these partitions' copies (by the row's partition value). The
+ * lookups are taken now: a refresh between the query and its completion swaps `served`, not these.
+ */
+function completer(spec: TableSpec, aliases: ReadonlyMap<string, ServedCopy> | undefined, partitions: readonly string[]): PartitionRelation['complete'] {
+  const lookups = new Map<string, AttachedLookup>();
+  for (const v of partitions) {
+    const lookup = aliases?.get(v)?.lookup;
+    if (lookup) lookups.set(v, lookup);
   }
-  return rows;
+  return (rows) => {
+    if (!lookups.size) return rows;
+    for (const row of rows) {
+      const lookup = lookups.get(String(row[spec.partitionBy]));
+      const values = lookup?.values.get(String(row[lookup.key]));
+      if (values) Object.assign(row, values);
+    }
+    return rows;
+  };
 }

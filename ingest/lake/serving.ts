@@ -167,21 +167,12 @@ export async function attachServing(
     };
     // The rows hold the table's columns but the lifted ones; the lookup, its key (a column of the rows) and those.
     const lookupFits = !declared || ([declared.key, ...declared.columns].every((c) => columns.includes(c)) && !lifted.has(declared.key));
-    const sameColumns =
-      lookupFits &&
-      (await holds(
-        ROWS_TABLE,
-        columns.filter((c) => !lifted.has(c)),
-      )) &&
-      (!declared || (await holds(LOOKUP_TABLE, [declared.key, ...declared.columns])));
+    const rowColumns = columns.filter((c) => !lifted.has(c));
+    const sameColumns = lookupFits && (await holds(ROWS_TABLE, rowColumns)) && (!declared || (await holds(LOOKUP_TABLE, [declared.key, ...declared.columns])));
     if (meta && meta.data_fingerprint === fingerprint && sameColumns) {
       const lookup = declared ? { ...declared, values: await lookupValues(conn, a, declared.key) } : null;
       // A copy written before the top table, or one whose top table is not of its rows' columns, has none.
-      const top = await holds(
-        TOP_TABLE,
-        columns.filter((c) => !lifted.has(c)),
-      );
-      return { orderedBy: orderedBy(meta.ordered_by), lookup, top };
+      return { orderedBy: orderedBy(meta.ordered_by), lookup, top: await holds(TOP_TABLE, rowColumns) };
     }
   } catch {
     // Not a serving file of ours (no meta table): read the partition from Parquet.

@@ -123,15 +123,27 @@ export interface SummaryBounds {
   min?: number;
 }
 
+/** Whether a largest value of `max` reaches the minimum (always, without one). */
+function reaches(max: number | null, min: number | undefined): boolean {
+  return min === undefined || (max !== null && max >= min);
+}
+
+/**
+ * Whether the minimum is above the key's `FILL_RANK`-th largest value, so fewer than `FILL_RANK` of its rows reach
+ * it, all among its `TOP_ROWS` largest. Unknown for a summary written before it kept that value (false).
+ */
+function aboveRank(s: KeyStats, min: number | undefined): boolean {
+  return min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min);
+}
+
 /** Whether a partition with this summary (null: none, or stale) may hold a row within the bounds. */
 export function mayMatch(summary: PartitionSummary | null, bounds: SummaryBounds): boolean {
   if (!summary) return true;
   const { keys, min } = bounds;
-  const reaches = (m: number | null) => min === undefined || (m !== null && m >= min);
-  if (keys === undefined) return reaches(summary.max);
+  if (keys === undefined) return reaches(summary.max, min);
   return keys.some((k) => {
     const s = summary.keys.get(k);
-    return s !== undefined && reaches(s.max);
+    return s !== undefined && reaches(s.max, min);
   });
 }
 
@@ -146,8 +158,7 @@ export function allInTop(summary: PartitionSummary | null, bounds: SummaryBounds
   if (!summary || keys === undefined) return false;
   for (const k of new Set(keys)) {
     const s = summary.keys.get(k);
-    if (!s || (min !== undefined && (s.max === null || s.max < min)) || s.rows <= TOP_ROWS) continue;
-    if (min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min)) continue;
+    if (!s || !reaches(s.max, min) || s.rows <= TOP_ROWS || aboveRank(s, min)) continue;
     return false;
   }
   return true;
@@ -164,9 +175,8 @@ export function rowsAtMost(summary: PartitionSummary | null, bounds: SummaryBoun
   let total = 0;
   for (const k of new Set(keys)) {
     const s = summary.keys.get(k);
-    if (!s || (min !== undefined && (s.max === null || s.max < min))) continue;
-    const fewer = min !== undefined && s.nth !== undefined && (s.nth === null || s.nth < min);
-    total += fewer ? Math.min(s.rows, TOP_ROWS) : s.rows;
+    if (!s || !reaches(s.max, min)) continue;
+    total += aboveRank(s, min) ? Math.min(s.rows, TOP_ROWS) : s.rows;
   }
   return total;
 }
