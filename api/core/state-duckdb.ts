@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows } from '../../ingest/lake/index.ts';
+import { createStatementCache, openDuck } from '../../ingest/lake/index.ts';
 import { duckDialect } from './state-dialect.ts';
 import { discoverMigrations, MIGRATIONS_TABLE } from './state-migrations.ts';
 import { prepareStateDir, restrictStateFiles, withPrivateUmask } from './state-files.ts';
@@ -23,6 +23,22 @@ async function runScript(conn: DuckDBConnection, sql: string): Promise<void> {
 }
 
 /**
+ * The embedded store's engine settings. One thread: its statements are small and serialized by one queue.
+ * No statistics propagation: DuckDB 1.5 (up to 1.5.6, the latest release) plans a prepared statement with the
+ * table's statistics as they are when it is prepared and reuses that plan after the table changes, so a cached
+ * `SELECT … WHERE outcome = 'sending'` prepared on an empty table returned no rows forever (duckdb/duckdb#23704; a
+ * join's build-side range goes stale the same way, #24182). DuckDB's own fix (#24696) skips statistics propagation
+ * for prepared plans; this does the same for the whole store, whose tables are small enough not to need it.
+ */
+const STATE_DUCK_OPTIONS = { threads: '1', disabled_optimizers: 'statistics_propagation' };
+
+/**
+ * Statements kept prepared: the store's texts are a fixed set written in our code (a few dozen). A point read costs
+ * 0.56 ms prepared against 1.43 ms parsed and planned each time (docs/read-path.md, "Per-request overhead").
+ */
+const STATE_STATEMENTS = 256;
+
+/**
  * Keys, usage, monitors, webhooks, alerts and deliveries in one embedded DuckDB file, owned by the server
  * process alone (DuckDB allows one read-write process per file; ingests never open it). Every statement goes
  * through one queue on one connection: each debit or state change is atomic with respect to the others,
@@ -36,7 +52,7 @@ export async function openDuckStateStore(path: string): Promise<StateStore> {
   let instance: DuckDBInstance;
   let conn: DuckDBConnection;
   try {
-    ({ instance, conn } = await privately(() => openDuck(path, { threads: '1' })));
+    ({ instance, conn } = await privately(() => openDuck(path, STATE_DUCK_OPTIONS)));
     if (onDisk) await restrictStateFiles(path);
   } catch (err) {
     const msg = (err as Error).message;
@@ -47,11 +63,13 @@ export async function openDuckStateStore(path: string): Promise<StateStore> {
   }
   const queue = new PQueue({ concurrency: 1 });
   const queued = <T>(fn: () => Promise<T>, priority = 0) => queue.add(() => privately(fn), { priority }) as Promise<T>;
+  // Every statement runs prepared, once per text (STATE_DUCK_OPTIONS says why that is safe here).
+  const statements = createStatementCache(conn, STATE_STATEMENTS);
   const tx: StateTx = {
     dialect: duckDialect,
-    all: (sql, params = []) => queryRows(conn, sql, params),
+    all: (sql, params = []) => statements.run(sql, params),
     run: async (sql, params = []) => {
-      await conn.run(sql, params.length ? (params as never) : undefined);
+      await statements.run(sql, params);
     },
   };
 

@@ -16,7 +16,7 @@ import type { BenchResult } from './support.ts';
  * What a request costs besides its page query (issue #20: ≥ 150 req/s at 16 clients, p99 ≤ 250 ms, for selective
  * `/v1/holdings?cusip=` pages on 2 cores). The real server runs in its own process (test/bench/request-overhead-child.ts:
  * address gate, Express, a `pro` key, metering on the DuckDB state store, info logging) over a BENCH_OVERHEAD_LINES-line
- * 13F lake with its key summaries; 16 keep-alive clients in this process drive it in a closed loop on
+ * 13F lake with its key summaries; 16 keep-alive clients (BENCH_OVERHEAD_CLIENTS) in this process drive it in a closed loop on
  *  (a) an unknown CUSIP's page (answered from the summaries, no engine query: the per-request overhead alone),
  *  (b) `/v1/account` (authenticated, free: no debit, one state-store read),
  *  (c) a known CUSIP's page (the engine's query on top),
@@ -25,7 +25,8 @@ import type { BenchResult } from './support.ts';
  * Per row: req/s, p50/p99 and the server process's CPU per request (user + system, from its own process.cpuUsage).
  */
 const LINES = Number(process.env.BENCH_OVERHEAD_LINES ?? 200_000);
-const CLIENTS = 16;
+// BENCH_OVERHEAD_CLIENTS=1: one client, where no two debits ever share a transaction (the group commit's worst case).
+const CLIENTS = Number(process.env.BENCH_OVERHEAD_CLIENTS ?? 16);
 const PER_CLIENT = Number(process.env.BENCH_OVERHEAD_CALLS ?? 150);
 const BUDGET_MS = Number(process.env.BENCH_OVERHEAD_BUDGET_S ?? 15) * 1000;
 

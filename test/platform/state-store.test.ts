@@ -111,6 +111,32 @@ for (const engine of engines) {
       expect(await s.b.ping()).toBe(true);
     });
 
+    it('a statement run again after its tables changed sees the change (no plan kept from old statistics)', async (ctx) => {
+      if (!available()) return ctx.skip(skipped);
+      // The embedded store runs every text prepared once; DuckDB 1.5 froze a prepared plan on the statistics of the
+      // moment it was prepared (duckdb/duckdb#23704, #24182): both reads below returned their first answer again.
+      await s.a.run('CREATE TABLE probe_attempts (k BIGINT, outcome VARCHAR)');
+      await s.a.run('CREATE TABLE probe_keys (k BIGINT)');
+      try {
+        const sending = `SELECT k FROM probe_attempts WHERE outcome = 'sending' ORDER BY k`;
+        expect(await s.a.all(sending)).toEqual([]);
+        await s.a.run(`INSERT INTO probe_attempts VALUES (7, 'sending')`);
+        expect(await s.b.all(sending)).toEqual([{ k: 7 }]);
+        // A join whose build side (probe_keys) lay at 3000–5000 when first run, then at 1–2.
+        await s.a.run('INSERT INTO probe_attempts SELECT g.i, $1 FROM generate_series(0, 6143) AS g(i)', ['done']);
+        await s.a.run('INSERT INTO probe_keys VALUES (3000), (5000)');
+        const joined =
+          'SELECT count(*)::INTEGER AS n, coalesce(sum(a.k), 0)::INTEGER AS s ' + `FROM probe_attempts a JOIN probe_keys USING (k) WHERE a.outcome = 'done'`;
+        expect(await s.a.all(joined)).toEqual([{ n: 2, s: 8000 }]);
+        await s.a.run('DELETE FROM probe_keys');
+        await s.a.run('INSERT INTO probe_keys VALUES (1), (2)');
+        expect(await s.b.all(joined)).toEqual([{ n: 2, s: 3 }]);
+      } finally {
+        await s.a.run('DROP TABLE probe_attempts');
+        await s.a.run('DROP TABLE probe_keys');
+      }
+    });
+
     it('keys: create, find by hash, list and revoke, with timestamps as ISO strings', async (ctx) => {
       if (!available()) return ctx.skip(skipped);
       const k = await createKey(s.a, { plan: 'starter', name: 'suite' });
