@@ -172,6 +172,17 @@ for (const engine of engines) {
       expect(row).toEqual({ used: 100, requests: 20 });
     });
 
+    it('credits: 200 concurrent debits of a paid key over both handles each count once and see their own total', async (ctx) => {
+      if (!available()) return ctx.skip(skipped);
+      const a: Account = { accountId: 'acct-paid', keyId: 'k-paid', keyName: null, plan: 'pro' };
+      const meters = [createMeter(s.a, { metering: true, now: clockAt }), createMeter(s.b, { metering: true, now: clockAt })];
+      const debits = await Promise.all(Array.from({ length: 200 }, (_, i) => meters[i % 2].debit(a, 3)));
+      expect(debits.every((d) => d.debited === 3)).toBe(true);
+      // Each debit returns the total just after it: 3, 6, …, 600, each once (a lost or doubled update repeats one).
+      expect(debits.map((d) => d.balance.used).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => 3 * (i + 1)));
+      expect(await s.b.all(`SELECT used, requests FROM credit_usage WHERE account_id = 'acct-paid'`)).toEqual([{ used: 600, requests: 200 }]);
+    });
+
     it('credits: the last credits cover a call whose minimum fits, never more than reserved', async (ctx) => {
       if (!available()) return ctx.skip(skipped);
       const a = free('acct-last');
