@@ -307,12 +307,18 @@ export function createMeter(state: StateStore, opts: { metering: boolean; now: (
         holds.release(account.accountId, held);
         return null;
       }
+      let rows: Record<string, unknown>[];
       try {
-        await state.run('UPDATE credit_usage SET used = greatest(0, used - $3) WHERE account_id = $1 AND period = $2', [account.accountId, period, refund]);
+        // The total after the refund comes back with it: no second statement to read it.
+        rows = await state.all('UPDATE credit_usage SET used = greatest(0, used - $3) WHERE account_id = $1 AND period = $2 RETURNING used', [
+          account.accountId,
+          period,
+          refund,
+        ]);
       } finally {
         holds.release(account.accountId, held);
       }
-      return balanceOf(account, period, await usedIn(account.accountId, period), opts.metering);
+      return balanceOf(account, period, rows.length ? Number(rows[0].used) : 0, opts.metering);
     },
   };
 }

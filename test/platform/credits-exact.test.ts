@@ -57,4 +57,14 @@ describe('credits are exact to the last one under concurrency (free plan, 100 cr
     expect(await meter.balance(a)).toMatchObject({ used: 100, remaining: 0 });
     await expect(openCharge(meter, a, { min: 1, max: 5 }, true).reserve()).rejects.toMatchObject({ status: 402 });
   });
+
+  it('a call settled below its reservation reports the balance after its refund', async () => {
+    const a = free('acct-refund');
+    await state.run(`INSERT INTO credit_usage VALUES ('acct-refund', 'lifetime', 90, 3)`);
+    const charge = openCharge(meter, a, { min: 1, max: 5 }, true);
+    await charge.reserve();
+    // 95 used while it holds 5; it costs 2, so 3 come back and 8 remain.
+    expect(await charge.settle(2)).toEqual({ charged: 2, remaining: 8 });
+    expect(await meter.balance(a)).toMatchObject({ used: 92, remaining: 8 });
+  });
 });
