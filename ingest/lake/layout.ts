@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { sqlIdent, sqlString } from './duck.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
@@ -8,6 +8,14 @@ import { allColumns, type TableSpec } from '../../schemas/table.ts';
  * `<lake>/<table>/<partitionBy>=<value>/*.parquet`. The partition column lives in the directory name only
  * (Hive style); views declare its type so `WHERE period = '2024Q4'` prunes directories.
  */
+
+/** Small files the live lane appends to a partition between rewrites (docs/live-lane.md). */
+export const APPEND_PREFIX = 'part-live-';
+
+/** Whether `file` (a path or a name) is one of the live lane's append files. */
+export function isAppendFile(file: string): boolean {
+  return basename(file).startsWith(APPEND_PREFIX) && file.endsWith('.parquet');
+}
 
 export function tableDir(lakeDir: string, table: string): string {
   return join(lakeDir, table);
@@ -64,16 +72,40 @@ export function selectOver(spec: TableSpec, files: readonly string[], uniform = 
       .join(', ');
     return `SELECT ${select} WHERE false`;
   }
-  // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
-  const list = [...files].sort().map(sqlString).join(', ');
   const partType = duckType(cols[spec.partitionBy].type);
   const ordered = Object.entries(cols)
     .map(([c, s]) => viewColumn(c, s.type))
     .join(', ');
-  return (
-    `SELECT ${ordered} FROM read_parquet([${list}], ` +
-    `hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, hive_types = {${sqlString(spec.partitionBy)}: ${partType}})`
-  );
+  // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
+  const scan = (list: readonly string[], filename = false) =>
+    `read_parquet([${[...list].sort().map(sqlString).join(', ')}], hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, ` +
+    `hive_types = {${sqlString(spec.partitionBy)}: ${partType}}${filename ? ', filename = true' : ''})`;
+  const { plain, base, appended } = splitAppended(spec, files);
+  if (!appended.length) return `SELECT ${ordered} FROM ${scan(plain)}`;
+  // A partition holding live append files is, until its next rewrite folds them in, its files merged by primary key
+  // with the newest file winning, as the fold will write it (ingest/lake/writer.ts; `data.parquet` sorts before
+  // `part-live-<time>`): a row an append file rewrote (a retried batch, a line an amendment flipped) is read once.
+  const key = [...spec.primaryKey, spec.partitionBy].filter((c, i, all) => all.indexOf(c) === i).map(sqlIdent);
+  const match = key.map((c) => `a.${c} IS NOT DISTINCT FROM b.${c}`).join(' AND ');
+  const selects = [
+    ...(plain.length ? [`SELECT ${ordered} FROM ${scan(plain)}`] : []),
+    ...(base.length ? [`SELECT ${ordered} FROM ${scan(base)} b WHERE NOT EXISTS (SELECT 1 FROM ${scan(appended)} a WHERE ${match})`] : []),
+    `SELECT ${ordered} FROM ${scan(appended, true)} QUALIFY row_number() OVER (PARTITION BY ${key.join(', ')} ORDER BY filename DESC) = 1`,
+  ];
+  return selects.join(' UNION ALL ');
+}
+
+/**
+ * Splits `files` into those of partitions without live append files (`plain`), and, of partitions with some, the
+ * files the appends may rewrite rows of (`base`) and the append files themselves (`appended`). A table without a
+ * primary key has no row an append could rewrite: all its files are plain.
+ */
+function splitAppended(spec: TableSpec, files: readonly string[]): { plain: string[]; base: string[]; appended: string[] } {
+  const appended = spec.primaryKey.length ? files.filter(isAppendFile) : [];
+  if (!appended.length) return { plain: [...files], base: [], appended: [] };
+  const merged = new Set(appended.map((f) => dirname(f)));
+  const rest = files.filter((f) => !isAppendFile(f));
+  return { plain: rest.filter((f) => !merged.has(dirname(f))), base: rest.filter((f) => merged.has(dirname(f))), appended };
 }
 
 /** The view of a table over the files its folders hold now (`npm run sql`, which creates a view on first mention). */

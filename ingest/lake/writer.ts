@@ -5,20 +5,18 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import type { Rename } from './commit.ts';
-import { partitionDir } from './layout.ts';
+import { APPEND_PREFIX, isAppendFile, partitionDir } from './layout.ts';
 import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
-/** Small files the live lane appends to a partition between rewrites (docs/live-lane.md). */
-const APPEND_PREFIX = 'part-live-';
 
 /** The live lane's append files of a partition folder, oldest first (their names sort by time). */
 export async function appendFiles(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   return (await readdir(dir))
-    .filter((f) => f.startsWith(APPEND_PREFIX) && f.endsWith('.parquet'))
+    .filter(isAppendFile)
     .sort()
     .map((f) => join(dir, f));
 }

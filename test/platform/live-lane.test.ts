@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +171,32 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     expect(Math.max(...counts)).toBeLessThan(4);
     expect(files()).toContain('data.parquet');
     expect((await lakeAccessions('filings')).length).toBe(rowsBefore.length + 4);
+  });
+
+  it('a batch ingested again after a crash before its state was saved is read once, before any compaction', async () => {
+    // No compaction in this test: the rows must read once while both append files sit beside the data file.
+    const settings = { ...app.settings, LIVE_COMPACT_FILES: 1_000 };
+    const statePath = join(app.settings.dataDir, 'live', 'state.json');
+    const saved = await readFile(statePath, 'utf8');
+    clock.advance(30_000);
+    const f4 = sec.publish('form4');
+    await createLiveLane({ settings, http: app.services.http, now: clock.now }).pollOnce();
+    await app.services.lake.refresh();
+    const once = await app.get(`/v1/filings?accession=${f4.accession}`, app.key);
+    expect(once.body.data).toHaveLength(2);
+    const insider = async () =>
+      (await app.services.lake.query('SELECT count(*)::INTEGER AS n FROM insider_transactions WHERE accession = $1', [f4.accession]))[0].n;
+    const lines = await insider();
+    // The process died after the lake's commit, before the state file took the filing: the next one ingests it again.
+    await writeFile(statePath, saved);
+    await createLiveLane({ settings, http: app.services.http, now: clock.now }).pollOnce();
+    await app.services.lake.refresh();
+    const dir = join(app.settings.lakeDir, 'insider_transactions');
+    const appended = readdirSync(dir).flatMap((p) => (p.includes('=') ? readdirSync(join(dir, p)).filter((f) => f.startsWith('part-live-')) : []));
+    expect(appended.length).toBeGreaterThanOrEqual(2);
+    const again = await app.get(`/v1/filings?accession=${f4.accession}`, app.key);
+    expect(again.body.data).toEqual(once.body.data);
+    expect(await insider()).toBe(lines);
   });
 
   it('/v1/sources shows the lane on the tables it feeds', async () => {
