@@ -108,6 +108,15 @@ function splitAppended(spec: TableSpec, files: readonly string[]): { plain: stri
   return { plain: rest.filter((f) => !merged.has(dirname(f))), base: rest.filter((f) => merged.has(dirname(f))), appended };
 }
 
+/**
+ * A FROM item over every file a table's folders hold now, read as its view reads them (append files merged), for an
+ * ingest that reconciles with the lake's earlier rows; null while the table has no file.
+ */
+export function tableRelation(lakeDir: string, spec: TableSpec): string | null {
+  const files = tableFiles(lakeDir, spec.name);
+  return files.length ? `(${selectOver(spec, files)})` : null;
+}
+
 /** The view of a table over the files its folders hold now (`npm run sql`, which creates a view on first mention). */
 export function viewSql(lakeDir: string, spec: TableSpec): string {
   return viewSqlOver(spec, tableFiles(lakeDir, spec.name));

@@ -1,6 +1,7 @@
 import type { LoadContext } from '../../pipeline/contract.ts';
-import { coreName, normalizeName } from '../../../schemas/tables/entities.ts';
-import { lakeScan, tableFromRows } from '../../sources/edgar/funds/work.ts';
+import { coreName, entitiesTable, entityNamesTable, normalizeName } from '../../../schemas/tables/entities.ts';
+import { tableFromRows } from '../../sources/edgar/funds/work.ts';
+import { tableRelation } from '../../lake/layout.ts';
 
 /**
  * Issuer entity of each CUSIP, from the entity directory (tables `entities`, `entity_names`). The directory has no
@@ -33,8 +34,8 @@ export async function resolveIssuers(ctx: LoadContext, dir: string, lakeDir: str
     names.map((r) => ({ cusip: r.cusip, ...renameKeys(issuerKeys(String(r.issuer_name))) })),
   );
 
-  const entityNames = lakeScan(lakeDir, 'entity_names');
-  const entities = lakeScan(lakeDir, 'entities');
+  const entityNames = tableRelation(lakeDir, entityNamesTable);
+  const entities = tableRelation(lakeDir, entitiesTable);
   if (!entityNames || !entities) {
     await ctx.sql(`CREATE OR REPLACE TEMP TABLE issuer13f (cusip VARCHAR, issuer_cik VARCHAR, issuer_ticker VARCHAR, confidence DOUBLE, as_of DATE)`);
     await ctx.sql(`CREATE OR REPLACE TEMP TABLE unmapped13f_reason AS SELECT cusip, 'no_entity_directory' AS reason FROM cusipname13f`);

@@ -1,7 +1,9 @@
 import { quarterOf } from '../../sources/common/normalize.ts';
 import type { LoadContext } from '../../pipeline/contract.ts';
 import { insertedRows } from '../../lake/staging.ts';
-import { lakeScan, tableFromRows, withScratch } from '../../sources/edgar/funds/work.ts';
+import { tableFromRows, withScratch } from '../../sources/edgar/funds/work.ts';
+import { tableRelation } from '../../lake/layout.ts';
+import { filings13f, holdings13f, unmappedCusips13f } from '../../../schemas/tables/13f.ts';
 import { resolveAmendments, amendmentEffect, type FilingOrderKey, type FilingState } from './amendments.ts';
 import { isValidCusip, normalizeCusip } from '../../sources/common/cusip.ts';
 import { resolveIssuers } from './issuers.ts';
@@ -85,8 +87,9 @@ function orderKey(f: Omit<PriorFiling, 'is_current' | 'superseded_by'>): FilingO
 
 export async function finish13f(ctx: LoadContext): Promise<void> {
   const lakeDir = ctx.settings.lakeDir;
-  const priorFilings = lakeScan(lakeDir, 'filings_13f');
-  const priorHoldings = lakeScan(lakeDir, 'holdings_13f');
+  // Read as every reader reads them: a live append file's rows (a restatement's flipped lines) replace the data file's.
+  const priorFilings = tableRelation(lakeDir, filings13f);
+  const priorHoldings = tableRelation(lakeDir, holdings13f);
 
   // Rows whose accession has no filing (subsets, truncated zips) cannot be placed in a period: reported, skipped.
   const orphans = await ctx.sql(
@@ -274,7 +277,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
       WHERE h.period IN (SELECT DISTINCT period FROM dec13f)`,
     );
   }
-  await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings);
+  await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings, tableRelation(ctx.settings.lakeDir, unmappedCusips13f));
   // The line-sized work tables are done with: dropped, the sorted writes that follow get their memory instead of
   // spilling beside them (3M lines: raw13f_info alone is ≈ 0.4 GB of the 2 GB limit).
   await ctx.sql(`DROP TABLE raw13f_info`);
@@ -285,7 +288,12 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
  * Managers and unmapped CUSIPs are aggregates over the whole current report, which may span data set windows:
  * they are computed over this run's rows plus the lake's rows of the same managers/periods not replaced by it.
  */
-async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string | null, priorHoldings: string | null): Promise<void> {
+async function stageManagersAndUnmapped(
+  ctx: LoadContext,
+  priorFilings: string | null,
+  priorHoldings: string | null,
+  priorUnmapped: string | null,
+): Promise<void> {
   await ctx.sql(`
     CREATE OR REPLACE TEMP TABLE all13f_filing AS
     SELECT accession_number, cik, manager_name, street1, street2, city, state_or_country, zip_code, period, period_of_report, filing_date,
@@ -344,14 +352,18 @@ async function stageManagersAndUnmapped(ctx: LoadContext, priorFilings: string |
     FROM latest l JOIN acc USING (cik, period) JOIN dates dt USING (cik, period) LEFT JOIN agg USING (cik, period)`,
   );
 
-  // Reasons exist only for CUSIPs seen by this run; older ones get a generic reason here (reason is NOT NULL in staging).
+  // Reasons are decided for the CUSIPs this run sees. A CUSIP only the lake's lines hold keeps the reason the lake
+  // gave it (a restatement ingested alone must not turn the quarter's `no_entity_directory` into another reason);
+  // one with none gets a generic reason (reason is NOT NULL in staging).
   await stage(
     ctx,
     `
     INSERT INTO staging_unmapped_cusips_13f BY NAME
     SELECT period, cusip, mode(issuer_name) AS issuer_name, bool_or(cusip_valid) AS cusip_valid, count(*)::INTEGER AS holders,
-           CAST(sum(value_usd) AS BIGINT) AS total_value_usd, coalesce(any_value(r.reason), 'no_name_match') AS reason, ${ctx.parserVersion} AS parser_version
+           CAST(sum(value_usd) AS BIGINT) AS total_value_usd,
+           coalesce(any_value(r.reason), ${priorUnmapped ? 'any_value(p.reason), ' : ''}'no_name_match') AS reason, ${ctx.parserVersion} AS parser_version
     FROM eff13f e LEFT JOIN unmapped13f_reason r USING (cusip)
+    ${priorUnmapped ? `LEFT JOIN (SELECT period, cusip, reason FROM ${priorUnmapped}) p USING (period, cusip)` : ''}
     WHERE is_current AND issuer_cik IS NULL AND cusip <> ''
     GROUP BY period, cusip`,
   );

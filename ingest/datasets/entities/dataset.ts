@@ -1,7 +1,8 @@
 import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
 import { toIsoDate } from '../../sources/common/normalize.ts';
 import { classifySubmissionFile, parseSubmissionEntity, type SubmissionEntity } from '../../sources/edgar/bulk/submissions.ts';
-import { cikBucket, jsonDocuments, lakeGlob, listLocal, sqlPath } from '../../sources/edgar/bulk/local-files.ts';
+import { cikBucket, jsonDocuments, listLocal } from '../../sources/edgar/bulk/local-files.ts';
+import { tableRelation } from '../../lake/layout.ts';
 import { foldSnapshot, type Observation, type TickerRange } from '../../sources/edgar/bulk/ticker-history.ts';
 import { coreName, entitiesTable, entityNamesTable, entityTickersTable, normalizeName } from '../../../schemas/tables/entities.ts';
 import { mergeListings, parseTickerFile, type TickerListing } from '../../sources/edgar/bulk/tickers.ts';
@@ -86,17 +87,14 @@ const JSON_COLS = ['tickers', 'exchanges', 'business_address', 'mailing_address'
 /** Existing entity rows for CIKs that only the ticker files mention this run (so their details are kept). */
 async function existingEntities(ctx: LoadContext, ciks: string[]): Promise<Map<string, EntityRow>> {
   const out = new Map<string, EntityRow>();
-  const glob = lakeGlob(ctx.settings.lakeDir, entitiesTable.name);
-  if (!glob || !ciks.length) return out;
+  const lake = tableRelation(ctx.settings.lakeDir, entitiesTable);
+  if (!lake || !ciks.length) return out;
   const cols = Object.entries(entitiesTable.columns)
     .map(([c, s]) => (s.type === 'DATE' ? `CAST("${c}" AS VARCHAR) AS "${c}"` : `"${c}"`))
     .join(', ');
   for (let i = 0; i < ciks.length; i += 500) {
     const chunk = ciks.slice(i, i + 500);
-    const rows = await ctx.sql(
-      `SELECT ${cols} FROM read_parquet(${sqlPath(glob)}, hive_partitioning = true) WHERE cik IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})`,
-      chunk,
-    );
+    const rows = await ctx.sql(`SELECT ${cols} FROM ${lake} WHERE cik IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})`, chunk);
     for (const r of rows) {
       for (const c of JSON_COLS) if (typeof r[c] === 'string') r[c] = JSON.parse(r[c] as string);
       // Read back from the entities table itself with exactly its columns (dates as text, JSON parsed above),
@@ -108,11 +106,11 @@ async function existingEntities(ctx: LoadContext, ciks: string[]): Promise<Map<s
 }
 
 async function previousTickerRanges(ctx: LoadContext): Promise<TickerRange[]> {
-  const glob = lakeGlob(ctx.settings.lakeDir, entityTickersTable.name);
-  if (!glob) return [];
+  const lake = tableRelation(ctx.settings.lakeDir, entityTickersTable);
+  if (!lake) return [];
   const rows = await ctx.sql(
     `SELECT ticker, cik, exchange, name, CAST(valid_from AS VARCHAR) AS valid_from, CAST(valid_to AS VARCHAR) AS valid_to,
-            CAST(last_seen AS VARCHAR) AS last_seen FROM read_parquet(${sqlPath(glob)}, hive_partitioning = true)`,
+            CAST(last_seen AS VARCHAR) AS last_seen FROM ${lake}`,
   );
   return rows as unknown as TickerRange[];
 }

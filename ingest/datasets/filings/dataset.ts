@@ -9,7 +9,8 @@ import {
   submissionFilings,
   type SubmissionFiling,
 } from '../../sources/edgar/bulk/submissions.ts';
-import { jsonDocuments, lakeGlob, listLocal, sqlPath } from '../../sources/edgar/bulk/local-files.ts';
+import { jsonDocuments, listLocal } from '../../sources/edgar/bulk/local-files.ts';
+import { tableRelation } from '../../lake/layout.ts';
 import { ntLateTable, ntRow } from '../../../schemas/tables/nt-late.ts';
 import { buildFilingRow, filingKey } from './rows.ts';
 import { filingsTable } from '../../../schemas/tables/filings.ts';
@@ -26,15 +27,16 @@ type Sub = SubmissionFiling & { entityName: string };
 /** Rows the lake already holds for these keys, pruned to the quarters involved (literals are ours: `2024Q3`). */
 async function existingRows(ctx: LoadContext, keys: { accession: string; cik: string; quarter: string }[]) {
   const out = new Map<string, Record<string, unknown>>();
-  const glob = lakeGlob(ctx.settings.lakeDir, filingsTable.name);
-  if (!glob || !keys.length) return out;
+  // The live lane appends to this table: its append files' rows replace the data file's (ingest/lake/layout.ts).
+  const lake = tableRelation(ctx.settings.lakeDir, filingsTable);
+  if (!lake || !keys.length) return out;
   const quarters = [...new Set(keys.map((k) => k.quarter))].filter((q) => /^\d{4}Q[1-4]$/.test(q));
   const accs = [...new Set(keys.map((k) => k.accession))];
   const cols = Object.entries(filingsTable.columns)
     .map(([c, s]) => (s.type === 'DATE' || s.type === 'TIMESTAMP' ? `CAST("${c}" AS VARCHAR) AS "${c}"` : `"${c}"`))
     .join(', ');
   const rows = await ctx.sql(
-    `SELECT ${cols} FROM read_parquet(${sqlPath(glob)}, hive_partitioning = true)
+    `SELECT ${cols} FROM ${lake}
       WHERE filed_quarter IN (${quarters.map((q) => `'${q}'`).join(', ')}) AND accession IN (${accs.map((_, i) => `$${i + 1}`).join(', ')})`,
     accs,
   );

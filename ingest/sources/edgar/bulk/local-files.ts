@@ -53,20 +53,6 @@ export function cikBucket(cik10: string): string {
   return cik10.slice(0, 5);
 }
 
-/**
- * Glob over a table's existing Parquet files in the lake, or null when the table has none yet. Used by ingesters
- * that fold new observations into history (ticker validity, enrichment kept across runs). The path is ours.
- */
-export function lakeGlob(lakeDir: string, table: string): string | null {
-  const dir = join(lakeDir, table);
-  if (!existsSync(dir)) return null;
-  const hasFiles = readdirSync(dir).some((p) => {
-    const sub = join(dir, p);
-    return statSync(sub).isDirectory() && readdirSync(sub).some((f) => f.endsWith('.parquet'));
-  });
-  return hasFiles ? join(dir, '*', '*.parquet') : null;
-}
-
 /** A path as a SQL string literal (paths are ours, never user input). */
 export function sqlPath(p: string): string {
   return `'${p.replace(/'/g, "''")}'`;

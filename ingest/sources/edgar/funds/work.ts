@@ -1,14 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tableFiles } from '../../../lake/layout.ts';
 import { sqlString } from '../../../lake/duck.ts';
 import type { LoadContext } from '../../../pipeline/contract.ts';
 
 /**
  * Work-database helpers shared by the 13F, N-PORT and N-CEN loaders: small JS-side results go back into DuckDB
- * as NDJSON files (one `read_json`, no row-by-row inserts), and earlier lake state is read straight from the
- * Parquet files when a run has to reconcile with it (amendments arriving in a later window).
+ * as NDJSON files (one `read_json`, no row-by-row inserts). Earlier lake state, when a run has to reconcile with it
+ * (amendments arriving in a later window), is read through `tableRelation` (ingest/lake/layout.ts), as every reader
+ * reads the lake.
  */
 export async function withScratch<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'funds-'));
@@ -38,12 +38,6 @@ export async function tableFromRows(
     .map(([n, t]) => `${sqlString(n)}: ${sqlString(t)}`)
     .join(', ');
   await ctx.sql(`INSERT INTO ${name} BY NAME SELECT * FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${map}})`);
-}
-
-/** `read_parquet(...)` over a lake table's partition files, or null when the table has none yet. */
-export function lakeScan(lakeDir: string, table: string): string | null {
-  if (!tableFiles(lakeDir, table).length) return null;
-  return `read_parquet(${sqlString(join(lakeDir, table, '*', '*.parquet'))}, hive_partitioning = true, union_by_name = true)`;
 }
 
 /** DuckDB text → DATE for the data sets' `DD-MON-YYYY` (case-insensitive month). */
