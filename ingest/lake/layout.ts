@@ -72,27 +72,64 @@ export function selectOver(spec: TableSpec, files: readonly string[], uniform = 
       .join(', ');
     return `SELECT ${select} WHERE false`;
   }
-  const partType = duckType(cols[spec.partitionBy].type);
-  const ordered = Object.entries(cols)
+  const ordered = viewColumns(spec);
+  const { plain, base, appended } = splitAppended(spec, files);
+  return [
+    ...(plain.length ? [`SELECT ${ordered} FROM ${parquetScan(spec, plain, uniform)}`] : []),
+    ...(appended.length
+      ? withAppends(spec, base.length ? { from: parquetScan(spec, base, uniform), columns: ordered } : null, `(${newestAppended(spec, appended, uniform)})`)
+      : []),
+  ].join(' UNION ALL ');
+}
+
+/** A view's select list: every column of the table in order, JSON columns typed JSON. */
+function viewColumns(spec: TableSpec): string {
+  return Object.entries(allColumns(spec))
     .map(([c, s]) => viewColumn(c, s.type))
     .join(', ');
+}
+
+/** `read_parquet` over `files` as a view reads them, with each row's file name when asked. */
+function parquetScan(spec: TableSpec, files: readonly string[], uniform: boolean, filename = false): string {
+  const partType = duckType(allColumns(spec)[spec.partitionBy].type);
   // The file list, not a glob: the view is rebuilt whenever files come or go, so no query lists directories.
-  const scan = (list: readonly string[], filename = false) =>
-    `read_parquet([${[...list].sort().map(sqlString).join(', ')}], hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, ` +
-    `hive_types = {${sqlString(spec.partitionBy)}: ${partType}}${filename ? ', filename = true' : ''})`;
-  const { plain, base, appended } = splitAppended(spec, files);
-  if (!appended.length) return `SELECT ${ordered} FROM ${scan(plain)}`;
-  // A partition holding live append files is, until its next rewrite folds them in, its files merged by primary key
-  // with the newest file winning, as the fold will write it (ingest/lake/writer.ts; `data.parquet` sorts before
-  // `part-live-<time>`): a row an append file rewrote (a retried batch, a line an amendment flipped) is read once.
-  const key = [...spec.primaryKey, spec.partitionBy].filter((c, i, all) => all.indexOf(c) === i).map(sqlIdent);
-  const match = key.map((c) => `a.${c} IS NOT DISTINCT FROM b.${c}`).join(' AND ');
-  const selects = [
-    ...(plain.length ? [`SELECT ${ordered} FROM ${scan(plain)}`] : []),
-    ...(base.length ? [`SELECT ${ordered} FROM ${scan(base)} b WHERE NOT EXISTS (SELECT 1 FROM ${scan(appended)} a WHERE ${match})`] : []),
-    `SELECT ${ordered} FROM ${scan(appended, true)} QUALIFY row_number() OVER (PARTITION BY ${key.join(', ')} ORDER BY filename DESC) = 1`,
-  ];
-  return selects.join(' UNION ALL ');
+  return (
+    `read_parquet([${[...files].sort().map(sqlString).join(', ')}], hive_partitioning = true${uniform ? '' : ', union_by_name = true'}, ` +
+    `hive_types = {${sqlString(spec.partitionBy)}: ${partType}}${filename ? ', filename = true' : ''})`
+  );
+}
+
+/**
+ * Partitions holding live append files read as the fold will write them: merged by primary key (with the partition
+ * value), the newest file winning (ingest/lake/writer.ts; `data.parquet` sorts before `part-live-<time>`), so a row
+ * an append file rewrote (a retried batch, a line an amendment flipped) is read once. The selects (to be joined by
+ * UNION ALL): the rows of `base` (their data files, or a serving copy: a FROM item and its select list, in the
+ * view's column order) whose key `newest` does not hold, then `newest`'s rows. `newest`: a FROM item holding each
+ * key's row from its newest append file (`newestAppended`), in the view's columns. The first select is an anti join
+ * with the small `newest` on the build side, so a page's filter still reaches the base's scan.
+ */
+export function withAppends(spec: TableSpec, base: { from: string; columns: string } | null, newest: string): string[] {
+  const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
+  const fromNewest = `SELECT ${cols} FROM ${newest}`;
+  if (!base) return [fromNewest];
+  const match = mergeKey(spec)
+    .map((c) => `a.${c} IS NOT DISTINCT FROM b.${c}`)
+    .join(' AND ');
+  return [`SELECT ${base.columns} FROM ${base.from} b WHERE NOT EXISTS (SELECT 1 FROM ${newest} a WHERE ${match})`, fromNewest];
+}
+
+/** Each key's row from its newest file of `appended` (live append files of some partitions), in the view's columns. */
+export function newestAppended(spec: TableSpec, appended: readonly string[], uniform: boolean): string {
+  const key = mergeKey(spec).join(', ');
+  return (
+    `SELECT ${viewColumns(spec)} FROM ${parquetScan(spec, appended, uniform, true)} ` +
+    `QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY filename DESC) = 1`
+  );
+}
+
+/** What identifies a row across a partition's files: the primary key with the partition value. */
+function mergeKey(spec: TableSpec): string[] {
+  return [...spec.primaryKey, spec.partitionBy].filter((c, i, all) => all.indexOf(c) === i).map(sqlIdent);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
-import { selectOver, tableDir, viewSqlOver } from './layout.ts';
+import { isAppendFile, newestAppended, selectOver, tableDir, viewSqlOver, withAppends } from './layout.ts';
 import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
-import { readPartitionSummary, soleDataFingerprint, type PartitionSummary } from './summary.ts';
+import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
@@ -83,6 +83,12 @@ interface ServedCopy {
   lookup: AttachedLookup | null;
   /** The copy holds its keys' top rows (a table with a key summary). */
   top: boolean;
+  /**
+   * Beside the copy's data file, live append files: the in-memory table holding each key's newest row of them (null:
+   * none). The partition then reads the copy merged with it (ingest/lake/layout.ts `withAppends`), in no stored order
+   * and outside the top index, until the fold.
+   */
+  appended: string | null;
 }
 
 export interface ReaderHooks {
@@ -158,9 +164,15 @@ export async function openLakeReader(
   // planned over one always reads the file it was planned on. Superseded aliases are detached one refresh later: a
   // page may hold a relation naming one between two queries (a running query keeps its file open through DETACH).
   let served = new Map<string, ReadonlyMap<string, ServedCopy>>();
-  const attached = new Map<string, ServedCopy & { key: string }>();
+  const attached = new Map<string, Omit<ServedCopy, 'appended'> & { key: string }>();
   let retiring: string[] = [];
   let attachCount = 0;
+  // Per partition folder with a served copy and live append files, the table of the appends' newest rows: built once
+  // per set of append files (a few thousand rows a poll), read by every page of the partition; a superseded one is
+  // dropped one refresh later, as a superseded alias is detached.
+  const appendedTables = new Map<string, { key: string; table: string }>();
+  let retiringTables: string[] = [];
+  let appendedCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
 
@@ -178,11 +190,20 @@ export async function openLakeReader(
     return distinct.size === 1 && !distinct.has('');
   }
 
-  /** Per partition value of a listing, its data file's fingerprint (`soleDataFingerprint`): one read a partition. */
-  async function fingerprintsOf(l: TableListing): Promise<ReadonlyMap<string, string | null>> {
-    const out = new Map<string, string | null>();
-    for (const [value, files] of l.byPartition) out.set(value, await soleDataFingerprint(dirname(files[0]), files));
-    return out;
+  /**
+   * Per partition value of a listing, its data file's fingerprint: `base` when its other files are live append files
+   * (what a serving copy may be built from, summary.ts `baseDataFingerprint`), `sole` when it has none (what a key
+   * summary must be built from). One read a partition.
+   */
+  async function fingerprintsOf(l: TableListing): Promise<{ base: ReadonlyMap<string, string | null>; sole: ReadonlyMap<string, string | null> }> {
+    const base = new Map<string, string | null>();
+    const sole = new Map<string, string | null>();
+    for (const [value, files] of l.byPartition) {
+      const fp = await baseDataFingerprint(dirname(files[0]), files);
+      base.set(value, fp);
+      sole.set(value, files.length === 1 ? fp : null);
+    }
+    return { base, sole };
   }
 
   /** The key summary of each partition of a listing (a table that declares one). */
@@ -200,7 +221,7 @@ export async function openLakeReader(
     spec: TableSpec,
     l: TableListing,
     fps: ReadonlyMap<string, string | null>,
-    superseded: string[],
+    superseded: { aliases: string[]; tables: string[] },
     fresh: AttachedCopy[],
   ): Promise<ReadonlyMap<string, ServedCopy>> {
     const out = new Map<string, ServedCopy>();
@@ -212,11 +233,12 @@ export async function openLakeReader(
       const id = await servingIdentity(dir, fps.get(value) ?? null);
       const prior = attached.get(dir);
       if (prior && prior.key === id?.key) {
-        out.set(value, prior);
+        const appended = await appendedOf(spec, dir, prior.alias, files, superseded.tables);
+        if (appended !== undefined) out.set(value, { ...prior, appended });
         continue;
       }
       if (prior) {
-        superseded.push(prior.alias);
+        superseded.aliases.push(prior.alias);
         attached.delete(dir);
       }
       if (!id) continue;
@@ -225,16 +247,48 @@ export async function openLakeReader(
       if (!copy) continue;
       const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top };
       attached.set(dir, entry);
-      out.set(value, entry);
       fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
+      const appended = await appendedOf(spec, dir, alias, files, superseded.tables);
+      if (appended !== undefined) out.set(value, { ...entry, appended });
     }
     for (const [dir, a] of attached) {
       if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
-        superseded.push(a.alias);
+        superseded.aliases.push(a.alias);
         attached.delete(dir);
       }
     }
+    for (const [dir, t] of appendedTables) {
+      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
+        superseded.tables.push(t.table);
+        appendedTables.delete(dir);
+      }
+    }
     return out;
+  }
+
+  /**
+   * The table of the newest rows of a served partition's live append files (null: it has none), built when its
+   * append files changed; undefined when it cannot be built (an append file folded away meanwhile): the partition
+   * is then read from Parquet until the next refresh.
+   */
+  async function appendedOf(spec: TableSpec, dir: string, alias: string, files: readonly string[], superseded: string[]): Promise<string | null | undefined> {
+    const appended = files.filter(isAppendFile);
+    const key = JSON.stringify([alias, appended]);
+    const prior = appendedTables.get(dir);
+    if (prior?.key === key) return prior.table;
+    if (prior) {
+      superseded.push(prior.table);
+      appendedTables.delete(dir);
+    }
+    if (!appended.length) return null;
+    const table = `appended_${++appendedCount}`;
+    try {
+      await conn.run(`CREATE TABLE ${sqlIdent(table)} AS ${newestAppended(spec, appended, false)}`);
+    } catch {
+      return undefined;
+    }
+    appendedTables.set(dir, { key, table });
+    return table;
   }
 
   async function relist(changedOnly: boolean): Promise<void> {
@@ -243,7 +297,9 @@ export async function openLakeReader(
       preloader.retire(alias);
     }
     retiring = [];
-    const superseded: string[] = [];
+    for (const t of retiringTables) await conn.run(`DROP TABLE IF EXISTS ${sqlIdent(t)}`);
+    retiringTables = [];
+    const superseded = { aliases: [] as string[], tables: [] as string[] };
     const fresh: AttachedCopy[] = [];
     const nextServed = new Map(served);
     const next = new Map(current);
@@ -261,13 +317,15 @@ export async function openLakeReader(
       // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
       const serve = t.serving === true && options.serving !== false;
       // Each partition's data file fingerprinted once, for its summary and its serving copy alike.
-      const fps = t.summary || serve ? await fingerprintsOf(l) : new Map<string, string | null>();
-      if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps));
+      const fps = t.summary || serve ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
+      if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
       if (serve) {
         const before = nextServed.get(t.name);
-        const now = await servingOf(t, l, fps, superseded, fresh);
+        const now = await servingOf(t, l, fps.base, superseded, fresh);
         nextServed.set(t.name, now);
-        if (!before || before.size !== now.size || [...now].some(([v, c]) => before.get(v)?.alias !== c.alias)) changed = true;
+        if (!before || before.size !== now.size || [...now].some(([v, c]) => before.get(v)?.alias !== c.alias || before.get(v)?.appended !== c.appended)) {
+          changed = true;
+        }
       }
       if (sameFiles(prior, l)) continue;
       const same = l.files.length > 0 && (await uniform(t.name, l.files));
@@ -289,7 +347,8 @@ export async function openLakeReader(
     }
     current = next;
     served = nextServed;
-    retiring = superseded;
+    retiring = superseded.aliases;
+    retiringTables = superseded.tables;
     summaries = nextSummaries;
     uniformTables = nextUniform;
     if (changed) gen++;
@@ -340,7 +399,10 @@ export async function openLakeReader(
       // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
       const columns = allColumns(spec);
       const cols = Object.keys(columns).map(sqlIdent).join(', ');
-      const selects = copies.map((c) => `SELECT ${copyColumns(columns, c.lookup)} FROM ${servingRelation(c.alias)}`);
+      const selects = copies.flatMap((c) => {
+        const base = { from: servingRelation(c.alias), columns: copyColumns(columns, c.lookup) };
+        return c.appended ? withAppends(spec, base, sqlIdent(c.appended)) : [`SELECT ${base.columns} FROM ${base.from}`];
+      });
       if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
       return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
     },
@@ -348,6 +410,9 @@ export async function openLakeReader(
       const spec = tables.find((t) => t.name === table);
       const aliases = served.get(table);
       if (!spec || !aliases || !topIndex) return null;
+      // A copy beside append files does not hold its partition's top rows as the partition reads until the fold: the
+      // index stays as built (the same copy comes back after the fold) but answers no page over that partition.
+      if (partitions.some((p) => aliases.get(p)?.appended)) return null;
       const select = topIndex.relation(spec, partitions, (p) => aliases.get(p)?.alias);
       if (!select) return null;
       // Every copy in the index leaves out the same lookup columns (relist builds none otherwise).
@@ -355,7 +420,11 @@ export async function openLakeReader(
       return { sql, complete: completer(spec, aliases, partitions) };
     },
     servedPartitions: (table) => served.get(table)?.size ?? 0,
-    storageOrder: (table, partition) => served.get(table)?.get(partition)?.orderedBy ?? [],
+    storageOrder(table, partition) {
+      const copy = served.get(table)?.get(partition);
+      // Merged with append files, the partition's rows come from two reads: no stored order holds.
+      return copy && !copy.appended ? copy.orderedBy : [];
+    },
     generation: () => gen,
     connect: () => instance.connect(),
     preloaded: async () => {
@@ -393,7 +462,9 @@ function completer(spec: TableSpec, aliases: ReadonlyMap<string, ServedCopy> | u
     if (!lookups.size) return rows;
     for (const row of rows) {
       const lookup = lookups.get(String(row[spec.partitionBy]));
-      const values = lookup?.values.get(String(row[lookup.key]));
+      // A row of the copy holds every lookup column as NULL; a row of an append file beside it holds its own values.
+      if (!lookup || lookup.columns.some((c) => row[c] != null)) continue;
+      const values = lookup.values.get(String(row[lookup.key]));
       if (values) Object.assign(row, values);
     }
     return rows;

@@ -16,8 +16,9 @@ type ServingLookup = NonNullable<TableSpec['servingLookup']>;
  * from Parquet (a whole 122,880-row group of 31 columns is decoded) and 7.9 ms from the native copy, which decodes
  * only the vectors it needs (docs/read-path.md). The copy also records the fingerprint of the data file it was built
  * from: it is renamed in by the same commit, after its data file, and a copy that does not describe the partition's
- * only data file as it is now (a crash between the renames, a compaction, a live append file, an old lake) is never
- * read. The listing takes `*.parquet` only, so nothing else ever reads this file as data.
+ * `data.parquet` as it is now (a crash between the renames, a compaction, an old lake) is never read. Live append
+ * files beside that file do not retire it: the partition reads the copy merged with them until the fold
+ * (ingest/lake/layout.ts `withAppends`). The listing takes `*.parquet` only, so nothing else reads this file as data.
  */
 export const SERVING_FILE = 'data.duckdb';
 
@@ -110,7 +111,7 @@ async function writeLookup(conn: DuckDBConnection, target: string, lookup: Servi
 
 /**
  * What identifies a partition's serving file as current: the data file's fingerprint (`fp`, the partition's
- * `soleDataFingerprint`; null: no copy can be current) and the serving file's identity; and its size.
+ * `baseDataFingerprint`; null: no copy can be current) and the serving file's identity; and its size.
  */
 export async function servingIdentity(dir: string, fp: string | null): Promise<{ path: string; key: string; fingerprint: string; bytes: number } | null> {
   if (fp === null) return null;

@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import { isAppendFile } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -76,13 +77,16 @@ export async function writePartitionSummary(conn: DuckDBConnection, spec: TableS
 }
 
 /**
- * The fingerprint of a partition's data file when its only data file is `data.parquet` (`files`: the partition's
- * data files in the listing), else null: what a key summary or a serving copy (serving.ts) must have been built from
- * to describe the partition. The reader takes it once per partition and listing, for both.
+ * The fingerprint of a partition's `data.parquet` when every other data file of it is a live append file (`files`:
+ * the partition's data files in the listing), else null: what a key summary or a serving copy (serving.ts) must have
+ * been built from to describe the partition. A serving copy then still serves it, merged with the append files as
+ * every reader merges them (ingest/lake/layout.ts `withAppends`); a key summary only when there are none (the
+ * append files may hold keys or values it does not count). The reader takes it once per partition and listing.
  */
-export async function soleDataFingerprint(dir: string, files: readonly string[]): Promise<string | null> {
+export async function baseDataFingerprint(dir: string, files: readonly string[]): Promise<string | null> {
   const data = join(dir, 'data.parquet');
-  if (files.length !== 1 || files[0] !== data) return null;
+  const rest = files.filter((f) => !isAppendFile(f));
+  if (rest.length !== 1 || rest[0] !== data) return null;
   try {
     return await fileFingerprint(data);
   } catch {
@@ -92,7 +96,7 @@ export async function soleDataFingerprint(dir: string, files: readonly string[])
 
 /**
  * The summary in partition folder `dir`, or null when it has none or it does not describe the data there now
- * (stale: see above). `fp`: the partition's `soleDataFingerprint`.
+ * (stale: see above). `fp`: the partition's `baseDataFingerprint` when it has no append file, else null.
  */
 export async function readPartitionSummary(conn: DuckDBConnection, dir: string, fp: string | null): Promise<PartitionSummary | null> {
   if (fp === null) return null;

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { tableFiles } from '../../ingest/lake/layout.ts';
 import type { PartitionRelation } from '../../ingest/lake/index.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
@@ -259,18 +260,57 @@ describe('13F holdings serving copies', () => {
     }
   });
 
-  it('a live append file beside the data file: the copy no longer describes the partition and is not read', async () => {
+  it('live append files beside the data file: the copy is read merged with them, as the Parquet files read', async () => {
     const ps = await periods();
     const newest = ps[ps.length - 1];
     const dir = join(lakeDir(), 'holdings_13f', `period=${newest}`);
     const extra = join(dir, 'part-live-000000000000001-test.parquet');
-    copyFileSync(join(dir, 'data.parquet'), extra);
+    const data = sqlString(join(dir, 'data.parquet'));
+    // A fifth of the quarter's lines rewritten (value, currency and filer name changed), and 30 lines of a new filing.
+    const { instance, conn } = await openDuck();
+    try {
+      await conn.run(
+        `COPY (SELECT * REPLACE (value_usd * 2 AS value_usd, NOT is_current AS is_current, manager_name || ' (RESTATED)' AS manager_name)
+                 FROM read_parquet(${data}) WHERE hash(accession_number, line_no) % 5 = 0
+               UNION ALL
+               SELECT * REPLACE ('0009999999-25-000001' AS accession_number, CAST(row_number() OVER () AS INTEGER) AS line_no)
+                 FROM (SELECT * FROM read_parquet(${data}) LIMIT 30))
+         TO ${sqlString(extra)} (FORMAT parquet)`,
+      );
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
     try {
       await app.services.lake.refresh();
-      expect(app.services.lake.servedPartitions('holdings_13f')).toBe(ps.length - 1);
-      expect(app.services.lake.relation('holdings_13f', [newest]).sql).toContain('read_parquet');
-      const q = `/v1/holdings?period=${newest}`;
-      expect(await pages(q, 25, 2)).toEqual(await pagesFromParquet(q, 25, 2));
+      const lake = app.services.lake;
+      expect(lake.servedPartitions('holdings_13f')).toBe(ps.length);
+      const sql = lake.relation('holdings_13f', [newest]).sql;
+      expect(sql).toMatch(/serving_\d+/);
+      // The append file's newest rows, read once at the refresh into a table of the reader's.
+      expect(sql).toMatch(/appended_\d+/);
+      expect(sql).not.toContain('part-live-');
+      expect(lake.storageOrder('holdings_13f', newest)).toEqual([]);
+      await lake.preloaded();
+      expect(lake.topRelation('holdings_13f', ps)).toBeNull();
+      expect(lake.topRelation('holdings_13f', ps.slice(0, -1))).not.toBeNull();
+      const [rewritten] = await lake.query(
+        `SELECT cusip, manager_cik FROM holdings_13f WHERE period = $1 AND manager_name LIKE '%(RESTATED)' ORDER BY value_usd DESC LIMIT 1`,
+        [newest],
+      );
+      expect(rewritten).toBeDefined();
+      for (const q of [
+        `/v1/holdings?period=${newest}`,
+        `/v1/holdings?cusip=${rewritten.cusip}`,
+        `/v1/holdings?cusip=${rewritten.cusip}&include_superseded=true`,
+        // The worst case, answered from the top index when every quarter is in it: not this quarter, until the fold.
+        `/v1/holdings?cusip=${rewritten.cusip}&min_value=1`,
+        `/v1/holdings?manager=${rewritten.manager_cik}&period=${newest}`,
+      ]) {
+        const got = await pages(q, 25, 3);
+        expect(got.length, q).toBeGreaterThan(0);
+        expect(got, q).toEqual(await pagesFromParquet(q, 25, 3));
+      }
     } finally {
       rmSync(extra);
       await app.services.lake.refresh();
