@@ -241,10 +241,16 @@ export async function openLakeReader(
         superseded.aliases.push(prior.alias);
         attached.delete(dir);
       }
-      if (!id) continue;
+      if (!id) {
+        retireAppended(dir, superseded.tables);
+        continue;
+      }
       const alias = `serving_${++attachCount}`;
       const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
-      if (!copy) continue;
+      if (!copy) {
+        retireAppended(dir, superseded.tables);
+        continue;
+      }
       const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top };
       attached.set(dir, entry);
       fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
@@ -257,13 +263,18 @@ export async function openLakeReader(
         attached.delete(dir);
       }
     }
-    for (const [dir, t] of appendedTables) {
-      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
-        superseded.tables.push(t.table);
-        appendedTables.delete(dir);
-      }
+    for (const dir of [...appendedTables.keys()]) {
+      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) retireAppended(dir, superseded.tables);
     }
     return out;
+  }
+
+  /** Sends the appended-rows table of a partition folder (if any) to be dropped one refresh later. */
+  function retireAppended(dir: string, superseded: string[]): void {
+    const prior = appendedTables.get(dir);
+    if (!prior) return;
+    superseded.push(prior.table);
+    appendedTables.delete(dir);
   }
 
   /**
@@ -274,12 +285,8 @@ export async function openLakeReader(
   async function appendedOf(spec: TableSpec, dir: string, alias: string, files: readonly string[], superseded: string[]): Promise<string | null | undefined> {
     const appended = files.filter(isAppendFile);
     const key = JSON.stringify([alias, appended]);
-    const prior = appendedTables.get(dir);
-    if (prior?.key === key) return prior.table;
-    if (prior) {
-      superseded.push(prior.table);
-      appendedTables.delete(dir);
-    }
+    if (appendedTables.get(dir)?.key === key) return appendedTables.get(dir)?.table ?? null;
+    retireAppended(dir, superseded);
     if (!appended.length) return null;
     const table = `appended_${++appendedCount}`;
     try {
@@ -410,8 +417,8 @@ export async function openLakeReader(
       const spec = tables.find((t) => t.name === table);
       const aliases = served.get(table);
       if (!spec || !aliases || !topIndex) return null;
-      // A copy beside append files does not hold its partition's top rows as the partition reads until the fold: the
-      // index stays as built (the same copy comes back after the fold) but answers no page over that partition.
+      // A copy beside append files does not hold its partition's top rows as the partition reads them: until the fold
+      // (whose new copy the index is rebuilt from), the index answers no page over that partition.
       if (partitions.some((p) => aliases.get(p)?.appended)) return null;
       const select = topIndex.relation(spec, partitions, (p) => aliases.get(p)?.alias);
       if (!select) return null;
