@@ -294,11 +294,19 @@ describe('13F holdings serving copies', () => {
       await lake.preloaded();
       expect(lake.topRelation('holdings_13f', ps)).toBeNull();
       expect(lake.topRelation('holdings_13f', ps.slice(0, -1))).not.toBeNull();
+      // A rewritten line of a CUSIP the older quarters hold too.
       const [rewritten] = await lake.query(
-        `SELECT cusip, manager_cik FROM holdings_13f WHERE period = $1 AND manager_name LIKE '%(RESTATED)' ORDER BY value_usd DESC LIMIT 1`,
+        `SELECT cusip, manager_cik FROM holdings_13f WHERE period = $1 AND manager_name LIKE '%(RESTATED)'
+           AND cusip IN (SELECT cusip FROM holdings_13f WHERE period <> $1) ORDER BY value_usd DESC LIMIT 1`,
         [newest],
       );
       expect(rewritten).toBeDefined();
+      // The worst case: the newest quarter from its copy merged with the append file, the older ones from the index.
+      sqls = [];
+      expect((await app.get(`/v1/holdings?cusip=${rewritten.cusip}&min_value=1&limit=100`)).status).toBe(200);
+      expect(holdingsQueries()).toHaveLength(2);
+      expect(holdingsQueries()[0]).toMatch(/appended_\d+/);
+      expect(holdingsQueries()[1]).toMatch(/top_index\./);
       for (const q of [
         `/v1/holdings?period=${newest}`,
         `/v1/holdings?cusip=${rewritten.cusip}`,
