@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LoadContext } from '../../pipeline/contract.ts';
-import { sqlString } from '../../lake/duck.ts';
-import { coreName, normalizeName } from '../../../schemas/tables/entities.ts';
+import { tableRelation } from '../../lake/layout.ts';
+import { coreName, entityNamesTable, normalizeName } from '../../../schemas/tables/entities.ts';
 
 /**
  * Links an assignee organisation to a company CIK through the entity directory (`entity_names`, with the
@@ -15,15 +13,12 @@ export type CikResolver = (orgname: string) => Promise<string | null>;
 const NONE: CikResolver = async () => null;
 
 export async function assigneeResolver(ctx: LoadContext): Promise<CikResolver> {
-  const dir = join(ctx.settings.lakeDir, 'entity_names');
-  if (!existsSync(dir)) {
+  const names = tableRelation(ctx.settings.lakeDir, entityNamesTable);
+  if (!names) {
     ctx.log('entity directory (entity_names) not in the lake: assignee_cik left null; ingest entities first to link assignees');
     return NONE;
   }
-  await ctx.sql(
-    `CREATE OR REPLACE TEMP VIEW patent_entity_names AS
-       SELECT cik, name_norm, name_core FROM read_parquet(${sqlString(join(dir, '**', '*.parquet'))}, hive_partitioning = true)`,
-  );
+  await ctx.sql(`CREATE OR REPLACE TEMP VIEW patent_entity_names AS SELECT cik, name_norm, name_core FROM ${names}`);
   const cache = new Map<string, string | null>();
   return async (orgname) => {
     const norm = normalizeName(orgname);
