@@ -11,6 +11,8 @@ import type { StateStore, StateTx } from './state.ts';
  */
 export interface GroupCommit<I, O> {
   submit(item: I): Promise<O>;
+  /** Nothing is waiting for a transaction, nor is one queued to take what arrives: an item now would be alone. */
+  idle(): boolean;
 }
 
 export function createGroupCommit<I, O>(
@@ -52,6 +54,7 @@ export function createGroupCommit<I, O>(
   }
 
   return {
+    idle: () => !queued && waiting.length === 0,
     submit(item) {
       return new Promise<O>((resolve, reject) => {
         waiting.push({ item, resolve, reject });
