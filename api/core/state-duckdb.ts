@@ -104,6 +104,8 @@ export async function openDuckStateStore(path: string): Promise<StateStore> {
       await queue.onIdle();
       // Closing checkpoints, which may write the files: under the same owner-only mask.
       await privately(async () => {
+        // The prepared statements go before their connection (as the lake's pool does).
+        statements.clear();
         conn.closeSync();
         instance.closeSync();
       });

@@ -285,7 +285,8 @@ export async function openLakeReader(
   async function appendedOf(spec: TableSpec, dir: string, alias: string, files: readonly string[], superseded: string[]): Promise<string | null | undefined> {
     const appended = files.filter(isAppendFile);
     const key = JSON.stringify([alias, appended]);
-    if (appendedTables.get(dir)?.key === key) return appendedTables.get(dir)?.table ?? null;
+    const prior = appendedTables.get(dir);
+    if (prior?.key === key) return prior.table;
     retireAppended(dir, superseded);
     if (!appended.length) return null;
     const table = `appended_${++appendedCount}`;

@@ -90,6 +90,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
   // Read as every reader reads them: a live append file's rows (a restatement's flipped lines) replace the data file's.
   const priorFilings = tableRelation(lakeDir, filings13f);
   const priorHoldings = tableRelation(lakeDir, holdings13f);
+  const priorUnmapped = tableRelation(lakeDir, unmappedCusips13f);
 
   // Rows whose accession has no filing (subsets, truncated zips) cannot be placed in a period: reported, skipped.
   const orphans = await ctx.sql(
@@ -277,7 +278,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
       WHERE h.period IN (SELECT DISTINCT period FROM dec13f)`,
     );
   }
-  await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings, tableRelation(ctx.settings.lakeDir, unmappedCusips13f));
+  await stageManagersAndUnmapped(ctx, priorFilings, priorHoldings, priorUnmapped);
   // The line-sized work tables are done with: dropped, the sorted writes that follow get their memory instead of
   // spilling beside them (3M lines: raw13f_info alone is ≈ 0.4 GB of the 2 GB limit).
   await ctx.sql(`DROP TABLE raw13f_info`);
