@@ -27,6 +27,8 @@ const { values, positionals } = parseArgs({
   },
 });
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 async function main(): Promise<number> {
   const ingesters = await loadIngesters();
   if (values.list || values.help || positionals.length === 0) {
@@ -72,6 +74,9 @@ async function main(): Promise<number> {
       }
       if (s.events.handlers) console.log(`  events: ${s.events.appended} new`);
       for (const r of s.forced) console.log(`  replaced despite (--force): ${r}`);
+      console.log(`  time by step (wall / CPU of all threads): ${s.steps.map((t) => `${t.name} ${seconds(t.ms)} / ${seconds(t.cpuMs)}`).join(', ')}`);
+      // Benches read each step's CPU from these lines (test/bench/support.ts).
+      if (process.env.REPORT_PEAK_RSS === '1') for (const t of s.steps) console.log(`step_cpu_ms[${t.name}]=${Math.round(t.cpuMs)}`);
     } catch (err) {
       if (err instanceof IngestRefused) {
         refused++;

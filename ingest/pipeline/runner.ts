@@ -10,7 +10,7 @@ import { partitionRenames, stageAppendPartitions, stagedFiles, writeStagedPartit
 import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
-import { createProgress } from './progress.ts';
+import { createProgress, type StepTime } from './progress.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
@@ -35,6 +35,8 @@ export interface IngestSummary {
   events: DiffSummary;
   /** Checks that would have refused the run, overridden by `force` (empty otherwise). */
   forced: string[];
+  /** Wall and CPU time of each step, the commit and its events included (the CLI prints them). */
+  steps: StepTime[];
 }
 
 export interface RunOptions {
@@ -168,6 +170,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       rowsPerSecond: 0,
       events: { handlers: 0, drafted: 0, appended: 0 },
       forced: [],
+      steps: [],
     };
     let batchBad = 0;
     let batchFirstBad: BadRow | undefined;
@@ -322,15 +325,19 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         changed,
         events: !opts.skipDiff,
       };
+      progress.phase('committing');
       await commitRun(settings.lakeDir, manifest, {
         onDurable: () => {
           manifestWritten = true;
         },
         afterRename: opts.afterRename,
         beforeRemove: async () => {
-          if (!opts.skipDiff && changed.length) summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
+          if (opts.skipDiff || !changed.length) return;
+          progress.phase('writing events');
+          summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
         },
       });
+      summary.steps = progress.steps();
       return summary;
     } finally {
       // Without a manifest nothing staged may survive the run; with one, the next start rolls it forward.

@@ -38,11 +38,15 @@ export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10):
 
 /**
  * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time, peak RSS
- * and CPU time (the CLI prints `peak_rss_mb=` and `cpu_ms=` when REPORT_PEAK_RSS=1). It runs what the npm script runs,
+ * and CPU time, whole and per step (the CLI prints `peak_rss_mb=`, `cpu_ms=` and `step_cpu_ms[<step>]=` when
+ * REPORT_PEAK_RSS=1). It runs what the npm script runs,
  * the launcher and its prebuilt bundle (no TypeScript loader: ~0.5 s of CPU to start against ~2.3 s through tsx),
  * built first if stale, so a build is never measured.
  */
-export async function ingestInChild(args: string[], env: Record<string, string>): Promise<{ ms: number; peakRssMb: number; cpuMs: number; stdout: string }> {
+export async function ingestInChild(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ ms: number; peakRssMb: number; cpuMs: number; stepCpuMs: Map<string, number>; stdout: string }> {
   await ensureBundle(TARGETS.ingest);
   const t = performance.now();
   return new Promise((resolve, reject) => {
@@ -58,7 +62,8 @@ export async function ingestInChild(args: string[], env: Record<string, string>)
       if (code !== 0) return reject(new Error(`ingest exited ${code}: ${err || out}`));
       const m = out.match(/peak_rss_mb=(\d+)/);
       const cpu = out.match(/cpu_ms=(\d+)/);
-      resolve({ ms: performance.now() - t, peakRssMb: m ? Number(m[1]) : NaN, cpuMs: cpu ? Number(cpu[1]) : NaN, stdout: out });
+      const stepCpuMs = new Map([...out.matchAll(/^step_cpu_ms\[(.+)\]=(\d+)$/gm)].map((s) => [s[1], Number(s[2])]));
+      resolve({ ms: performance.now() - t, peakRssMb: m ? Number(m[1]) : NaN, cpuMs: cpu ? Number(cpu[1]) : NaN, stepCpuMs, stdout: out });
     });
   });
 }

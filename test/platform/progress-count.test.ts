@@ -31,6 +31,13 @@ describe('progress counts every staged row once', () => {
     const s = await ingestSample('advisers');
     expect(s.rowsWritten).toBe(400);
     expect(s.rowsCounted).toBe(s.rowsWritten);
+    // The summary's time by step: each step once, in the order the run took them, through the commit.
+    const names = s.steps.map((t) => t.name);
+    expect(names.slice(0, 3)).toEqual(['checking inputs are whole', 'reading inputs', 'staging rows']);
+    expect(names).toContain('writing advisers');
+    expect(names.at(-1)).toBe('committing');
+    expect(new Set(names).size).toBe(names.length);
+    for (const t of s.steps) expect(t.ms >= 0 && t.cpuMs >= 0).toBe(true);
   });
 
   it('broker-dealers (rows appended after assembling them): the count is exactly the rows written', async () => {

@@ -46,3 +46,26 @@ describe('ingest progress lines', () => {
     ).toEqual([]);
   });
 });
+
+/** The run's summary reports each step's wall and CPU time, from the reporter's clock (injected here). */
+describe('ingest step times', () => {
+  it('sums each step over its entries and books the current step when read', () => {
+    let [now, cpu] = [1_000, 50];
+    const p = createProgress('toy', { quiet: true, clock: { now: () => now, cpuMs: () => cpu } });
+    [now, cpu] = [1_100, 60]; // before any step: booked to none
+    p.phase('reading inputs');
+    [now, cpu] = [1_400, 460];
+    p.phase('writing holdings_13f');
+    [now, cpu] = [2_400, 2_460];
+    p.phase('reading inputs');
+    [now, cpu] = [2_500, 2_480];
+    expect(p.steps()).toEqual([
+      { name: 'reading inputs', ms: 400, cpuMs: 420 },
+      { name: 'writing holdings_13f', ms: 1_000, cpuMs: 2_000 },
+    ]);
+    // Read again later: only the time since the last read is added.
+    [now, cpu] = [2_600, 2_500];
+    expect(p.steps()[0]).toEqual({ name: 'reading inputs', ms: 500, cpuMs: 440 });
+    expect(p.elapsedMs()).toBe(1_600);
+  });
+});
