@@ -86,7 +86,7 @@ const STATES = ['DE', 'CA', 'NY', 'NV', 'TX', 'MD'];
 const EXCHANGES = ['Nasdaq', 'NYSE', 'OTC'];
 const FYES = ['1231', '0930', '0630', '0331'];
 
-function isinOf(cusip: string): string {
+export function isinOf(cusip: string): string {
   const body = `US${cusip}`;
   const digits = body
     .split('')

@@ -14,10 +14,13 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
  * BENCH_SCALE=1: ≈300k lines; BENCH_SCALE=10: the issue's ≈3M-line quarter (BENCH_SCALE=3.4: ≈1M).
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+/** Distinct securities held (BENCH_13F_SECURITIES): ≈ the SEC's list of 13(f) securities (docs/formats/04-form-13f.md). */
+const BENCH_SECURITIES = Number(process.env.BENCH_13F_SECURITIES ?? 24_000);
 
 export async function ingest13fBench(root: string, scale = SCALE): Promise<BenchResult[]> {
   const src = join(root, 'src');
-  await write13fWindows(src, { seed: 11, scale: Math.round(15 * scale) }, ['current']);
+  // A real quarter's breadth of securities (the issuer lookups, the CUSIP summaries and top tables grow with it).
+  await write13fWindows(src, { seed: 11, scale: Math.round(15 * scale) }, ['current'], BENCH_SECURITIES);
   const infotable = join(src, SAMPLE_WINDOW, 'INFOTABLE.tsv');
   const { conn, instance } = await openDuck();
   const [{ n }] = await queryRows(

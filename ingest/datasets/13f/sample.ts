@@ -6,7 +6,7 @@ import { Rng } from '../../samples/random.ts';
 import { STATES, CITIES, firmName } from '../../samples/rng.ts';
 import { writeZip } from '../../sources/common/zip.ts';
 import type { SampleOptions } from '../../pipeline/contract.ts';
-import { addDays, dmy, sampleUniverse } from '../../samples/securities.ts';
+import { addDays, broadUniverse, dmy, sampleUniverse } from '../../samples/securities.ts';
 import { sampleManagers } from '../../samples/universe.ts';
 
 /**
@@ -139,10 +139,14 @@ export async function write13fSample(dir: string, opts: SampleOptions): Promise<
 /**
  * Writes the chosen windows (the bench writes only the current one: a single ≈3M-line window at its scale). Both
  * quarters are generated either way so the current window is the same whether or not the previous one is written.
+ * `securities` (benches): a universe that broad (`broadUniverse`), each manager's names drawn with a real quarter's
+ * skew (the index is u² of the universe: the most held security is in about half of the portfolios, the least held
+ * in a few dozen); without it, the sample's 600 securities drawn evenly (the demo and the tests' figures).
  */
-export async function write13fWindows(dir: string, opts: SampleOptions, which: ('previous' | 'current')[]): Promise<void> {
+export async function write13fWindows(dir: string, opts: SampleOptions, which: ('previous' | 'current')[], securities?: number): Promise<void> {
   const rng = new Rng(opts.seed);
-  const universe = sampleUniverse(opts.seed, 600);
+  const universe = securities ? broadUniverse(opts.seed, securities) : sampleUniverse(opts.seed, 600);
+  const pickSecurity = securities ? () => Math.floor(rng.next() ** 2 * universe.length) : () => rng.int(0, universe.length - 1);
   const managers = sampleManagers(opts.seed, opts.scale);
   const writers = new Map<WindowSpec, TsvWriter>();
   for (const k of which) {
@@ -243,7 +247,7 @@ export async function write13fWindows(dir: string, opts: SampleOptions, which: (
     const role = m % 50;
     const picks = new Set<number>();
     const count = rng.int(40, 160);
-    while (picks.size < Math.min(count, universe.length)) picks.add(rng.int(0, universe.length - 1));
+    while (picks.size < Math.min(count, universe.length)) picks.add(pickSecurity());
     const q3: Position[] = [...picks].map((security) => ({ security, shares: rng.logUniform(100, 2_000_000) }));
     const q4 = nextQuarter(rng, q3, universe.length);
     for (const [win, positions] of [
