@@ -75,13 +75,14 @@ const SettingsSchema = z.object({
   INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
   /**
    * DuckDB memory limit of an ingest's work database, in DuckDB's units (`1GB`, `1500MB`, `2GiB`): checked here so a
-   * typo fails at start, not mid-ingest. Peak RSS runs ≈ 0.3–0.5 GB above it (docs/13f-funds.md, "Memory").
+   * typo fails at start, not mid-ingest. Peak RSS runs ≈ 0.4–0.6 GB above it (docs/13f-funds.md, "Memory"). Unset:
+   * the dataset's own default (`memoryLimit` of its ingester), else 1GB.
    */
   INGEST_MEMORY_LIMIT: z
     .string()
     .trim()
     .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 1GB, 1500MB or 2GiB')
-    .default('1GB'),
+    .optional(),
   /** How often the API checks the lake's catalogs for commits from other processes (docs/read-path.md); 0: never. */
   LAKE_REFRESH_MS: z.coerce.number().int().min(0).default(2000),
   /** Prepared statements kept per API lake connection, keyed by SQL text (docs/read-path.md); 0 turns the cache off. */

@@ -101,6 +101,11 @@ export interface DatasetIngester {
   sourceUrls: string[];
   /** Which IngestArgs it takes, for `--list` and errors. */
   argsHelp: string;
+  /**
+   * The DuckDB memory limit of its runs when INGEST_MEMORY_LIMIT is not set (else `DEFAULT_INGEST_MEMORY_LIMIT`): a
+   * dataset whose peak RSS at real sizes runs past the 1.5 GB target at the default sets a lower one (13F).
+   */
+  memoryLimit?: string;
   /** The raw files a run needs: downloaded through ctx.http (cached under data/raw/) or listed from args.from. */
   inputs(ctx: IngestContext, args: IngestArgs): Promise<RawInput[]>;
   /** Stream-parse the inputs and hand rows to ctx.append (or ctx.sql for bulk tables). */

@@ -92,8 +92,12 @@ class PartitionSources {
  * peaked at 2,482 MB; a 1GB limit with freed memory handed back early (`allocator_flush_threshold` 4MB instead of
  * 128 MiB per thread, the allocator's background threads on) at 1,428 MB (1,476-1,497 MB at 16MB), and a 10M-line
  * N-PORT data set at 1,326 MB instead of 2,346-2,775 MB, with the CPU within the runs' spread (sorts spill to `spill/`).
- * INGEST_MEMORY_LIMIT (`memoryLimit`) raises the limit for a host with memory to spare.
+ * INGEST_MEMORY_LIMIT (`memoryLimit`) raises the limit for a host with memory to spare; unset, a dataset may lower it
+ * (13F: 768MB, its real quarter peaked at 1,523–1,601 MB at 1GB once its outputs grew).
  */
+/** The ingest's DuckDB memory limit when neither INGEST_MEMORY_LIMIT nor the dataset sets one. */
+export const DEFAULT_INGEST_MEMORY_LIMIT = '1GB';
+
 function ingestDuckOptions(workDir: string, memoryLimit: string): Record<string, string> {
   return {
     memory_limit: memoryLimit,
@@ -206,7 +210,8 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       for (const [bi, batch] of batches.entries()) {
         const workDir = join(scratch.workDir, `batch-${bi}`);
         await mkdir(workDir, { recursive: true });
-        const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), ingestDuckOptions(workDir, settings.INGEST_MEMORY_LIMIT));
+        const memoryLimit = settings.INGEST_MEMORY_LIMIT ?? def.memoryLimit ?? DEFAULT_INGEST_MEMORY_LIMIT;
+        const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), ingestDuckOptions(workDir, memoryLimit));
         batchBad = 0;
         batchFirstBad = undefined;
         kept.clear();

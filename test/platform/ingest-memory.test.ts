@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defineIngester } from '../../ingest/pipeline/contract.ts';
+import { DEFAULT_INGEST_MEMORY_LIMIT } from '../../ingest/pipeline/runner.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
 
@@ -42,6 +43,16 @@ describe('ingest memory: the work database’s limit and allocator', () => {
     expect(seen).toEqual([{ memory_limit: '953.6 MiB', flush: '3.8 MiB', background: true, threads: 2 }]);
   });
 
+  it('unset, a dataset lowers the limit for its own runs (13F: 768MB); others keep the 1GB default', async () => {
+    const summary = await app.ingest(defineIngester({ ...recording, memoryLimit: '768MB' }), { from: join(app.dataDir, 'in') });
+    expect(summary.rowsWritten).toBe(20);
+    expect(seen).toMatchObject([{ memory_limit: '732.4 MiB', flush: '3.8 MiB' }]);
+    const { findIngester } = await import('../../ingest/pipeline/registry.ts');
+    expect((await findIngester('13f'))?.memoryLimit).toBe('768MB');
+    expect((await findIngester('nport'))?.memoryLimit).toBeUndefined();
+    expect(DEFAULT_INGEST_MEMORY_LIMIT).toBe('1GB');
+  });
+
   it('INGEST_MEMORY_LIMIT sets the limit; a value DuckDB would not read is refused at start, naming the setting', async () => {
     const big = await createTestApp({ extraTables: [firmsTable], env: { INGEST_MEMORY_LIMIT: '3GB' } });
     try {
@@ -50,6 +61,17 @@ describe('ingest memory: the work database’s limit and allocator', () => {
       expect(seen).toMatchObject([{ memory_limit: '2.7 GiB', flush: '3.8 MiB' }]);
     } finally {
       await big.close();
+    }
+    // The setting also wins over a dataset's own default.
+    const lower = defineIngester({ ...recording, memoryLimit: '768MB' });
+    const set = await createTestApp({ extraTables: [firmsTable], env: { INGEST_MEMORY_LIMIT: '1500MB' } });
+    try {
+      await writeToyCsv(join(set.dataDir, 'in'), '2026-01-01', 20);
+      seen.length = 0;
+      await set.ingest(lower, { from: join(set.dataDir, 'in') });
+      expect(seen).toMatchObject([{ memory_limit: '1.3 GiB' }]);
+    } finally {
+      await set.close();
     }
     const { loadSettings } = await import('../../schemas/settings.ts');
     expect(loadSettings({ DATA_DIR: app.dataDir, INGEST_MEMORY_LIMIT: '1500MB' }).INGEST_MEMORY_LIMIT).toBe('1500MB');
