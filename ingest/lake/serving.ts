@@ -74,9 +74,12 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
     await conn.run(`CREATE TABLE ${alias}.${ROWS_TABLE} AS SELECT ${cols} FROM (${file})`);
     if (spec.summary) {
       const [key, max] = [sqlIdent(spec.summary.key), sqlIdent(spec.summary.max)];
+      // Stored in key order: the window hands its rows over in hash order, which DuckDB kept in memory and compressed
+      // at the CHECKPOINT below. A real quarter's CUSIP copy (1M lines, 24,000 CUSIPs: 580k top rows) took 0.43–0.46 s
+      // more CPU to checkpoint and 72–73 MB on disk instead of 59 MB.
       await conn.run(
         `CREATE TABLE ${alias}.${TOP_TABLE} AS SELECT * FROM ${alias}.${ROWS_TABLE} ` +
-          `QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${max} DESC NULLS LAST) <= ${TOP_ROWS}`,
+          `QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${max} DESC NULLS LAST) <= ${TOP_ROWS} ORDER BY ${key}`,
       );
     }
     await conn.run(
