@@ -6,7 +6,15 @@ import type { BadRow } from '../lake/staging.ts';
 import type { DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './contract.ts';
 import { openDuck, queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
-import { partitionRenames, stageAppendPartitions, stagedFiles, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
+import {
+  createSortCodes,
+  partitionRenames,
+  stageAppendPartitions,
+  stagedFiles,
+  writeStagedPartitions,
+  type StagedPartition,
+  type WrittenPartition,
+} from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
@@ -269,13 +277,15 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           // A sorted copy holds its source's staged rows: checked once, with the source.
           for (const t of def.tables) if (!stagedIn.has(t.name)) await assertStagedKeys(conn, t);
           if (refusals.length && !opts.force) throw new IngestRefused(def.name, refusals);
+          // One set of ENUM sort types for the batch's writes: a sorted copy reuses its source's (writer.ts).
+          const sortCodes = createSortCodes(conn);
           for (const t of def.tables) {
             progress.phase(`writing ${t.name}`);
             const earlier = new Map([...pending].map(([k, v]) => [k, v.part.staged]));
             const parts =
               opts.appendOnly && t.writeMode === 'merge'
                 ? await stageAppendPartitions(conn, settings.lakeDir, t, scratch.id, stagedIn.get(t.name))
-                : await writeStagedPartitions(conn, settings.lakeDir, t, scratch.id, earlier, [], stagedIn.get(t.name));
+                : await writeStagedPartitions(conn, settings.lakeDir, t, scratch.id, earlier, [], stagedIn.get(t.name), sortCodes);
             for (const part of parts) {
               const superseded = pending.get(part.target);
               if (superseded) for (const f of stagedFiles(superseded.part)) await rm(f, { force: true });
@@ -288,6 +298,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
               progress.note(`${t.name}: ${parts.map((p) => `${p.value} (${p.rows.toLocaleString('en-US')} rows)`).join(', ')} staged`);
             }
           }
+          await sortCodes.release();
           if (refusals.length && !opts.force) throw new IngestRefused(def.name, refusals);
         } finally {
           conn.closeSync();
