@@ -101,14 +101,13 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
 async function writeLookup(conn: DuckDBConnection, target: string, lookup: ServingLookup, file: string): Promise<boolean> {
   const key = sqlIdent(lookup.key);
   const cols = lookup.columns.map(sqlIdent);
-  // One value per key: its smallest equals its largest, and it is on all of the key's rows or none (min/max skip NULLs).
-  const single = cols.map((c) => `(min(${c}) IS NOT DISTINCT FROM max(${c}) AND count(${c}) IN (0, count(*)))`).join(' AND ');
-  await conn.run(
-    `CREATE TABLE ${target} AS SELECT ${key}, ${cols.map((c) => `min(${c}) AS ${c}`).join(', ')}, ${single} AS single FROM (${file}) GROUP BY ${key}`,
-  );
-  const [{ ok }] = await queryRows(conn, `SELECT coalesce(bool_and(single), true) AS ok FROM ${target}`);
-  if (ok === true) await conn.run(`ALTER TABLE ${target} DROP COLUMN single`);
-  else await conn.run(`DROP TABLE ${target}`);
+  // The distinct (key, columns) tuples: one per key exactly when each key has one value of each column on all its
+  // rows (NULL counting as a value). A min/max/count check per column took 1.7–1.8 s of CPU for a real quarter's
+  // CUSIP-sorted file (3M lines, the keys scattered), this 0.8–1.1 s; 0.5 s against 0.3 s for the manager-sorted one.
+  await conn.run(`CREATE TABLE ${target} AS SELECT DISTINCT ${key}, ${cols.join(', ')} FROM (${file})`);
+  // A NULL key is one more key (count(DISTINCT) leaves it out).
+  const [{ ok }] = await queryRows(conn, `SELECT count(*) = count(DISTINCT ${key}) + coalesce(max((${key} IS NULL)::INTEGER), 0) AS ok FROM ${target}`);
+  if (ok !== true) await conn.run(`DROP TABLE ${target}`);
   return ok === true;
 }
 
