@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readCatalogEntry, stageCatalogEntry, type CatalogEntry, type PartitionEntry } from '../lake/catalog.ts';
 import type { BadRow } from '../lake/staging.ts';
 import type { DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './contract.ts';
-import { openDuck, queryRows, sqlIdent } from '../lake/duck.ts';
+import { queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
 import {
   createSortCodes,
@@ -19,6 +19,7 @@ import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress, type StepTime } from './progress.ts';
+import { openWorkDatabase, workMemoryLimit } from './work-database.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
@@ -92,29 +93,6 @@ class PartitionSources {
     const set = this.byTable.get(table)?.get(value);
     return this.untracked.has(table) || !set ? all : all.filter((p) => set.has(p));
   }
-}
-
-/**
- * The DuckDB settings of an ingest batch's work database. Memory (docs/13f-funds.md, "Memory"): peak RSS is DuckDB's
- * limit plus what its allocator keeps cached plus the Node process. At the real 13F size (3,070,968 lines) a 2GB limit
- * peaked at 2,482 MB; a 1GB limit with freed memory handed back early (`allocator_flush_threshold` 4MB instead of
- * 128 MiB per thread, the allocator's background threads on) at 1,428 MB (1,476-1,497 MB at 16MB), and a 10M-line
- * N-PORT data set at 1,326 MB instead of 2,346-2,775 MB, with the CPU within the runs' spread (sorts spill to `spill/`).
- * INGEST_MEMORY_LIMIT (`memoryLimit`) raises the limit for a host with memory to spare; unset, a dataset may lower it
- * (13F: 768MB, its real quarter peaked at 1,523–1,601 MB at 1GB once its outputs grew).
- */
-/** The ingest's DuckDB memory limit when neither INGEST_MEMORY_LIMIT nor the dataset sets one. */
-export const DEFAULT_INGEST_MEMORY_LIMIT = '1GB';
-
-function ingestDuckOptions(workDir: string, memoryLimit: string): Record<string, string> {
-  return {
-    memory_limit: memoryLimit,
-    temp_directory: join(workDir, 'spill'),
-    threads: '2',
-    preserve_insertion_order: 'false',
-    allocator_flush_threshold: '4MB',
-    allocator_background_threads: 'true',
-  };
 }
 
 /**
@@ -218,8 +196,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       for (const [bi, batch] of batches.entries()) {
         const workDir = join(scratch.workDir, `batch-${bi}`);
         await mkdir(workDir, { recursive: true });
-        const memoryLimit = settings.INGEST_MEMORY_LIMIT ?? def.memoryLimit ?? DEFAULT_INGEST_MEMORY_LIMIT;
-        const { instance, conn } = await openDuck(join(workDir, 'work.duckdb'), ingestDuckOptions(workDir, memoryLimit));
+        const { instance, conn } = await openWorkDatabase(workDir, workMemoryLimit(settings, def.memoryLimit));
         batchBad = 0;
         batchFirstBad = undefined;
         kept.clear();

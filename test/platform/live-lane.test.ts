@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import { runDaily } from '../../api/core/scheduler.ts';
 import { createLiveLane } from '../../ingest/pipeline/index.ts';
+import { compactAppends } from '../../ingest/pipeline/live/compact.ts';
 import { hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { startFakeRegulator, type FakeRegulator } from '../support/fake-regulator.ts';
@@ -197,6 +198,37 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     const again = await app.get(`/v1/filings?accession=${f4.accession}`, app.key);
     expect(again.body.data).toEqual(once.body.data);
     expect(await insider()).toBe(lines);
+  });
+
+  it('a compaction runs within the ingest memory bounds; one that fails leaves the partition as it was', async () => {
+    // The previous test left append files beside insider_transactions' data files.
+    const spec = datasetInsider.tables.find((t) => t.name === 'insider_transactions')!;
+    const dir = join(app.settings.lakeDir, spec.name);
+    const values = readdirSync(dir)
+      .filter((p) => p.includes('='))
+      .map((p) => p.split('=')[1]);
+    const files = () =>
+      readdirSync(dir)
+        .filter((p) => p.includes('='))
+        .flatMap((p) => readdirSync(join(dir, p)).filter((f) => f.endsWith('.parquet') || f.endsWith('.duckdb')))
+        .sort();
+    const lines = async () => (await app.services.lake.query('SELECT count(*)::INTEGER AS n FROM insider_transactions'))[0].n;
+    const before = files();
+    const rows = await lines();
+    expect(before.some((f) => f.startsWith('part-live-'))).toBe(true);
+    // INGEST_MEMORY_LIMIT reaches the compaction's DuckDB: at 1KB it cannot run (it ran on DuckDB's default before).
+    await expect(compactAppends({ ...app.settings, INGEST_MEMORY_LIMIT: '1KB' }, spec, values, 1)).rejects.toThrow(/Out of Memory/);
+    expect(files()).toEqual(before);
+    // Unset, the dataset's own limit applies.
+    await expect(compactAppends({ ...app.settings, INGEST_MEMORY_LIMIT: undefined }, spec, values, 1, '1KB')).rejects.toThrow(/Out of Memory/);
+    expect(files()).toEqual(before);
+    await app.services.lake.refresh();
+    expect(await lines()).toBe(rows);
+    // Within the default bound the append files are folded, and every line reads once as before.
+    expect((await compactAppends({ ...app.settings, INGEST_MEMORY_LIMIT: undefined }, spec, values, 1)).length).toBeGreaterThan(0);
+    expect(files().some((f) => f.startsWith('part-live-'))).toBe(false);
+    await app.services.lake.refresh();
+    expect(await lines()).toBe(rows);
   });
 
   it('/v1/sources shows the lane on the tables it feeds', async () => {

@@ -124,7 +124,9 @@ export async function ingestLiveBatch(
       for (const t of s.tables) {
         const spec = def.tables.find((x) => x.name === t.table)!;
         const values = t.partitions.map((p) => p.value);
-        result.compacted.push(...(await compactAppends(deps.settings, spec, values, deps.settings.LIVE_COMPACT_FILES)).map((v) => `${t.table}/${v}`));
+        result.compacted.push(
+          ...(await compactAppends(deps.settings, spec, values, deps.settings.LIVE_COMPACT_FILES, def.memoryLimit)).map((v) => `${t.table}/${v}`),
+        );
       }
     }
     // One diff stage for the whole batch (one lake reader, one events file): each stage costs ~2 s on 2 shared cores.

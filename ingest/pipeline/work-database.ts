@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuck } from '../lake/duck.ts';
+import type { Settings } from '../../schemas/settings.ts';
+
+/** The DuckDB memory limit of a write's work database when neither INGEST_MEMORY_LIMIT nor the dataset sets one. */
+export const DEFAULT_INGEST_MEMORY_LIMIT = '1GB';
+
+/** INGEST_MEMORY_LIMIT when set, else the dataset's own default (`memoryLimit` of its ingester), else 1GB. */
+export function workMemoryLimit(settings: Settings, datasetLimit?: string): string {
+  return settings.INGEST_MEMORY_LIMIT ?? datasetLimit ?? DEFAULT_INGEST_MEMORY_LIMIT;
+}
+
+/**
+ * Opens the scratch DuckDB database (`<workDir>/work.duckdb`) of a write to the lake: an ingest batch, or a live
+ * lane's compaction, which rewrites a whole partition and so needs the same bound (it ran on DuckDB's default, 80% of
+ * the host's memory, inside the server that runs the lane).
+ *
+ * Memory (docs/13f-funds.md, "Memory"): peak RSS is DuckDB's limit plus what its allocator keeps cached plus the Node
+ * process. At the real 13F size (3,070,968 lines) a 2GB limit peaked at 2,482 MB; a 1GB limit with freed memory handed
+ * back early (`allocator_flush_threshold` 4MB instead of 128 MiB per thread, the allocator's background threads on)
+ * at 1,428 MB (1,476-1,497 MB at 16MB), and a 10M-line N-PORT data set at 1,326 MB instead of 2,346-2,775 MB, with
+ * the CPU within the runs' spread (sorts spill to `spill/`). Later, a real 13F quarter's breadth (24,000 securities)
+ * and the serving copies took it to 1,483–1,601 MB at 1GB: 13F runs at 768MB (1,214–1,305 MB, the same CPU).
+ */
+export function openWorkDatabase(workDir: string, memoryLimit: string): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  return openDuck(join(workDir, 'work.duckdb'), {
+    memory_limit: memoryLimit,
+    temp_directory: join(workDir, 'spill'),
+    threads: '2',
+    preserve_insertion_order: 'false',
+    allocator_flush_threshold: '4MB',
+    allocator_background_threads: 'true',
+  });
+}
