@@ -19,7 +19,7 @@ import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress, type StepTime } from './progress.ts';
-import { openWorkDatabase, workMemoryLimit } from './work-database.ts';
+import { openWorkDatabase, workMemoryLimit } from '../lake/work-database.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defineIngester } from '../../ingest/pipeline/contract.ts';
-import { DEFAULT_INGEST_MEMORY_LIMIT } from '../../ingest/pipeline/work-database.ts';
+import { DEFAULT_INGEST_MEMORY_LIMIT } from '../../ingest/lake/work-database.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
 
