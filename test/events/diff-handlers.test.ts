@@ -302,3 +302,56 @@ describe('events from generated filings in the real formats', () => {
 });
 
 if (!hasFixtures) console.warn(`[events] ${fixturesSkipReason}`);
+
+/**
+ * The 13F diff aggregates numbers only and takes each event's text from one line of the pair (docs/events.md,
+ * "Memory"). Checked event by event against the lines themselves, on the 13F sample's two quarters (amendments that
+ * restate and that add holdings among them): the accession is the latest of the pair's filings, the evidence URL that
+ * filing's, the names some line's of the pair, the shares and value the pair's sums.
+ */
+describe('13F diff text from the pair’s own lines', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    const dir = join(app.dataDir, 'samples', '13f');
+    await dataset13f.sample!(dir, { seed: 7, scale: 1 });
+    await app.ingest(dataset13f, { from: dir });
+  });
+  afterAll(() => app?.close());
+
+  it('every event agrees with the lines of its pair', async () => {
+    const all = await events(app, "event_type LIKE 'sec.13f.%'");
+    expect(all.length).toBeGreaterThan(100);
+    const [check] = await app.services.lake.query(
+      `WITH e AS (
+         SELECT event_type, entity_cik AS manager, entity_name, accession, details::JSON AS d, evidence::JSON AS ev FROM events
+         WHERE event_type LIKE 'sec.13f.%'),
+       l AS (SELECT period, manager_cik, cusip, shares, value_usd, accession_number, source_url, manager_name, issuer_name
+         FROM holdings_13f WHERE is_current AND coalesce(put_call, '') = ''),
+       side AS (
+         SELECT e.*, CASE WHEN event_type = 'sec.13f.holding_removed' THEN (d->>'previous_period') ELSE (d->>'period') END AS period FROM e),
+       pair AS (
+         SELECT s.event_type, s.entity_name, s.accession, s.d, s.ev, max(l.accession_number) AS latest, max(l.source_url) AS url,
+                list(DISTINCT l.manager_name) AS managers, list(DISTINCT l.issuer_name) AS issuers, sum(l.shares) AS shares, sum(l.value_usd) AS value
+         FROM side s JOIN l ON l.period = s.period AND l.manager_cik = s.manager AND l.cusip = (s.d->>'cusip')
+         GROUP BY ALL)
+       SELECT count(*)::INTEGER AS n,
+              count(*) FILTER (WHERE accession = latest)::INTEGER AS latest_accession,
+              count(*) FILTER (WHERE (ev->0->>'url') = url)::INTEGER AS its_url,
+              count(*) FILTER (WHERE list_contains(managers, entity_name))::INTEGER AS a_manager_name,
+              count(*) FILTER (WHERE (d->>'issuer_name') IS NULL OR list_contains(issuers, (d->>'issuer_name')))::INTEGER AS an_issuer_name,
+              count(*) FILTER (WHERE (CASE WHEN event_type = 'sec.13f.holding_removed' THEN (d->>'shares_before')::DOUBLE
+                                      ELSE (d->>'shares_after')::DOUBLE END) = shares)::INTEGER AS its_shares
+       FROM pair`,
+    );
+    expect(check.n).toBe(all.length);
+    expect(check).toEqual({
+      n: all.length,
+      latest_accession: all.length,
+      its_url: all.length,
+      a_manager_name: all.length,
+      an_issuer_name: all.length,
+      its_shares: all.length,
+    });
+  });
+});

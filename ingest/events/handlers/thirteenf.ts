@@ -28,12 +28,40 @@ export const thirteenFHandler: DiffHandler = {
   },
 };
 
-function agg(periodParam: string): string {
+/** The period's current lines that count (no options): the columns the diff reads of them. */
+function lines(periodParam: string, cols: string): string {
+  return `SELECT ${cols} FROM holdings_13f WHERE period = ${periodParam} AND is_current AND coalesce(put_call, '') = ''`;
+}
+
+/** Each of the period's accessions numbered in accession order (≈ 10k a quarter). */
+function accessionIds(periodParam: string): string {
+  return `SELECT accession_number, row_number() OVER (ORDER BY accession_number) AS acc_id FROM (${lines(periodParam, 'DISTINCT accession_number')})`;
+}
+
+/** A line's key: its accession's number, then its line number; the largest of a pair's lines is its latest filing's. */
+const LINE_KEY = '((a.acc_id::BIGINT << 32) | l.line_no)';
+
+/**
+ * Per manager and CUSIP: shares and value summed, and `pick`, the key of one line (of the latest accession). Numbers
+ * only: with the names and the accession carried as strings through the ≈ 3M groups, one real quarter's aggregate took
+ * 8.0 s of CPU and the diff 7.6 GB of memory (docs/events.md, "Memory"); the names are taken afterwards from the
+ * picked line, for the changed pairs only.
+ */
+function agg(periodParam: string, ids: string): string {
   return (
-    `SELECT manager_cik, cusip, any_value(manager_name) AS manager_name, any_value(issuer_name) AS issuer_name, ` +
-    `any_value(issuer_cik) AS issuer_cik, any_value(issuer_ticker) AS issuer_ticker, sum(shares) AS shares, sum(value_usd) AS value_usd, ` +
-    `max(accession_number) AS accession, max(source_url) AS url, max(period_of_report) AS period_end ` +
-    `FROM holdings_13f WHERE period = ${periodParam} AND is_current AND coalesce(put_call, '') = '' GROUP BY manager_cik, cusip`
+    `SELECT l.manager_cik, l.cusip, sum(l.shares) AS shares, sum(l.value_usd) AS value_usd, max(${LINE_KEY}) AS pick ` +
+    `FROM (${lines(periodParam, 'manager_cik, cusip, shares, value_usd, accession_number, line_no')}) l JOIN ${ids} a USING (accession_number) ` +
+    'GROUP BY l.manager_cik, l.cusip'
+  );
+}
+
+/** The text of the picked lines of one side (`side`: which period's lines), keyed by `pick`. */
+function picked(side: string, periodParam: string, ids: string): string {
+  return (
+    `SELECT '${side}' AS side, ${LINE_KEY} AS pick, l.manager_name, l.issuer_name, l.issuer_cik, l.issuer_ticker, ` +
+    `l.accession_number AS accession, l.source_url AS url, l.period_of_report AS period_end ` +
+    `FROM (${lines(periodParam, 'manager_name, issuer_name, issuer_cik, issuer_ticker, accession_number, line_no, source_url, period_of_report')}) l ` +
+    `JOIN ${ids} a USING (accession_number)`
   );
 }
 
@@ -47,17 +75,18 @@ function diffSql(): string {
   const importance =
     `CASE WHEN ${byVal} = 'low' AND abs(coalesce(${pct}, 1)) >= ${THIRTEEN_F_PCT_MEDIUM} AND abs(${dval}) >= ` + `1000000 THEN 'medium' ELSE ${byVal} END`;
   return (
-    `WITH p AS (${agg('$2')}), c AS (${agg('$3')}), ` +
+    `WITH ap AS (${accessionIds('$2')}), ac AS (${accessionIds('$3')}), p AS (${agg('$2', 'ap')}), c AS (${agg('$3', 'ac')}), ` +
     // Only managers that filed in both periods: a manager absent from one quarter is a missing filing, not a sell-off.
     `mgr AS (SELECT manager_cik FROM p INTERSECT SELECT manager_cik FROM c), ` +
-    'd AS (SELECT coalesce(c.manager_cik, p.manager_cik) AS manager_cik, coalesce(c.cusip, p.cusip) AS ' +
+    'changed AS (SELECT coalesce(c.manager_cik, p.manager_cik) AS manager_cik, coalesce(c.cusip, p.cusip) AS ' +
     `cusip, ${etype} AS etype, ${importance} AS importance, ` +
-    `coalesce(c.manager_name, p.manager_name) AS manager_name, coalesce(c.issuer_name, p.issuer_name) AS issuer_name, ` +
-    `coalesce(c.issuer_cik, p.issuer_cik) AS issuer_cik, coalesce(c.issuer_ticker, p.issuer_ticker) AS issuer_ticker, ` +
     `p.shares AS prev_shares, c.shares AS cur_shares, p.value_usd AS prev_value, c.value_usd AS cur_value, ${dval} AS value_change, ${pct} AS pct, ` +
-    `coalesce(c.accession, p.accession) AS accession, coalesce(c.url, p.url) AS url, coalesce(c.period_end, p.period_end) AS period_end ` +
+    // The text comes from the current quarter's lines of the pair, or the previous quarter's for a removal.
+    `CASE WHEN c.cusip IS NULL THEN 'p' ELSE 'c' END AS side, CASE WHEN c.cusip IS NULL THEN p.pick ELSE c.pick END AS pick ` +
     `FROM p FULL OUTER JOIN c ON p.manager_cik = c.manager_cik AND p.cusip = c.cusip ` +
-    `WHERE coalesce(c.manager_cik, p.manager_cik) IN (SELECT manager_cik FROM mgr) AND (p.cusip IS NULL OR c.cusip IS NULL OR c.shares <> p.shares)) ` +
+    `WHERE coalesce(c.manager_cik, p.manager_cik) IN (SELECT manager_cik FROM mgr) AND (p.cusip IS NULL OR c.cusip IS NULL OR c.shares <> p.shares)), ` +
+    `d AS (SELECT changed.*, t.manager_name, t.issuer_name, t.issuer_cik, t.issuer_ticker, t.accession, t.url, t.period_end ` +
+    `FROM changed JOIN (${picked('p', '$2', 'ap')} UNION ALL ${picked('c', '$3', 'ac')}) t USING (side, pick)) ` +
     `SELECT etype AS event_type, importance, 1.0 AS confidence, manager_cik AS entity_cik, NULL AS entity_ticker, manager_name AS entity_name, accession, ` +
     `manager_name || CASE etype WHEN 'sec.13f.holding_added' THEN ' opened a position in ' WHEN 'sec.13f.holding_removed' THEN ' closed its position in ' ` +
     `WHEN 'sec.13f.position_increased' THEN ' increased its position in ' ELSE ' decreased its position in ' END || coalesce(issuer_name, cusip) || ` +
