@@ -24,20 +24,13 @@ export function workMemoryLimit(settings: Settings, datasetLimit?: string): stri
  * and the serving copies took it to 1,483–1,601 MB at 1GB: 13F runs at 768MB (1,214–1,305 MB, the same CPU).
  */
 export function openWorkDatabase(workDir: string, memoryLimit: string): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
-  return openDuck(join(workDir, 'work.duckdb'), { ...memoryBounds(memoryLimit, join(workDir, 'spill')), threads: '2' });
-}
-
-/**
- * DuckDB settings that hold a process doing a write's work near `limit`: the limit, the folder its sorts, joins and
- * tables spill to past it, no result held whole to keep its order (a writer sorts what it writes), and freed memory
- * handed back early.
- */
-function memoryBounds(limit: string, spillDir: string): Record<string, string> {
-  return {
-    memory_limit: limit,
-    temp_directory: spillDir,
+  return openDuck(join(workDir, 'work.duckdb'), {
+    memory_limit: memoryLimit,
+    temp_directory: join(workDir, 'spill'),
+    threads: '2',
+    // No result held whole to keep its order: a writer sorts what it writes.
     preserve_insertion_order: 'false',
     allocator_flush_threshold: '4MB',
     allocator_background_threads: 'true',
-  };
+  });
 }

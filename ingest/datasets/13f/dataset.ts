@@ -78,8 +78,8 @@ export default defineIngester({
   dependsOn: ['entities'],
   // 2: information tables filed twice keep one copy (duplicates.ts).
   parserVersion: 2,
-  // A real quarter (3.08M lines, 24k securities) peaked at 1,523–1,601 MB of RSS at the 1GB default, past the 1.5 GB
-  // target, and at 1,332 MB at 768MB for the same CPU (docs/13f-funds.md, "Memory"). INGEST_MEMORY_LIMIT overrides.
+  // A real quarter (3.08M lines, 24k securities) peaked at 1,483–1,601 MB of RSS at the 1GB default, past the 1.5 GB
+  // target, and at 1,214–1,305 MB at 768MB for the same CPU (docs/13f-funds.md, "Memory"). INGEST_MEMORY_LIMIT overrides.
   memoryLimit: '768MB',
   source: SOURCE.sec_form_13f,
   sourceUrls: [`https://www.sec.gov${PAGE}`],
