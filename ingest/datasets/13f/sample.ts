@@ -20,7 +20,7 @@ import { sampleManagers } from '../../samples/universe.ts';
  * zip writer holds members in memory.
  */
 export const SAMPLE_WINDOW = '01dec2024-28feb2025_form13f';
-const SAMPLE_PREVIOUS_WINDOW = '01sep2024-30nov2024_form13f';
+export const SAMPLE_PREVIOUS_WINDOW = '01sep2024-30nov2024_form13f';
 
 interface WindowSpec {
   name: string;
