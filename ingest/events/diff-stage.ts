@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { openLakeReader } from '../lake/reader.ts';
+import { startRun } from '../lake/scratch.ts';
+import { memoryBounds, workMemoryLimit } from '../lake/work-database.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import { appendEvents, type SqlDrafts } from './writer.ts';
 import { diffHandlers } from './diff.ts';
@@ -20,7 +23,16 @@ export async function runDiffStage(settings: Settings, changed: ChangedTable[], 
   const handlers = diffHandlers.filter((h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)));
   const summary: DiffSummary = { handlers: handlers.length, drafted: 0, appended: 0 };
   if (!handlers.length) return summary;
-  const lake = await openLakeReader(settings.lakeDir);
+  // Bounded like an ingest's work database (INGEST_MEMORY_LIMIT, else 1GB), spilling into a run's scratch: the stage
+  // also runs inside the server (the live lane), and on DuckDB's defaults a real 13F quarter took it to 6.0 GB. The
+  // handlers read Parquet, not the serving copies: attaching those and reading their lookups cost 260 MB of the
+  // peak and no CPU saved (docs/events.md, "Memory").
+  const scratch = await startRun(settings.dataDir, 'diff');
+  const duckSettings = memoryBounds(workMemoryLimit(settings), join(scratch.workDir, 'spill'));
+  const lake = await openLakeReader(settings.lakeDir, [], {}, { serving: false, duckSettings }).catch(async (err) => {
+    await scratch.finish();
+    throw err;
+  });
   const log = (m: string) => {
     if (!opts.quiet) process.stderr.write(`[events] ${m}\n`);
   };
@@ -38,6 +50,7 @@ export async function runDiffStage(settings: Settings, changed: ChangedTable[], 
     log(`${summary.appended} new event(s) appended`);
   } finally {
     lake.close();
+    await scratch.finish();
   }
   return summary;
 }

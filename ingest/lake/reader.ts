@@ -112,6 +112,11 @@ export interface ReaderOptions {
    * readers (the diff stage, the events writer), which never read a page and would pay for the build.
    */
   topIndex?: boolean;
+  /**
+   * DuckDB settings added when the instance opens: the diff stage bounds its reader's memory with the ingest's
+   * (`memoryBounds`, ingest/lake/work-database.ts); the API's reader keeps DuckDB's defaults.
+   */
+  duckSettings?: Record<string, string>;
 }
 
 /** Signature (column names and types) of each file, read from the footers of files not seen before. */
@@ -144,7 +149,7 @@ export async function openLakeReader(
   options: ReaderOptions = {},
 ): Promise<LakeReader> {
   const tables = [...ALL_TABLES, ...extraTables];
-  const { instance, conn } = await openDuck(':memory:', { threads: String(options.threads ?? 2) });
+  const { instance, conn } = await openDuck(':memory:', { ...options.duckSettings, threads: String(options.threads ?? 2) });
   // Parquet footers cached across queries: the measured p50 drops by a third (docs/engine-notes.md §1).
   await conn.run('SET GLOBAL parquet_metadata_cache = true');
   // DuckDB's late materialization re-reads a sorted `SELECT * … LIMIT` page from a second scan that loses the

@@ -25,12 +25,17 @@ export function workMemoryLimit(settings: Settings, datasetLimit?: string): stri
  */
 export function openWorkDatabase(workDir: string, memoryLimit: string): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
   return openDuck(join(workDir, 'work.duckdb'), {
-    memory_limit: memoryLimit,
-    temp_directory: join(workDir, 'spill'),
+    ...memoryBounds(memoryLimit, join(workDir, 'spill')),
     threads: '2',
     // No result held whole to keep its order: a writer sorts what it writes.
     preserve_insertion_order: 'false',
-    allocator_flush_threshold: '4MB',
-    allocator_background_threads: 'true',
   });
+}
+
+/**
+ * The DuckDB settings that bound a write's memory: the limit, the folder its sorts and joins spill to, and freed
+ * memory handed back early. Shared by the work database and the diff stage's lake reader (ingest/events/diff-stage.ts).
+ */
+export function memoryBounds(memoryLimit: string, spillDir: string): Record<string, string> {
+  return { memory_limit: memoryLimit, temp_directory: spillDir, allocator_flush_threshold: '4MB', allocator_background_threads: 'true' };
 }

@@ -1,6 +1,6 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fixturePath, fixturesSkipReason, hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
@@ -9,6 +9,9 @@ import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
 import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
+import { thirteenFDiff } from '../../ingest/events/handlers/thirteenf.ts';
+import { openLakeReader } from '../../ingest/lake/reader.ts';
+import { runDiffStage } from '../../ingest/events/diff-stage.ts';
 
 /**
  * Every event type from real-format input: real fixtures where they carry the case, otherwise files we
@@ -353,5 +356,48 @@ describe('13F diff text from the pair’s own lines', () => {
       an_issuer_name: all.length,
       its_shares: all.length,
     });
+  });
+
+  /**
+   * The diff runs one statement per slice of managers (docs/events.md, "Memory"): slices of a few hundred lines here
+   * must draft exactly what one statement drafts, read from the manager-sorted copy or, in a lake without it, from
+   * holdings_13f.
+   */
+  it('drafts the same events in manager slices as in one statement, from either table', async () => {
+    const lake = await openLakeReader(app.settings.lakeDir, [], {}, { serving: false });
+    onTestFinished(() => lake.close());
+    const ctx = { lake, settings: app.settings, log: () => undefined };
+    const changed = [{ table: 'holdings_13f', partitions: ['2024Q4'] }];
+    const drafted = async (handler: ReturnType<typeof thirteenFDiff>, c: typeof ctx) => {
+      const { sql = [] } = await handler.run(c, changed);
+      const rows: Record<string, unknown>[] = [];
+      // The evidence's retrieved_at is the handler's clock: fixed, so that the runs compare.
+      for (const s of sql) rows.push(...(await lake.query(s.sql, ['2026-01-01T00:00:00.000Z', ...(s.params ?? []).slice(1)])));
+      return { statements: sql.length, rows: rows.map((r) => JSON.stringify(r)).sort() };
+    };
+    const whole = await drafted(thirteenFDiff(), ctx);
+    expect(whole.statements).toBe(1);
+    expect(whole.rows.length).toBeGreaterThan(100);
+    const sliced = await drafted(thirteenFDiff(300), ctx);
+    expect(sliced.statements).toBeGreaterThan(5);
+    expect(sliced.rows).toEqual(whole.rows);
+    // A lake without the manager-sorted copy: the slices read holdings_13f.
+    const noCopy = { ...ctx, lake: { ...lake, partitions: (t: string) => (t === 'holdings_13f_by_manager' ? [] : lake.partitions(t)) } };
+    const fallback = await drafted(thirteenFDiff(300), noCopy);
+    expect(fallback.statements).toBe(sliced.statements);
+    expect(fallback.rows).toEqual(whole.rows);
+  });
+
+  it('runs within the ingest memory limit, spilling to a scratch folder it removes; out of memory, it appends nothing', async () => {
+    const count = async () => Number((await events(app, "event_type LIKE 'sec.13f.%'")).length);
+    const before = await count();
+    const changed = [{ table: 'holdings_13f', partitions: ['2024Q4'] }];
+    // The same limit as an ingest's work database: too small a one fails the stage, leaving the feed as it was.
+    await expect(runDiffStage({ ...app.settings, INGEST_MEMORY_LIMIT: '1KB' }, changed, { quiet: true })).rejects.toThrow(/Out of Memory/);
+    expect(await count()).toBe(before);
+    // Rerun within the default limit, as a roll-forward would: every key is known, nothing is appended twice.
+    expect(await runDiffStage(app.settings, changed, { quiet: true })).toMatchObject({ handlers: 1, appended: 0 });
+    expect(await count()).toBe(before);
+    expect((await readdir(join(app.dataDir, '.work'))).filter((f) => f.startsWith('diff-'))).toEqual([]);
   });
 });
