@@ -62,7 +62,7 @@ export async function appendEvents(
     let waiting = 0;
     const flush = async () => {
       if (waiting) appended += await appendFile(settings, lake, conn, table, now);
-      // Dropped rather than emptied: a DELETE leaves the rows' blocks held in memory.
+      // Dropped and made again: DuckDB's DELETE marks rows deleted without freeing their blocks.
       await conn.run(`DROP TABLE ${table}`);
       await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
       waiting = 0;
@@ -110,8 +110,8 @@ async function appendFile(settings: Settings, lake: LakeReader, conn: DuckDBConn
   const detectedAt = now.toISOString().replace('Z', '');
   const day = now.toISOString().slice(0, 10);
   // One row per new key, the first inserted draft of a key winning, numbered in (occurred_at, dedup_key) order: on
-  // the narrow (draft number, key, time) rows, so that only the file's final sort carries the drafts' text. With the text in
-  // both windows, a file of 200,000 13F events failed at a 768MB limit (docs/events.md, "Memory").
+  // the narrow (draft number, key, time) rows, so that only the file's final sort carries the drafts' text. With the
+  // text in both windows, files of ≈ 200,000 13F events failed at a 768MB limit (docs/events.md, "Memory").
   const numbered =
     `SELECT draft_no, row_number() OVER (ORDER BY ts NULLS FIRST, dedup_key) AS rn FROM (` +
     `SELECT draft_no, dedup_key, try_cast(occurred_at AS TIMESTAMP) AS ts FROM ${table} ` +
