@@ -17,7 +17,6 @@ export function evidenceSql(o: { sourceType: string; url: string; retrievedAt: s
 /** Current ticker and name per CIK from the entity directory (empty relation before it is ingested). */
 export const ENTITY_LOOKUP = `(SELECT cik, any_value(ticker) AS ticker, any_value(name) AS name FROM entities GROUP BY cik)`;
 
-/** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
 /**
  * `inPartitions` over the changed partitions, narrowed to the changed accessions when every change names them
  * (the live lane), so a batch of 25 filings does not re-draft a whole quarter.
@@ -38,6 +37,7 @@ export function inChanged(col: string, changed: ChangedTable[], params: unknown[
   return `${where} AND ${accessionCol} IN (${list.join(', ')})`;
 }
 
+/** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
 export function inPartitions(col: string, values: string[], params: unknown[]): string {
   if (!values.length) return 'false';
   return `CAST("${col}" AS VARCHAR) IN (${values

@@ -9,7 +9,7 @@ import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
 import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
-import { thirteenFDiff } from '../../ingest/events/handlers/thirteenf.ts';
+import { thirteenFDiff, thirteenFHandler } from '../../ingest/events/handlers/thirteenf.ts';
 import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { runDiffStage } from '../../ingest/events/diff-stage.ts';
 
@@ -386,6 +386,23 @@ describe('13F diff text from the pair’s own lines', () => {
     const fallback = await drafted(thirteenFDiff(300), noCopy);
     expect(fallback.statements).toBe(sliced.statements);
     expect(fallback.rows).toEqual(whole.rows);
+
+    // A live batch names its filings: one statement over their managers drafts exactly those managers' events.
+    const filed = await lake.query("SELECT accession_number, cik FROM filings_13f WHERE period = '2024Q4' AND is_current ORDER BY accession_number LIMIT 3");
+    const managers = new Set(filed.map((r) => String(r.cik)));
+    const live = async (accessions: string[]) => {
+      const { sql = [] } = await thirteenFHandler.run(ctx, [{ table: 'holdings_13f', partitions: ['2024Q4'], accessions }]);
+      const rows: Record<string, unknown>[] = [];
+      for (const s of sql) rows.push(...(await lake.query(s.sql, ['2026-01-01T00:00:00.000Z', ...(s.params ?? []).slice(1)])));
+      return { statements: sql.length, rows: rows.map((r) => JSON.stringify(r)).sort() };
+    };
+    const batch = await live(filed.map((r) => String(r.accession_number)));
+    expect(batch.statements).toBe(1);
+    const theirs = whole.rows.filter((r) => managers.has(String(JSON.parse(r).entity_cik)));
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(batch.rows).toEqual(theirs);
+    // Filings with no 13F among them: nothing to diff.
+    expect(await live(['0000000000-26-000001'])).toEqual({ statements: 0, rows: [] });
   });
 
   it('runs within the ingest memory limit, spilling to a scratch folder it removes; out of memory, it appends nothing', async () => {

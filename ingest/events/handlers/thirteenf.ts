@@ -1,6 +1,6 @@
-import type { DiffContext, DiffHandler } from '../handler.ts';
+import type { ChangedTable, DiffContext, DiffHandler } from '../handler.ts';
 import { byValueSql, THIRTEEN_F_PCT_MEDIUM } from '../importance.ts';
-import { evidenceSql } from '../sql.ts';
+import { evidenceSql, inChanged } from '../sql.ts';
 
 /**
  * 13F quarter over quarter, per manager and CUSIP, over the current (amendment-resolved) holdings of each
@@ -23,6 +23,11 @@ export function thirteenFDiff(sliceLines = THIRTEEN_F_SLICE_LINES): DiffHandler 
     async run(ctx, changed) {
       const periods = (await ctx.lake.query('SELECT DISTINCT period FROM holdings_13f ORDER BY period')).map((r) => String(r.period));
       const byManager = new Set(ctx.lake.partitions('holdings_13f_by_manager'));
+      // The live lane names its filings: only their managers' pairs can change. Without this, each batch holding a
+      // 13F filing re-diffed two whole quarters (≈ 20 s of CPU at a real quarter's size) to append a few events.
+      const named = changed.length > 0 && changed.every((c) => c.accessions);
+      const managers = named ? await managersOf(ctx, changed) : null;
+      if (managers && !managers.length) return {};
       const sql: { sql: string; params: unknown[] }[] = [];
       for (const period of new Set(changed.flatMap((c) => c.partitions))) {
         // The pair (previous, this) and (this, next): a late-ingested quarter also updates the diff after it.
@@ -34,7 +39,8 @@ export function thirteenFDiff(sliceLines = THIRTEEN_F_SLICE_LINES): DiffHandler 
           // The manager-sorted copy skips the row groups of other managers' slices; the CUSIP-sorted table is read
           // whole by each slice, so it is only the fallback of a lake without the copy.
           const source = byManager.has(prev) && byManager.has(cur) ? 'holdings_13f_by_manager' : 'holdings_13f';
-          for (const slice of await managerSlices(ctx, source, cur, sliceLines)) {
+          const slices = managers ? [managerList(managers)] : await managerSlices(ctx, source, cur, sliceLines);
+          for (const slice of slices) {
             sql.push({ sql: diffSql(source, slice), params: [new Date().toISOString(), prev, cur, ...slice.params] });
           }
         }
@@ -44,7 +50,10 @@ export function thirteenFDiff(sliceLines = THIRTEEN_F_SLICE_LINES): DiffHandler 
   };
 }
 
-/** A range of manager CIKs: `where` binds its bounds as $4 and $5 (`params`), an open end binding nothing. */
+/**
+ * Managers a diff statement covers: a range of CIKs (its bounds bound as $4 and $5, an open end binding nothing) or a
+ * list (bound from $4 on); `params` holds the values.
+ */
 interface ManagerSlice {
   where: string;
   params: string[];
@@ -76,6 +85,22 @@ async function managerSlices(ctx: DiffContext, source: string, cur: string, perS
     if (k === starts.length - 1) return { where: 'AND manager_cik >= $4', params: [lo] };
     return { where: 'AND manager_cik >= $4 AND manager_cik < $5', params: [lo, starts[k + 1]] };
   });
+}
+
+/** The managers who filed the changed accessions in the changed periods (holdings lines or a cover page). */
+async function managersOf(ctx: DiffContext, changed: ChangedTable[]): Promise<string[]> {
+  const params: unknown[] = [];
+  const where = inChanged('period', changed, params, 'accession_number');
+  const rows = await ctx.lake.query(
+    `SELECT manager_cik AS cik FROM holdings_13f WHERE ${where} UNION SELECT cik FROM filings_13f WHERE ${where} ORDER BY cik`,
+    params,
+  );
+  return rows.map((r) => String(r.cik));
+}
+
+/** A slice of the listed managers (bound from $4 on). */
+function managerList(managers: string[]): ManagerSlice {
+  return { where: `AND manager_cik IN (${managers.map((_, k) => `$${k + 4}`).join(', ')})`, params: managers };
 }
 
 /** The table a diff reads and the managers it covers. */
