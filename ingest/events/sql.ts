@@ -38,7 +38,7 @@ export function inChanged(col: string, changed: ChangedTable[], params: unknown[
 }
 
 /** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
-export function inPartitions(col: string, values: string[], params: unknown[]): string {
+function inPartitions(col: string, values: string[], params: unknown[]): string {
   if (!values.length) return 'false';
   return `CAST("${col}" AS VARCHAR) IN (${values
     .map((v) => {

@@ -12,6 +12,9 @@ import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
 import { thirteenFDiff, thirteenFHandler } from '../../ingest/events/handlers/thirteenf.ts';
 import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { runDiffStage } from '../../ingest/events/diff-stage.ts';
+import { formDHandler } from '../../ingest/events/handlers/formd.ts';
+import { textChangesHandler } from '../../ingest/events/handlers/text-changes.ts';
+import type { ChangedTable, DiffHandler } from '../../ingest/events/handler.ts';
 
 /**
  * Every event type from real-format input: real fixtures where they carry the case, otherwise files we
@@ -60,6 +63,22 @@ function submissionsJson(cik: string, name: string, ticker: string, filings: { a
       files: [],
     },
   });
+}
+
+/**
+ * The dedup keys a handler drafts for `changed`, its SQL drafts run over a reader of the app's lake: what the live
+ * lane's batches ask of it when they name their filings (`ChangedTable.accessions`).
+ */
+async function draftedKeys(app: TestApp, handler: DiffHandler, changed: ChangedTable[]): Promise<string[]> {
+  const lake = await openLakeReader(app.settings.lakeDir, [], {}, { serving: false });
+  try {
+    const out = await handler.run({ lake, settings: app.settings, log: () => undefined }, changed);
+    const keys = (out.drafts ?? []).map((d) => d.dedup_key);
+    for (const s of out.sql ?? []) keys.push(...(await lake.query(s.sql, s.params)).map((r) => String(r.dedup_key)));
+    return keys.sort();
+  } finally {
+    lake.close();
+  }
 }
 
 describe('events from the filing index (8-K items, S-1, new/amended filings)', () => {
@@ -221,6 +240,10 @@ ${xml.replace(/^<\?xml[^>]*>\s*/, '')}
     const [reit] = await events(app, "event_type = 'sec.formd.new_offering'");
     expect(reit).toMatchObject({ entity_cik: '0001961089', importance: 'low', dedup_key: 'sec.formd.new_offering|0001961089-23-000001' });
     expect(JSON.parse(String(reit.details))).toMatchObject({ form: 'D', total_offering_amount_usd: 125000 });
+    // A live batch naming one of the notices drafts that notice alone, not its whole quarter.
+    const quarter = { table: 'form_d_offerings', partitions: ['2023Q1'] };
+    expect((await draftedKeys(app, formDHandler, [quarter])).length).toBeGreaterThan(1);
+    expect(await draftedKeys(app, formDHandler, [{ ...quarter, accessions: ['0001961089-23-000001'] }])).toEqual([reit.dedup_key]);
   });
 
   it('13F holding added / removed / increased / decreased, quarter over quarter, from a real 13F-HR and its next quarter', async () => {
@@ -280,6 +303,13 @@ describe('events from generated filings in the real formats', () => {
     expect(rf.importance).toBe('medium');
     expect(rf.confidence).toBeLessThan(1);
     expect(rf.dedup_key).toBe(`sec.10k.risk_factor_changed|${rf.accession}`);
+    // A live batch naming one filing compares that filing's sections alone, not its whole year.
+    const year = [{ table: 'filing_sections', partitions: [String(rf.occurred_at).slice(0, 4)] }];
+    const ofYear = await draftedKeys(app, textChangesHandler, year);
+    expect(ofYear).toContain(rf.dedup_key);
+    expect(ofYear.length).toBeGreaterThan(1);
+    const ofFiling = rows.filter((r) => r.accession === rf.accession).map((r) => String(r.dedup_key));
+    expect(await draftedKeys(app, textChangesHandler, [{ ...year[0], accessions: [String(rf.accession)] }])).toEqual(ofFiling.sort());
   });
 
   it('proxy board and executive compensation changes between consecutive proxies (DEF 14A full submissions)', async () => {

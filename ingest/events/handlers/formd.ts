@@ -1,6 +1,6 @@
 import type { DiffHandler } from '../handler.ts';
 import { byValueSql, FIXED_IMPORTANCE } from '../importance.ts';
-import { evidenceSql, inPartitions } from '../sql.ts';
+import { evidenceSql, inChanged } from '../sql.ts';
 
 /**
  * Form D notices: a D is a new offering, a D/A an amendment of one. dedup_key: `<event_type>|<accession>`.
@@ -11,11 +11,8 @@ export const formDHandler: DiffHandler = {
   tables: ['form_d_offerings'],
   async run(_ctx, changed) {
     const params: unknown[] = [new Date().toISOString()];
-    const where = inPartitions(
-      'filed_quarter',
-      changed.flatMap((c) => c.partitions),
-      params,
-    );
+    // The live lane names its filings: only those are drafted, not every notice of their quarter.
+    const where = inChanged('filed_quarter', changed, params, 'o.accession');
     const amount = 'coalesce(o.total_offering_amount, o.total_amount_sold)';
     const etype = `CASE WHEN o.is_amendment THEN 'sec.formd.offering_amended' ELSE 'sec.formd.new_offering' END`;
     const sql =
