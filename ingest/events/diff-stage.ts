@@ -19,16 +19,21 @@ export interface DiffSummary {
   appended: number;
 }
 
-export async function runDiffStage(settings: Settings, changed: ChangedTable[], opts: { quiet?: boolean; only?: string[] } = {}): Promise<DiffSummary> {
+export async function runDiffStage(
+  settings: Settings,
+  changed: ChangedTable[],
+  opts: { quiet?: boolean; only?: string[]; datasetMemoryLimit?: string } = {},
+): Promise<DiffSummary> {
   const handlers = diffHandlers.filter((h) => h.tables.some((t) => changed.some((c) => c.table === t)) && (!opts.only || opts.only.includes(h.name)));
   const summary: DiffSummary = { handlers: handlers.length, drafted: 0, appended: 0 };
   if (!handlers.length) return summary;
-  // Bounded like an ingest's work database (INGEST_MEMORY_LIMIT, else 1GB), spilling into a run's scratch: the stage
-  // also runs inside the server (the live lane), and on DuckDB's defaults a real 13F quarter took it to 6.0 GB. The
+  // Bounded like an ingest's work database (INGEST_MEMORY_LIMIT, else the ingest's dataset's own limit, else 1GB),
+  // spilling into a run's scratch: the stage also runs inside the server (the live lane), and on DuckDB's defaults a
+  // real 13F quarter took it to 6.0 GB. The
   // handlers read Parquet, not the serving copies: attaching those and reading their lookups cost 260 MB of the
   // peak and no CPU saved (docs/events.md, "Memory").
   const scratch = await startRun(settings.dataDir, 'diff');
-  const duckSettings = memoryBounds(workMemoryLimit(settings), join(scratch.workDir, 'spill'));
+  const duckSettings = memoryBounds(workMemoryLimit(settings, opts.datasetMemoryLimit), join(scratch.workDir, 'spill'));
   const lake = await openLakeReader(settings.lakeDir, [], {}, { serving: false, duckSettings }).catch(async (err) => {
     await scratch.finish();
     throw err;

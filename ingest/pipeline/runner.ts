@@ -327,7 +327,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         beforeRemove: async () => {
           if (opts.skipDiff || !changed.length) return;
           progress.phase('writing events');
-          summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet });
+          summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet, datasetMemoryLimit: def.memoryLimit });
         },
       });
       summary.steps = progress.steps();

@@ -442,6 +442,11 @@ describe('13F diff text from the pair’s own lines', () => {
     // The same limit as an ingest's work database: too small a one fails the stage, leaving the feed as it was.
     await expect(runDiffStage({ ...app.settings, INGEST_MEMORY_LIMIT: '1KB' }, changed, { quiet: true })).rejects.toThrow(/Out of Memory/);
     expect(await count()).toBe(before);
+    // Unset, the ingesting dataset's own limit applies (13F: 768MB); INGEST_MEMORY_LIMIT, set, wins over it.
+    await expect(runDiffStage(app.settings, changed, { quiet: true, datasetMemoryLimit: '1KB' })).rejects.toThrow(/Out of Memory/);
+    expect(await runDiffStage({ ...app.settings, INGEST_MEMORY_LIMIT: '1GB' }, changed, { quiet: true, datasetMemoryLimit: '1KB' })).toMatchObject({
+      appended: 0,
+    });
     // Rerun within the default limit, as a roll-forward would: every key is known, nothing is appended twice.
     expect(await runDiffStage(app.settings, changed, { quiet: true })).toMatchObject({ handlers: 1, appended: 0 });
     expect(await count()).toBe(before);
