@@ -72,7 +72,7 @@ async function main(): Promise<number> {
         for (const b of s.badRowSamples.slice(0, 20)) console.log(`    ${b.file}${b.line != null ? `:${b.line}` : ''}: ${b.reason}`);
         if (s.badRows > 20) console.log(`    … and ${s.badRows - 20} more (see _catalog.json last_run)`);
       }
-      if (s.events.handlers) console.log(`  events: ${s.events.appended} new`);
+      if (s.events.handlers) console.log(`  events: ${s.events.appended} new of ${s.events.drafted} drafted`);
       for (const r of s.forced) console.log(`  replaced despite (--force): ${r}`);
       console.log(`  time by step (wall / CPU of all threads): ${s.steps.map((t) => `${t.name} ${seconds(t.ms)} / ${seconds(t.cpuMs)}`).join(', ')}`);
       // Benches read each step's CPU from these lines (test/bench/support.ts).

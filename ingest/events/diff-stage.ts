@@ -3,7 +3,7 @@ import { openLakeReader } from '../lake/reader.ts';
 import { startRun } from '../lake/scratch.ts';
 import { memoryBounds, workMemoryLimit } from '../lake/work-database.ts';
 import type { Settings } from '../../schemas/settings.ts';
-import { appendEvents, type SqlDrafts } from './writer.ts';
+import { writeEvents, type SqlDrafts } from './writer.ts';
 import { diffHandlers } from './diff.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import type { ChangedTable } from './handler.ts';
@@ -15,6 +15,7 @@ import type { ChangedTable } from './handler.ts';
  */
 export interface DiffSummary {
   handlers: number;
+  /** Drafts the handlers made, before the writer's dedup. */
   drafted: number;
   appended: number;
 }
@@ -50,8 +51,7 @@ export async function runDiffStage(
       drafts.push(...(out.drafts ?? []));
       sql.push(...(out.sql ?? []));
     }
-    summary.drafted = drafts.length + sql.length;
-    summary.appended = await appendEvents(settings, drafts, { lake, sql });
+    Object.assign(summary, await writeEvents(settings, drafts, { lake, sql }));
     log(`${summary.appended} new event(s) appended`);
   } finally {
     lake.close();

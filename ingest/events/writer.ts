@@ -43,12 +43,20 @@ const EVENTS_PER_FILE = 100_000;
  * waiting, each file renamed into place only when complete: a crash leaves whole files, and a rerun (the roll-forward
  * of the commit) appends exactly what is missing. Returns the number appended.
  */
-export async function appendEvents(
-  settings: Settings,
-  drafts: EventDraft[],
-  opts: { now?: Date; lake?: LakeReader; sql?: SqlDrafts[]; perFile?: number } = {},
-): Promise<number> {
-  if (!drafts.length && !opts.sql?.length) return 0;
+export async function appendEvents(settings: Settings, drafts: EventDraft[], opts: WriteOptions = {}): Promise<number> {
+  return (await writeEvents(settings, drafts, opts)).appended;
+}
+
+interface WriteOptions {
+  now?: Date;
+  lake?: LakeReader;
+  sql?: SqlDrafts[];
+  perFile?: number;
+}
+
+/** `appendEvents`, also telling how many drafts it was given (the JS drafts and the rows of the SQL drafts). */
+export async function writeEvents(settings: Settings, drafts: EventDraft[], opts: WriteOptions = {}): Promise<{ drafted: number; appended: number }> {
+  if (!drafts.length && !opts.sql?.length) return { drafted: 0, appended: 0 };
   const now = opts.now ?? new Date();
   const perFile = opts.perFile ?? EVENTS_PER_FILE;
   const lock = join(settings.lakeDir, eventsTable.name, '.lock');
@@ -59,6 +67,7 @@ export async function appendEvents(
     const conn = await lake.connect();
     const table = `event_drafts_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     let appended = 0;
+    let drafted = drafts.length;
     let waiting = 0;
     const flush = async () => {
       if (waiting) appended += await appendFile(settings, lake, conn, table, now);
@@ -86,10 +95,11 @@ export async function appendEvents(
         const numbered = `SELECT *, ${waiting} + row_number() OVER () AS draft_no FROM (${s.sql})`;
         const r = await conn.run(`INSERT INTO ${table} BY NAME ${numbered}`, s.params?.length ? (s.params as never) : undefined);
         waiting += r.rowsChanged;
+        drafted += r.rowsChanged;
         if (waiting >= perFile) await flush();
       }
       await flush();
-      return appended;
+      return { drafted, appended };
     } finally {
       await conn.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       conn.closeSync();

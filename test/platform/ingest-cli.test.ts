@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogEntry } from '../../ingest/lake/catalog.ts';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { commandOutcome } from '../support/processes.ts';
 
 /**
@@ -56,5 +57,29 @@ describe('ingest CLI: refusals, exit codes and --force', () => {
     expect(await rows()).toBeLessThan(before);
     // Nothing of the refused or forced runs is left behind.
     expect(await readdir(join(dataDir, '.work'))).toEqual([]);
+  });
+});
+
+/**
+ * The summary's events line tells what the diff stage drafted and what was new: a rerun of the same input drafts the
+ * same events and appends none (docs/events.md).
+ */
+describe('ingest CLI: the events line', () => {
+  let dataDir: string;
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('prints the events appended of those drafted, and none appended on a rerun', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'filings-cli-events-'));
+    const src = join(dataDir, 'src');
+    await dataset13f.sample!(src, { seed: 7, scale: 1 });
+    const run = () => commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'ingest', '13f', '--quiet', '--from', src], { env: { DATA_DIR: dataDir } });
+    const first = await run();
+    expect(first.code).toBe(0);
+    const [, appended, drafted] = first.stdout.match(/events: (\d+) new of (\d+) drafted/)!.map(Number);
+    expect(appended).toBeGreaterThan(100);
+    expect(drafted).toBe(appended);
+    const again = await run();
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`events: 0 new of ${drafted} drafted`);
   });
 });

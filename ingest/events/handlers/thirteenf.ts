@@ -29,20 +29,21 @@ export function thirteenFDiff(sliceLines = THIRTEEN_F_SLICE_LINES): DiffHandler 
       const managers = named ? await managersOf(ctx, changed) : null;
       if (managers && !managers.length) return {};
       const sql: { sql: string; params: unknown[] }[] = [];
-      for (const period of new Set(changed.flatMap((c) => c.partitions))) {
-        // The pair (previous, this) and (this, next): a late-ingested quarter also updates the diff after it.
+      // Per changed period, the pair (previous, this) and (this, next): a late-ingested quarter also updates the diff
+      // after it. Each pair once: two adjacent quarters ingested together share theirs (which was diffed twice).
+      const pairs = new Map<string, [string, string]>();
+      for (const period of changed.flatMap((c) => c.partitions)) {
         const i = periods.indexOf(period);
-        const pairs: [string, string][] = [];
-        if (i > 0) pairs.push([periods[i - 1], period]);
-        if (i >= 0 && i < periods.length - 1) pairs.push([period, periods[i + 1]]);
-        for (const [prev, cur] of pairs) {
-          // The manager-sorted copy skips the row groups of other managers' slices; the CUSIP-sorted table is read
-          // whole by each slice, so it is only the fallback of a lake without the copy.
-          const source = byManager.has(prev) && byManager.has(cur) ? 'holdings_13f_by_manager' : 'holdings_13f';
-          const slices = managers ? [managerList(managers)] : await managerSlices(ctx, source, cur, sliceLines);
-          for (const slice of slices) {
-            sql.push({ sql: diffSql(source, slice), params: [new Date().toISOString(), prev, cur, ...slice.params] });
-          }
+        if (i > 0) pairs.set(periods[i - 1], [periods[i - 1], period]);
+        if (i >= 0 && i < periods.length - 1) pairs.set(period, [period, periods[i + 1]]);
+      }
+      for (const [prev, cur] of pairs.values()) {
+        // The manager-sorted copy skips the row groups of other managers' slices; the CUSIP-sorted table is read
+        // whole by each slice, so it is only the fallback of a lake without the copy.
+        const source = byManager.has(prev) && byManager.has(cur) ? 'holdings_13f_by_manager' : 'holdings_13f';
+        const slices = managers ? [managerList(managers)] : await managerSlices(ctx, source, cur, sliceLines);
+        for (const slice of slices) {
+          sql.push({ sql: diffSql(source, slice), params: [new Date().toISOString(), prev, cur, ...slice.params] });
         }
       }
       return { sql };
