@@ -2,17 +2,17 @@ import type { ChangedTable, DiffContext, DiffHandler } from '../handler.ts';
 import { byValueSql, THIRTEEN_F_PCT_MEDIUM } from '../importance.ts';
 import { evidenceSql, inChanged } from '../sql.ts';
 
+/** Current lines a slice of managers closes at (a manager's lines are never split between slices): see `managerSlices`. */
+const THIRTEEN_F_SLICE_LINES = 250_000;
+
 /**
  * 13F quarter over quarter, per manager and CUSIP, over the current (amendment-resolved) holdings of each
  * period and the period before it that the lake holds for the same manager:
  *   holding_added (absent before), holding_removed (absent now), position_increased / _decreased (shares).
  * The diff spans two filings, so the dedup_key is `<event_type>|<manager_cik>|<cusip>|<period>` and `accession`
  * is the newer filing (the older one for a removal). Runs entirely in DuckDB: two quarters of 3M rows each never
- * become JS objects.
+ * become JS objects, and each statement diffs one slice of managers, so none holds a whole quarter pair.
  */
-/** Current lines per slice of managers, at most (a manager's lines are never split): see `managerSlices`. */
-const THIRTEEN_F_SLICE_LINES = 250_000;
-
 export const thirteenFHandler: DiffHandler = thirteenFDiff();
 
 /** The handler, diffing `sliceLines` current lines of managers per statement (`managerSlices`). */
