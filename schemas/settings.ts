@@ -74,9 +74,10 @@ const SettingsSchema = z.object({
   /** Share of a partition's rows (or of a run's rows, rejected) beyond which an ingest refuses to replace the lake. */
   INGEST_MAX_DROP: z.coerce.number().min(0).max(1).default(0.5),
   /**
-   * DuckDB memory limit of an ingest's work database (and a live lane's fold), in DuckDB's units (`1GB`, `1500MB`,
-   * `2GiB`): checked here so a typo fails at start, not mid-ingest. Peak RSS runs ≈ 0.4–0.6 GB above it
-   * (docs/13f-funds.md, "Memory"). Unset: the dataset's own default (`memoryLimit` of its ingester), else 1GB.
+   * DuckDB memory limit of an ingest's work database (and of a live lane's fold, and of the events diff stage), in
+   * DuckDB's units (`1GB`, `1500MB`, `2GiB`): checked here so a typo fails at start, not mid-ingest. Peak RSS runs
+   * ≈ 0.4–0.6 GB above it (docs/13f-funds.md, "Memory"). Unset: the dataset's own default (`memoryLimit` of its
+   * ingester), else 1GB.
    */
   INGEST_MEMORY_LIMIT: z
     .string()
