@@ -30,9 +30,8 @@ export async function runDiffStage(
   if (!handlers.length) return summary;
   // Bounded like an ingest's work database (INGEST_MEMORY_LIMIT, else the ingest's dataset's own limit, else 1GB),
   // spilling into a run's scratch: the stage also runs inside the server (the live lane), and on DuckDB's defaults a
-  // real 13F quarter took it to 6.0 GB. The
-  // handlers read Parquet, not the serving copies: attaching those and reading their lookups cost 260 MB of the
-  // peak and no CPU saved (docs/events.md, "Memory").
+  // real 13F quarter took it to 6.0 GB. The handlers read Parquet, not the serving copies: attaching those and
+  // reading their lookups cost 260 MB of the peak and no CPU saved (docs/events.md, "Memory").
   const scratch = await startRun(settings.dataDir, 'diff');
   const duckSettings = memoryBounds(workMemoryLimit(settings, opts.datasetMemoryLimit), join(scratch.workDir, 'spill'));
   const lake = await openLakeReader(settings.lakeDir, [], {}, { serving: false, duckSettings }).catch(async (err) => {
