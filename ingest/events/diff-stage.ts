@@ -50,7 +50,7 @@ export async function runDiffStage(
       drafts.push(...(out.drafts ?? []));
       sql.push(...(out.sql ?? []));
     }
-    Object.assign(summary, await writeEvents(settings, drafts, { lake, sql }));
+    Object.assign(summary, await writeEvents(settings, drafts, { lake, sql, workDir: scratch.workDir }));
     log(`${summary.appended} new event(s) appended`);
   } finally {
     lake.close();

@@ -52,6 +52,8 @@ interface WriteOptions {
   lake?: LakeReader;
   sql?: SqlDrafts[];
   perFile?: number;
+  /** A folder of a registered run for the JS drafts' file (the diff stage passes its own); else the writer starts one. */
+  workDir?: string;
 }
 
 /** `appendEvents`, also telling how many drafts it was given (the JS drafts and the rows of the SQL drafts). */
@@ -61,8 +63,9 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
   const perFile = opts.perFile ?? EVENTS_PER_FILE;
   const lock = join(settings.lakeDir, eventsTable.name, '.lock');
   return withLock(lock, async () => {
-    // A registered run: the scratch cleaner of another process's start leaves a live run's folder alone.
-    const scratch = await startRun(settings.dataDir, 'events');
+    // A registered run: the scratch cleaner of another process's start leaves a live run's folder alone. Only JS drafts
+    // go through a file, and the diff stage lends its own run's folder.
+    const scratch = drafts.length && !opts.workDir ? await startRun(settings.dataDir, 'events') : null;
     const lake = opts.lake ?? (await openLakeReader(settings.lakeDir));
     const conn = await lake.connect();
     const table = `event_drafts_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -79,7 +82,7 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
     try {
       await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
       if (drafts.length) {
-        const file = join(scratch.workDir, 'drafts.ndjson');
+        const file = join(opts.workDir ?? scratch!.workDir, 'drafts.ndjson');
         await writeFile(
           file,
           `${drafts.map((d) => JSON.stringify({ ...d, details: JSON.stringify(d.details), evidence: JSON.stringify(d.evidence) })).join('\n')}\n`,
@@ -104,7 +107,7 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
       await conn.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       conn.closeSync();
       if (!opts.lake) lake.close();
-      await scratch.finish();
+      await scratch?.finish();
     }
   });
 }
