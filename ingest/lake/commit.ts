@@ -26,6 +26,11 @@ export interface RunManifest {
   changed: { table: string; partitions: string[] }[];
   /** Whether the diff stage should run once the renames are applied (off for benches). */
   events: boolean;
+  /**
+   * The dataset's own memory limit (`DatasetDef.memoryLimit`), which the diff stage runs within when
+   * INGEST_MEMORY_LIMIT is unset: at the commit, and at a roll forward by another process (docs/events.md, "Memory").
+   */
+  diffMemoryLimit?: string;
 }
 
 export function commitsDir(lakeDir: string): string {

@@ -22,7 +22,7 @@ async function rollForward(settings: Settings, m: RunManifest, quiet?: boolean):
   if (!existsSync(join(commitsDir(settings.lakeDir), `${m.run}.json`))) return false;
   await finishCommit(settings.lakeDir, m, {
     beforeRemove: async () => {
-      if (m.events && m.changed.length) await runDiffStage(settings, m.changed, { quiet });
+      if (m.events && m.changed.length) await runDiffStage(settings, m.changed, { quiet, datasetMemoryLimit: m.diffMemoryLimit });
     },
   });
   return true;

@@ -317,6 +317,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         removals: [...new Set(written.flatMap((w) => w.part.superseded))],
         changed,
         events: !opts.skipDiff,
+        diffMemoryLimit: def.memoryLimit,
       };
       progress.phase('committing');
       await commitRun(settings.lakeDir, manifest, {
@@ -327,7 +328,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
         beforeRemove: async () => {
           if (opts.skipDiff || !changed.length) return;
           progress.phase('writing events');
-          summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet, datasetMemoryLimit: def.memoryLimit });
+          summary.events = await runDiffStage(settings, changed, { quiet: opts.quiet, datasetMemoryLimit: manifest.diffMemoryLimit });
         },
       });
       summary.steps = progress.steps();

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,7 +126,8 @@ describe('the events of a run killed mid-commit appear with the roll forward, no
     const dir = join(app.dataDir, 'raises');
     await raises.sample!(dir, { seed: 1, scale: 1 });
     const crash = app.ingest(
-      raises,
+      // The dataset's own memory limit bounds its diff stage, the roll forward's included (the manifest carries it).
+      { ...raises, memoryLimit: '512MB' },
       { from: dir },
       {
         afterRename: (done) => {
@@ -141,6 +142,15 @@ describe('the events of a run killed mid-commit appear with the roll forward, no
       return Number((await app.services.lake.query("SELECT count(*) AS n FROM events WHERE event_type LIKE 'sec.formd.%'"))[0].n);
     };
     expect(await formD()).toBe(0);
+    const [name] = readdirSync(commitsDir(app.settings.lakeDir));
+    const manifestFile = join(commitsDir(app.settings.lakeDir), name);
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    expect(manifest.diffMemoryLimit).toBe('512MB');
+    // A roll forward whose stage cannot fit the recorded limit fails whole: no events, the manifest kept for the next start.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, diffMemoryLimit: '1KB' }));
+    await expect(recoverInterruptedRuns(app.settings, { quiet: true })).rejects.toThrow(/Out of Memory/);
+    expect(await formD()).toBe(0);
+    await writeFile(manifestFile, JSON.stringify(manifest));
     const r = await recoverInterruptedRuns(app.settings, { quiet: true });
     expect(r.rolledForward).toHaveLength(1);
     const n = await formD();
