@@ -72,7 +72,8 @@ beforeAll(async () => {
     );
     expect(columns).toHaveLength(16);
     await conn.run(
-      `COPY (SELECT * REPLACE (CAST(filed_date AS DATE) AS filed_date, CAST(period AS DATE) AS period) FROM (VALUES (${values.join('), (')})) t(${columns.join(', ')})) ` +
+      'COPY (SELECT * REPLACE (CAST(filed_date AS DATE) AS filed_date, CAST(period AS DATE) AS period) ' +
+        `FROM (VALUES (${values.join('), (')})) t(${columns.join(', ')})) ` +
         `TO ${sqlString(join(lakeDir, filingSectionsTable.name))} (FORMAT parquet, PARTITION_BY (filed_year))`,
     );
   } finally {

@@ -73,7 +73,7 @@ const sectionKey = (accession: unknown, section: unknown) => `${accession}|${sec
  * For each compared section (`current`: its FROM and WHERE), the same company's previous filing of the form with that
  * section: filed on an earlier day, the highest accession of that day. One narrow query for all of them, where each
  * section ran its own, a scan of every year's partition: a year of 15,000 sections on a three-year lake took 399 s of
- * CPU, now 2.8–2.9 s, half of it comparing paragraphs (`make bench BENCH=text-changes`).
+ * CPU, now 2.8–2.9 s, half of it comparing paragraphs (`make bench BENCH=event-handlers`).
  */
 async function previousFilings(lake: LakeReader, current: string, params: unknown[]): Promise<Map<string, Previous>> {
   const rows = await lake.query(
