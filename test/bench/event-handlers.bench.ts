@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { proxyHandler } from '../../ingest/events/handlers/proxy.ts';
 import { textChangesHandler } from '../../ingest/events/handlers/text-changes.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
-import { openLakeReader, type LakeReader } from '../../ingest/lake/reader.ts';
+import { openLakeReader } from '../../ingest/lake/reader.ts';
+import type { ChangedTable, DiffHandler } from '../../ingest/events/handler.ts';
 import { loadSettings } from '../../schemas/settings.ts';
 import { allColumns } from '../../schemas/table.ts';
 import { filingSectionsTable } from '../../schemas/tables/filing-sections.ts';
@@ -25,75 +26,73 @@ const YEARS = [2022, 2023, 2024];
  *   summary-compensation rows (5 executives × 3 fiscal years) a proxy. Baseline: one plain scan of both tables.
  */
 export default async function eventHandlersBench(): Promise<BenchResult[]> {
-  return [await textChangesBench(), await proxyBench()];
-}
-
-async function textChangesBench(): Promise<BenchResult> {
   const companies = Number(process.env.BENCH_SECTIONS_COMPANIES ?? 3000);
-  const lakeDir = await mkdtemp(join(tmpdir(), 'bench-sections-'));
-  try {
-    const t0 = performance.now();
-    await writeSections(lakeDir, companies);
-    const generateSeconds = (performance.now() - t0) / 1000;
-    const lake = await openLakeReader(lakeDir, [], {}, { serving: false });
-    try {
-      const [{ sections }] = await lake.query(`SELECT count(*)::INTEGER AS sections FROM filing_sections WHERE filed_year = '2024'`);
-      const scanCpu = await cpuOf(() => lake.query('SELECT sum(length(text))::BIGINT AS n FROM filing_sections'));
-      const t1 = performance.now();
-      let drafts = 0;
-      const handlerCpu = await cpuOf(async () => {
-        drafts = (await textChangesHandler.run(contextOf(lake, lakeDir), [{ table: 'filing_sections', partitions: ['2024'] }])).drafts?.length ?? 0;
-      });
-      return {
-        name: `text changes: a year of ${Number(sections).toLocaleString('en-US')} sections against two before`,
-        figures: {
-          generate_s: round(generateSeconds),
-          drafts,
-          handler_s: round((performance.now() - t1) / 1000),
-          handler_cpu_s: round(handlerCpu),
-          cpu_ms_per_section: round((handlerCpu * 1000) / Number(sections)),
-          scan_all_text_cpu_s: round(scanCpu),
-          handler_vs_scan: ratio(handlerCpu, scanCpu),
-        },
-      };
-    } finally {
-      lake.close();
-    }
-  } finally {
-    await rm(lakeDir, { recursive: true, force: true });
-  }
-}
-
-async function proxyBench(): Promise<BenchResult> {
   const issuers = Number(process.env.BENCH_PROXY_ISSUERS ?? 5000);
-  const lakeDir = await mkdtemp(join(tmpdir(), 'bench-proxies-'));
+  return [
+    await handlerBench({
+      write: (lakeDir) => writeSections(lakeDir, companies),
+      handler: textChangesHandler,
+      changed: [{ table: 'filing_sections', partitions: ['2024'] }],
+      unit: 'section',
+      countSql: `SELECT count(*)::INTEGER AS n FROM filing_sections WHERE filed_year = '2024'`,
+      title: (n) => `text changes: a year of ${n} sections against two before`,
+      baseline: { figure: 'scan_all_text_cpu_s', sql: 'SELECT sum(length(text))::BIGINT AS n FROM filing_sections' },
+    }),
+    await handlerBench({
+      write: (lakeDir) => writeProxies(lakeDir, issuers),
+      handler: proxyHandler,
+      changed: ['proxy_officers', 'proxy_compensation'].map((table) => ({ table, partitions: ['2024'] })),
+      unit: 'proxy',
+      countSql: `SELECT count(DISTINCT filing_id)::INTEGER AS n FROM proxy_officers WHERE proxy_fiscal_year = 2024`,
+      title: (n) => `proxy changes: a year of ${n} proxies against two before`,
+      baseline: {
+        figure: 'scan_both_tables_cpu_s',
+        sql:
+          'SELECT (SELECT count(DISTINCT (cik, filing_id, name_key)) FROM proxy_officers) + ' +
+          '(SELECT count(DISTINCT (filer_cik, filing_id, name_key)) FROM proxy_compensation) AS n',
+      },
+    }),
+  ];
+}
+
+/** One handler on a generated lake: its CPU for the diffed year, per unit of that year, and beside a plain query. */
+interface HandlerCase {
+  write(lakeDir: string): Promise<void>;
+  handler: DiffHandler;
+  changed: ChangedTable[];
+  /** What the diffed year is counted in ('section', 'proxy'), and the query counting it. */
+  unit: string;
+  countSql: string;
+  title(count: string): string;
+  /** The plain DuckDB query the handler's CPU is printed beside, and its figure's name. */
+  baseline: { figure: string; sql: string };
+}
+
+async function handlerBench(c: HandlerCase): Promise<BenchResult> {
+  const lakeDir = await mkdtemp(join(tmpdir(), 'bench-handler-'));
   try {
     const t0 = performance.now();
-    await writeProxies(lakeDir, issuers);
+    await c.write(lakeDir);
     const generateSeconds = (performance.now() - t0) / 1000;
     const lake = await openLakeReader(lakeDir, [], {}, { serving: false });
     try {
-      const scanCpu = await cpuOf(() =>
-        lake.query(
-          'SELECT (SELECT count(DISTINCT (cik, filing_id, name_key)) FROM proxy_officers) + ' +
-            '(SELECT count(DISTINCT (filer_cik, filing_id, name_key)) FROM proxy_compensation) AS n',
-        ),
-      );
+      const count = Number((await lake.query(c.countSql))[0].n);
+      const scanCpu = await cpuOf(() => lake.query(c.baseline.sql));
       const t1 = performance.now();
       let drafts = 0;
-      const changed = ['proxy_officers', 'proxy_compensation'].map((table) => ({ table, partitions: ['2024'] }));
       const handlerCpu = await cpuOf(async () => {
-        drafts = (await proxyHandler.run(contextOf(lake, lakeDir), changed)).drafts?.length ?? 0;
+        const context = { lake, settings: { ...loadSettings({}), lakeDir }, log: () => undefined };
+        drafts = (await c.handler.run(context, c.changed)).drafts?.length ?? 0;
       });
       return {
-        name: `proxy changes: a year of ${issuers.toLocaleString('en-US')} proxies against two before`,
+        name: c.title(count.toLocaleString('en-US')),
         figures: {
           generate_s: round(generateSeconds),
           drafts,
           handler_s: round((performance.now() - t1) / 1000),
           handler_cpu_s: round(handlerCpu),
-          cpu_ms_per_proxy: round((handlerCpu * 1000) / issuers),
-          scan_both_tables_cpu_s: round(scanCpu),
+          [`cpu_ms_per_${c.unit}`]: round((handlerCpu * 1000) / count),
+          [c.baseline.figure]: round(scanCpu),
           handler_vs_scan: ratio(handlerCpu, scanCpu),
         },
       };
@@ -104,8 +103,6 @@ async function proxyBench(): Promise<BenchResult> {
     await rm(lakeDir, { recursive: true, force: true });
   }
 }
-
-const contextOf = (lake: LakeReader, lakeDir: string) => ({ lake, settings: { ...loadSettings({}), lakeDir }, log: () => undefined });
 
 async function cpuOf(fn: () => Promise<unknown>): Promise<number> {
   const c0 = process.cpuUsage();
