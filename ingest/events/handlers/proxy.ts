@@ -64,8 +64,8 @@ export const proxyHandler: DiffHandler = {
     const executives = await rowsByProxy(ctx.lake, compared, COMPENSATION_ROWS);
     const drafts: EventDraft[] = [];
     const now = new Date().toISOString();
+    const rowsOf = (rows: Map<string, Row[]>, p: Proxy) => rows.get(proxyKey(p.cik, p.filing)) ?? [];
     for (const [prev, cur] of pairs) {
-      const rowsOf = (rows: Map<string, Row[]>, p: Proxy) => rows.get(proxyKey(p.cik, p.filing)) ?? [];
       const board = boardChange(rowsOf(directors, prev), rowsOf(directors, cur), prev, cur, now);
       if (board) drafts.push(board);
       const comp = compChange(rowsOf(executives, prev), rowsOf(executives, cur), prev, cur, now);
