@@ -13,6 +13,7 @@ import { thirteenFDiff, thirteenFHandler } from '../../ingest/events/handlers/th
 import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { runDiffStage } from '../../ingest/events/diff-stage.ts';
 import { formDHandler } from '../../ingest/events/handlers/formd.ts';
+import { proxyHandler } from '../../ingest/events/handlers/proxy.ts';
 import { textChangesHandler } from '../../ingest/events/handlers/text-changes.ts';
 import type { ChangedTable, DiffHandler } from '../../ingest/events/handler.ts';
 
@@ -65,6 +66,9 @@ function submissionsJson(cik: string, name: string, ticker: string, filings: { a
   });
 }
 
+/** Queries the handler of the last `draftedKeys` ran (streamed reads aside). */
+let handlerQueries = 0;
+
 /**
  * The dedup keys a handler drafts for `changed`, its SQL drafts run over a reader of the app's lake: what the live
  * lane's batches ask of it when they name their filings (`ChangedTable.accessions`).
@@ -72,7 +76,9 @@ function submissionsJson(cik: string, name: string, ticker: string, filings: { a
 async function draftedKeys(app: TestApp, handler: DiffHandler, changed: ChangedTable[]): Promise<string[]> {
   const lake = await openLakeReader(app.settings.lakeDir, [], {}, { serving: false });
   try {
-    const out = await handler.run({ lake, settings: app.settings, log: () => undefined }, changed);
+    handlerQueries = 0;
+    const counted = { ...lake, query: (sql: string, params?: unknown[]) => (handlerQueries++, lake.query(sql, params)) };
+    const out = await handler.run({ lake: counted, settings: app.settings, log: () => undefined }, changed);
     const keys = (out.drafts ?? []).map((d) => d.dedup_key);
     for (const s of out.sql ?? []) keys.push(...(await lake.query(s.sql, s.params)).map((r) => String(r.dedup_key)));
     return keys.sort();
@@ -331,6 +337,13 @@ describe('events from generated filings in the real formats', () => {
     expect(comp).toMatchObject({ importance: 'medium', dedup_key: 'sec.proxy.executive_compensation_changed|0000900002-24-000003' });
     // Executives whose total moved less than 10% are not listed.
     expect(JSON.parse(String(comp.details)).changes).toEqual([{ name: 'Grace C. Kim', total_before: 2171861, total_after: 3515958, change_pct: 61.89 }]);
+    // Every pair's directors and executives are read in one query each (and the proxies in one), not two per pair.
+    const years = await app.services.lake.query('SELECT DISTINCT CAST(proxy_fiscal_year AS VARCHAR) AS y FROM proxy_officers ORDER BY 1');
+    const changed = ['proxy_officers', 'proxy_compensation'].map((table) => ({ table, partitions: years.map((r) => String(r.y)) }));
+    const proxyEvents = await events(app, "event_type LIKE 'sec.proxy.%'");
+    expect(proxyEvents.length).toBeGreaterThan(2);
+    expect(await draftedKeys(app, proxyHandler, changed)).toEqual(proxyEvents.map((e) => String(e.dedup_key)).sort());
+    expect(handlerQueries).toBe(3);
   });
 });
 

@@ -84,12 +84,17 @@ beforeAll(async () => {
 
 afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
+/** Queries the handler ran in its last call (streamed reads aside): a few a batch, never one per section. */
+let queries = 0;
+
 /** The handler's drafts for `changed`, as dedup key → the accession compared with. */
 async function comparedWith(changed: ChangedTable[]): Promise<Record<string, unknown>> {
   const lake = await openLakeReader(lakeDir, [], {}, { serving: false });
   try {
     const settings = { ...loadSettings({}), lakeDir };
-    const { drafts = [] } = await textChangesHandler.run({ lake, settings, log: () => undefined }, changed);
+    queries = 0;
+    const counted = { ...lake, query: (sql: string, params?: unknown[]) => (queries++, lake.query(sql, params)) };
+    const { drafts = [] } = await textChangesHandler.run({ lake: counted, settings, log: () => undefined }, changed);
     return Object.fromEntries(drafts.map((d) => [d.dedup_key, (d.details as { previous_accession: unknown }).previous_accession]));
   } finally {
     lake.close();
@@ -104,6 +109,10 @@ describe('the text-changes handler compares each section with the previous filin
       'sec.10k.risk_factor_changed|0000000001-24-000001': '0000000001-23-000002',
       'sec.10q.mda_changed|0000000001-24-000002': '0000000001-23-000003',
     });
+    // The previous filings of all seven compared sections in one query, their text in one more per streamed chunk (at
+    // most one chunk per year's file here): one query per section used to be seven.
+    expect(queries).toBeGreaterThanOrEqual(2);
+    expect(queries).toBeLessThanOrEqual(4);
   });
 
   it('for the changed partitions and, when a live batch names them, those filings alone', async () => {
