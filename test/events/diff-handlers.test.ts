@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fixturePath, fixturesSkipReason, hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { countedQueries } from '../support/counted-queries.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import datasetFilingSections from '../../ingest/datasets/filing-sections/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
@@ -76,9 +77,9 @@ let handlerQueries = 0;
 async function draftedKeys(app: TestApp, handler: DiffHandler, changed: ChangedTable[]): Promise<string[]> {
   const lake = await openLakeReader(app.settings.lakeDir, [], {}, { serving: false });
   try {
-    handlerQueries = 0;
-    const counted = { ...lake, query: (sql: string, params?: unknown[]) => (handlerQueries++, lake.query(sql, params)) };
-    const out = await handler.run({ lake: counted, settings: app.settings, log: () => undefined }, changed);
+    const counted = countedQueries(lake);
+    const out = await handler.run({ lake: counted.lake, settings: app.settings, log: () => undefined }, changed);
+    handlerQueries = counted.queries();
     const keys = (out.drafts ?? []).map((d) => d.dedup_key);
     for (const s of out.sql ?? []) keys.push(...(await lake.query(s.sql, s.params)).map((r) => String(r.dedup_key)));
     return keys.sort();

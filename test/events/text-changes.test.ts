@@ -7,6 +7,7 @@ import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { textChangesHandler } from '../../ingest/events/handlers/text-changes.ts';
 import type { ChangedTable } from '../../ingest/events/handler.ts';
 import { loadSettings } from '../../schemas/settings.ts';
+import { countedQueries } from '../support/counted-queries.ts';
 import { allColumns } from '../../schemas/table.ts';
 import { filingSectionsTable } from '../../schemas/tables/filing-sections.ts';
 
@@ -92,9 +93,9 @@ async function comparedWith(changed: ChangedTable[]): Promise<Record<string, unk
   const lake = await openLakeReader(lakeDir, [], {}, { serving: false });
   try {
     const settings = { ...loadSettings({}), lakeDir };
-    queries = 0;
-    const counted = { ...lake, query: (sql: string, params?: unknown[]) => (queries++, lake.query(sql, params)) };
-    const { drafts = [] } = await textChangesHandler.run({ lake: counted, settings, log: () => undefined }, changed);
+    const counted = countedQueries(lake);
+    const { drafts = [] } = await textChangesHandler.run({ lake: counted.lake, settings, log: () => undefined }, changed);
+    queries = counted.queries();
     return Object.fromEntries(drafts.map((d) => [d.dedup_key, (d.details as { previous_accession: unknown }).previous_accession]));
   } finally {
     lake.close();
