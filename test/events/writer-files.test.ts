@@ -83,4 +83,27 @@ describe('events writer: a batch in bounded files', () => {
     expect(new Set(all.map((r) => r.dedup_key)).size).toBe(42);
     expect(all.map((r) => Number(r.seq))).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));
   });
+
+  it("a clock stepped back a day files the batch under the newest day, its seq after that day's largest", async () => {
+    // A later day holds only larger seqs: /v1/events walks the days newest first on that, the monitor scanner reads
+    // the days from its position on, and the writer reads the newest day alone for the largest seq.
+    const later = new Date('2026-03-03T08:00:00Z');
+    expect(await appendEvents(app.settings, [], { now: later, sql: [sqlDrafts('k', 200, 2, 'later')] })).toBe(2);
+    const behind = new Date('2026-03-01T23:00:00Z');
+    expect(await appendEvents(app.settings, [], { now: behind, sql: [sqlDrafts('k', 300, 2, 'behind')] })).toBe(2);
+    expect(await readdir(join(app.settings.lakeDir, 'events'))).not.toContain('detected_date=2026-03-01');
+    await app.services.lake.refresh();
+    const rows = await app.services.lake.query(
+      'SELECT summary, seq, CAST(detected_date AS VARCHAR) AS day, CAST(detected_at AS VARCHAR) AS at ' +
+        "FROM events WHERE summary IN ('later', 'behind') ORDER BY seq",
+    );
+    expect(rows.map((r) => [r.summary, Number(r.seq), r.day])).toEqual([
+      ['later', 43, '2026-03-03'],
+      ['later', 44, '2026-03-03'],
+      ['behind', 45, '2026-03-03'],
+      ['behind', 46, '2026-03-03'],
+    ]);
+    // detected_at stays within its day folder (the start of that day), so `since`/`until` bounds still meet it.
+    expect(rows.slice(2).map((r) => r.at)).toEqual(['2026-03-03 00:00:00', '2026-03-03 00:00:00']);
+  });
 });
