@@ -2,26 +2,28 @@ import type { Logger } from '../../ingest/lake/index.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { Lake } from '../core/lake.ts';
 import { json } from '../core/records.ts';
+import { eventsTable } from '../../schemas/tables/events.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import type { EventSnapshot } from '../webhooks/payload.ts';
 import type { StateDb } from '../webhooks/state-port.ts';
 import { MonitorScanner, type EventReader } from './scanner.ts';
 
-/** Events after a (seq, id) position from the lake's `events` view; none while the table does not exist yet. */
-function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
+/**
+ * Events after a (seq, id) position, read from the day folders that can hold them (`daysAfter`); none while the table
+ * has no files yet.
+ */
+export function lakeEventReader(lake: Pick<Lake, 'query' | 'partitions' | 'relation'>): EventReader {
   return async (after, limit) => {
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await lake.query(
-        `SELECT id, event_type, importance, confidence, entity_cik, entity_ticker, entity_name, accession, summary,
-                details, evidence, dedup_key, detected_at, seq
-         FROM events WHERE seq >= $1 AND (seq > $1 OR id > $2) ORDER BY seq, id LIMIT $3`,
-        [after.seq, after.id, limit],
-      );
-    } catch (err) {
-      if (/events.*does not exist|Table with name events/i.test((err as Error).message)) return [];
-      throw err;
-    }
+    const days = await daysAfter(lake, after.seq);
+    if (!days.length) return [];
+    const rows = await lake.query(
+      `SELECT id, event_type, importance, confidence, entity_cik, entity_ticker, entity_name, accession, summary,
+              details, evidence, dedup_key, detected_at, seq
+       FROM ${lake.relation(eventsTable.name, days).sql} WHERE seq >= $1 AND (seq > $1 OR id > $2) ORDER BY seq, id LIMIT $3`,
+      [after.seq, after.id, limit],
+      // The text names the folders' files, new with each append: not a statement worth keeping prepared.
+      { cache: false },
+    );
     return rows.map((r) => ({
       id: String(r.id),
       event_type: String(r.event_type),
@@ -41,6 +43,22 @@ function lakeEventReader(lake: Pick<Lake, 'query'>): EventReader {
   };
 }
 
+/**
+ * The day folders of the events table that can hold events after `seq`, oldest first: the newest ones back to the
+ * first whose smallest `seq` is at most `seq`, since a later day never holds a smaller `seq` (ingest/events/writer.ts).
+ * Every folder for a scanner that has read nothing. Reading the whole feed for each poll cost 230-300 ms of CPU on 18M
+ * events in 3,650 day folders; a scanner that keeps up reads today's folder, or yesterday's and today's.
+ */
+async function daysAfter(lake: Pick<Lake, 'query' | 'partitions' | 'relation'>, seq: number): Promise<string[]> {
+  const days = (await lake.partitions(eventsTable.name)).sort();
+  if (seq < 0) return days;
+  for (let i = days.length - 1; i >= 0; i--) {
+    const [{ first }] = await lake.query(`SELECT min(seq) AS first FROM ${lake.relation(eventsTable.name, [days[i]]).sql}`, [], { cache: false });
+    if (first != null && Number(first) <= seq) return days.slice(i);
+  }
+  return days;
+}
+
 export interface MonitoringRuntime {
   scanner: MonitorScanner;
   worker: DeliveryWorker;
@@ -56,7 +74,7 @@ export interface MonitoringRuntime {
 /** What the runtime reads and writes: the services' state store, lake, settings, clock and logger. */
 export interface MonitoringDeps {
   state: StateDb;
-  lake: Pick<Lake, 'query'>;
+  lake: Pick<Lake, 'query' | 'partitions' | 'relation'>;
   settings: Pick<Settings, 'WEBHOOK_ALLOW_HOSTS' | 'WEBHOOK_TIMEOUT_MS'>;
   now(): Date;
   log: Logger;
