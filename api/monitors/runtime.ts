@@ -44,19 +44,30 @@ export function lakeEventReader(lake: Pick<Lake, 'query' | 'partitions' | 'relat
 }
 
 /**
- * The day folders of the events table that can hold events after `seq`, oldest first: the newest ones back to the
- * first whose smallest `seq` is at most `seq`, since a later day never holds a smaller `seq` (ingest/events/writer.ts).
- * Every folder for a scanner that has read nothing. Reading the whole feed for each poll cost 230-300 ms of CPU on 18M
- * events in 3,650 day folders; a scanner that keeps up reads today's folder, or yesterday's and today's.
+ * The day folders of the events table that can hold events after `seq`, oldest first: from the last one whose smallest
+ * `seq` is at most `seq` on, since a later day never holds a smaller `seq` (ingest/events/writer.ts). Every folder for a
+ * scanner that has read nothing. The newest folder is tried first (a scanner that keeps up finds its position there),
+ * then the others by halving, one folder's smallest `seq` a step: 12 steps at 3,650 folders, where a walk back one folder
+ * at a time would take thousands for a scanner days behind. Reading the whole feed each poll cost 230-300 ms of CPU on
+ * 18M events in 3,650 day folders.
  */
 async function daysAfter(lake: Pick<Lake, 'query' | 'partitions' | 'relation'>, seq: number): Promise<string[]> {
   const days = (await lake.partitions(eventsTable.name)).sort();
-  if (seq < 0) return days;
-  for (let i = days.length - 1; i >= 0; i--) {
+  if (seq < 0 || !days.length) return days;
+  const startsBy = async (i: number) => {
     const [{ first }] = await lake.query(`SELECT min(seq) AS first FROM ${lake.relation(eventsTable.name, [days[i]]).sql}`, [], { cache: false });
-    if (first != null && Number(first) <= seq) return days.slice(i);
+    return first != null && Number(first) <= seq;
+  };
+  if (await startsBy(days.length - 1)) return days.slice(-1);
+  if (!(await startsBy(0))) return days;
+  // days[lo] starts at or before `seq`, days[hi] after it.
+  let [lo, hi] = [0, days.length - 1];
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (await startsBy(mid)) lo = mid;
+    else hi = mid;
   }
-  return days;
+  return days.slice(lo);
 }
 
 export interface MonitoringRuntime {

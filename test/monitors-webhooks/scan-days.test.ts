@@ -42,20 +42,34 @@ describe('the monitor scanner reads the day folders from its position on', () =>
     return (await reader(after, limit)).map((e) => e.seq);
   };
 
-  it('a scanner that keeps up reads the newest folder or two, and every event after its position', async () => {
-    // The position is the first event of the third-newest day: that day's second event and the two newer days'.
-    expect(await poll(position(795), 100)).toEqual([796, 797, 798, 799, 800]);
-    expect(read.map((days) => days.length)).toEqual([1, 1, 1, 3]);
-    expect(read.at(-1)).toEqual(['2017-02-01', '2017-02-02', '2017-02-03']);
-    // Caught up: the newest folder alone, nothing new.
+  /** The folders probed one at a time before the read, and the read's folders. */
+  const probesAndRead = () => ({ probes: read.slice(0, -1), read: read.at(-1) });
+  /** Probes a poll may take: the newest folder, the oldest, then halving. */
+  const MOST_PROBES = 2 + Math.ceil(Math.log2(DAYS));
+
+  it('a scanner that keeps up reads the newest folder alone, and every event after its position', async () => {
+    // Caught up, or a few events behind in the newest folder: one probe, one folder read.
     expect(await poll(position(800), 100)).toEqual([]);
-    expect(read.map((days) => days.length)).toEqual([1, 1]);
+    expect(read).toEqual([['2017-02-03'], ['2017-02-03']]);
+    expect(await poll(position(799), 100)).toEqual([800]);
+    expect(read).toHaveLength(2);
+    // The first event of the third-newest day: that day's second event and the two newer days'.
+    expect(await poll(position(795), 100)).toEqual([796, 797, 798, 799, 800]);
+    const { probes, read: days } = probesAndRead();
+    expect(days).toEqual(['2017-02-01', '2017-02-02', '2017-02-03']);
+    expect(probes.every((p) => p.length === 1)).toBe(true);
+    expect(probes.length).toBeLessThanOrEqual(MOST_PROBES);
   });
 
   it('a scanner that has read nothing starts from the oldest event; one far behind reads from its own day on', async () => {
     expect(await poll({ seq: -1, id: '' }, 3)).toEqual([1, 2, 3]);
     expect(read.map((days) => days.length)).toEqual([DAYS]);
+    // Days behind, the folders are found by halving: a few probes, not one per folder.
     expect(await poll(position(4), 3)).toEqual([5, 6, 7]);
-    expect(read.at(-1)).toHaveLength(DAYS - 1);
+    expect(probesAndRead().read).toHaveLength(DAYS - 1);
+    expect(probesAndRead().probes.length).toBeLessThanOrEqual(MOST_PROBES);
+    expect(await poll(position(401), 2)).toEqual([402, 403]);
+    expect(probesAndRead().read?.[0]).toBe('2016-07-19');
+    expect(probesAndRead().probes.length).toBeLessThanOrEqual(MOST_PROBES);
   });
 });
