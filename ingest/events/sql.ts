@@ -18,6 +18,19 @@ export function evidenceSql(o: { sourceType: string; url: string; retrievedAt: s
 export const ENTITY_LOOKUP = `(SELECT cik, any_value(ticker) AS ticker, any_value(name) AS name FROM entities GROUP BY cik)`;
 
 /**
+ * `$n, …` for the distinct `values`, appended to `params`: an IN list of bound values (an empty list binds nothing and
+ * gives an empty string, which the caller rules out).
+ */
+export function placeholders(values: Iterable<unknown>, params: unknown[]): string {
+  return [...new Set(values)]
+    .map((v) => {
+      params.push(v);
+      return `$${params.length}`;
+    })
+    .join(', ');
+}
+
+/**
  * `inPartitions` over the changed partitions, narrowed to the changed accessions when every change names them
  * (the live lane), so a batch of 25 filings does not re-draft a whole quarter.
  */
@@ -28,22 +41,13 @@ export function inChanged(col: string, changed: ChangedTable[], params: unknown[
     params,
   );
   if (!changed.length || !changed.every((c) => c.accessions)) return where;
-  const accs = [...new Set(changed.flatMap((c) => c.accessions!))];
+  const accs = changed.flatMap((c) => c.accessions!);
   if (!accs.length) return 'false';
-  const list = accs.map((a) => {
-    params.push(a);
-    return `$${params.length}`;
-  });
-  return `${where} AND ${accessionCol} IN (${list.join(', ')})`;
+  return `${where} AND ${accessionCol} IN (${placeholders(accs, params)})`;
 }
 
 /** `col IN ($n, …)` for the changed partitions; `params` receives the values. */
 function inPartitions(col: string, values: string[], params: unknown[]): string {
   if (!values.length) return 'false';
-  return `CAST("${col}" AS VARCHAR) IN (${values
-    .map((v) => {
-      params.push(v);
-      return `$${params.length}`;
-    })
-    .join(', ')})`;
+  return `CAST("${col}" AS VARCHAR) IN (${placeholders(values, params)})`;
 }

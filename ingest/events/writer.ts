@@ -74,9 +74,6 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
     let waiting = 0;
     const flush = async () => {
       if (waiting) appended += await appendFile(settings, lake, conn, table, now);
-      // Dropped and made again: DuckDB's DELETE marks rows deleted without freeing their blocks.
-      await conn.run(`DROP TABLE ${table}`);
-      await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
       waiting = 0;
     };
     try {
@@ -99,7 +96,12 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
         const r = await conn.run(`INSERT INTO ${table} BY NAME ${numbered}`, s.params?.length ? (s.params as never) : undefined);
         waiting += r.rowsChanged;
         drafted += r.rowsChanged;
-        if (waiting >= perFile) await flush();
+        if (waiting >= perFile) {
+          await flush();
+          // Dropped and made again: DuckDB's DELETE marks rows deleted without freeing their blocks.
+          await conn.run(`DROP TABLE ${table}`);
+          await conn.run(`CREATE TABLE ${table} (${DRAFT_DDL})`);
+        }
       }
       await flush();
       return { drafted, appended };
@@ -112,7 +114,10 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
   });
 }
 
-/** Writes the waiting drafts whose keys are new as one file of today's partition (`now`'s day); returns how many. */
+/**
+ * Writes the waiting drafts whose keys are new as one file of `now`'s day partition, or of the newest day when `now`
+ * stands before it; returns how many.
+ */
 async function appendFile(settings: Settings, lake: LakeReader, conn: DuckDBConnection, table: string, now: Date): Promise<number> {
   // The files appended so far, this batch's included, are what a key is new against and what `seq` continues from.
   await lake.refresh();

@@ -3,6 +3,7 @@ import type { DiffHandler } from '../handler.ts';
 import type { LakeReader } from '../../lake/reader.ts';
 import type { EventDraft } from '../../../schemas/events.ts';
 import { COMP_PCT_MEDIUM, FIXED_IMPORTANCE } from '../importance.ts';
+import { placeholders } from '../sql.ts';
 
 /** Rows extracted below this confidence are not compared (the proxy tables' own serving floor). */
 const MIN_CONFIDENCE = 0.5;
@@ -32,8 +33,8 @@ export const proxyHandler: DiffHandler = {
   async run(ctx, changed) {
     const years = [...new Set(changed.flatMap((c) => c.partitions))].map(Number).filter(Number.isFinite);
     if (!years.length) return {};
-    const params: unknown[] = [...years];
-    const inYears = years.map((_, i) => `$${i + 1}`).join(', ');
+    const params: unknown[] = [];
+    const inYears = placeholders(years, params);
     // Only issuers with a proxy in a changed year have a pair to compare: each pair is one issuer's two proxies.
     const proxies = (await ctx.lake.query(
       `WITH issuers AS (
@@ -115,14 +116,17 @@ async function rowsByProxy(
   for (let i = 0; i < unique.length; i += PROXIES_PER_QUERY) {
     const chunk = unique.slice(i, i + PROXIES_PER_QUERY);
     const params: unknown[] = [MIN_CONFIDENCE];
-    const list = (values: unknown[]) =>
-      [...new Set(values)]
-        .map((v) => {
-          params.push(v);
-          return `$${params.length}`;
-        })
-        .join(', ');
-    const sql = select(list(chunk.map((p) => p.filing)), list(chunk.map((p) => p.year)), '$1');
+    const sql = select(
+      placeholders(
+        chunk.map((p) => p.filing),
+        params,
+      ),
+      placeholders(
+        chunk.map((p) => p.year),
+        params,
+      ),
+      '$1',
+    );
     for (const row of await lake.query(sql, params)) {
       const key = proxyKey(row.cik, row.filing_id);
       const rows = byProxy.get(key);

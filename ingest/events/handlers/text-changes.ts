@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DiffHandler } from '../handler.ts';
 import type { LakeReader } from '../../lake/reader.ts';
 import { streamRows } from '../../lake/duck.ts';
-import { inChanged } from '../sql.ts';
+import { inChanged, placeholders } from '../sql.ts';
 import { TEXT_SIMILARITY_MEDIUM } from '../importance.ts';
 import { compareText } from '../text-diff.ts';
 import type { EventDraft } from '../../../schemas/events.ts';
@@ -32,11 +32,7 @@ export const textChangesHandler: DiffHandler = {
     const params: unknown[] = [];
     // The live lane names its filings: only those are compared, not every filing of their year.
     const where = inChanged('filed_year', changed, params, 'accession');
-    const compared = Object.keys(TYPES).map((t) => {
-      params.push(t);
-      return `$${params.length}`;
-    });
-    const current = `FROM filing_sections WHERE ${where} AND base_form || '|' || section IN (${compared.join(', ')})`;
+    const current = `FROM filing_sections WHERE ${where} AND base_form || '|' || section IN (${placeholders(Object.keys(TYPES), params)})`;
     const previous = await previousFilings(ctx.lake, current, params);
     const drafts: EventDraft[] = [];
     const now = new Date().toISOString();
@@ -99,17 +95,20 @@ async function previousTexts(lake: LakeReader, chunk: Record<string, unknown>[],
   const wanted = chunk.map((cur) => previous.get(sectionKey(cur.accession, cur.section))).filter((p) => p !== undefined);
   if (!wanted.length) return new Map();
   const params: unknown[] = [];
-  const list = (values: Iterable<string>) =>
-    [...new Set(values)]
-      .map((v) => {
-        params.push(v);
-        return `$${params.length}`;
-      })
-      .join(', ');
+  const years = placeholders(
+    wanted.map((p) => p.filed.slice(0, 4)),
+    params,
+  );
+  const ciks = placeholders(
+    wanted.map((p) => p.cik),
+    params,
+  );
+  const accessions = placeholders(
+    wanted.map((p) => p.accession),
+    params,
+  );
   const rows = await lake.query(
-    `SELECT accession, section, text FROM filing_sections
-     WHERE filed_year IN (${list(wanted.map((p) => p.filed.slice(0, 4)))}) AND cik IN (${list(wanted.map((p) => p.cik))})
-       AND accession IN (${list(wanted.map((p) => p.accession))})`,
+    `SELECT accession, section, text FROM filing_sections WHERE filed_year IN (${years}) AND cik IN (${ciks}) AND accession IN (${accessions})`,
     params,
   );
   return new Map(rows.map((r) => [sectionKey(r.accession, r.section), String(r.text)]));
