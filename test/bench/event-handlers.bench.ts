@@ -8,11 +8,11 @@ import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { openLakeReader } from '../../ingest/lake/reader.ts';
 import type { ChangedTable, DiffHandler } from '../../ingest/events/handler.ts';
 import { loadSettings } from '../../schemas/settings.ts';
-import { allColumns } from '../../schemas/table.ts';
 import { filingSectionsTable } from '../../schemas/tables/filing-sections.ts';
 import { proxyCompensationTable, proxyOfficersTable } from '../../schemas/tables/proxy.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { ratio, type BenchResult } from './support.ts';
+import { generatedColumns } from '../support/generated-columns.ts';
 
 const YEARS = [2022, 2023, 2024];
 
@@ -212,12 +212,8 @@ async function writeTables(lakeDir: string, tables: { spec: TableSpec; rows: str
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   try {
     for (const { spec, rows, expr } of tables) {
-      const cols = allColumns(spec);
-      const select = Object.keys(cols)
-        .map((c) => `${expr[c] ?? `NULL::${cols[c].type === 'JSON' ? 'VARCHAR' : cols[c].type}`} AS "${c}"`)
-        .join(', ');
       await conn.run(
-        `COPY (SELECT ${select} FROM (${rows}) ORDER BY ${spec.sortBy.join(', ')}) ` +
+        `COPY (SELECT ${generatedColumns(spec, expr)} FROM (${rows}) ORDER BY ${spec.sortBy.join(', ')}) ` +
           `TO ${sqlString(join(lakeDir, spec.name))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${spec.partitionBy}))`,
       );
     }

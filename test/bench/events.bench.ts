@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks';
 import { runDiffStage } from '../../ingest/events/diff-stage.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { partitionDir } from '../../ingest/lake/layout.ts';
-import { allColumns } from '../../schemas/table.ts';
 import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
 import { createTestApp } from '../support/harness.ts';
 import type { BenchResult } from './support.ts';
+import { generatedColumns } from '../support/generated-columns.ts';
 
 /**
  * The 13F diff on two generated quarters (3,000,000 rows each by default; BENCH_13F_ROWS to change): 5,000
@@ -19,7 +19,6 @@ export default async function eventsBench(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   try {
     const { instance, conn } = await openDuck(':memory:', { threads: '2' });
-    const cols = Object.keys(allColumns(holdings13f)).filter((c) => c !== 'period');
     const gen = (q: number, period: string, end: string) => {
       const expr: Record<string, string> = {
         accession_number: `'00000${q}0000-24-' || lpad(CAST(i // 600 AS VARCHAR), 6, '0')`,
@@ -40,9 +39,7 @@ export default async function eventsBench(): Promise<BenchResult[]> {
         source_url: "'https://www.sec.gov/Archives/edgar/data/1/x.txt'",
         parser_version: '1',
       };
-      const types = allColumns(holdings13f);
-      const select = cols.map((c) => `${expr[c] ?? `NULL::${types[c].type === 'JSON' ? 'VARCHAR' : types[c].type}`} AS "${c}"`).join(', ');
-      return { select: `SELECT ${select} FROM range(${rows}) t(i)`, period };
+      return { select: `SELECT ${generatedColumns(holdings13f, expr, ['period'])} FROM range(${rows}) t(i)`, period };
     };
     const t0 = performance.now();
     for (const [q, period, end] of [

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
-import { allColumns } from '../../schemas/table.ts';
+import { generatedColumns } from './generated-columns.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
 
 /**
@@ -23,9 +23,7 @@ export async function writeEventDays(lakeDir: string, days: number, perDay = 1):
     seq: 'i + 1',
     detected_date: `DATE '2016-01-01' + CAST(i // ${perDay} AS INTEGER)`,
   };
-  const select = Object.entries(allColumns(eventsTable))
-    .map(([c, s]) => `${expr[c] ?? `NULL::${s.type === 'JSON' ? 'VARCHAR' : s.type}`} AS "${c}"`)
-    .join(', ');
+  const select = generatedColumns(eventsTable, expr);
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   try {
     await conn.run(
