@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogPath } from './catalog.ts';
 import { tableDir } from './layout.ts';
+import { forEachBounded } from './bounded.ts';
 
 /** What one table's folders hold, read in one asynchronous pass (never on the request path). */
 export interface TableListing {
@@ -49,22 +50,17 @@ export async function listTable(lakeDir: string, table: string): Promise<TableLi
   const files: string[] = [];
   const partitions: string[] = [];
   const byPartition = new Map<string, string[]>();
-  let next = 0;
-  const worker = async () => {
-    while (next < folders.length) {
-      const p = folders[next++];
-      const inPart = (await entriesOf(join(dir, p)))
-        .filter((f) => f.endsWith('.parquet'))
-        .sort()
-        .map((f) => join(dir, p, f));
-      if (!inPart.length) continue;
-      files.push(...inPart);
-      const value = decodeURIComponent(p.slice(p.indexOf('=') + 1));
-      partitions.push(value);
-      byPartition.set(value, inPart);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, folders.length) }, worker));
+  await forEachBounded(folders, READ_CONCURRENCY, async (p) => {
+    const inPart = (await entriesOf(join(dir, p)))
+      .filter((f) => f.endsWith('.parquet'))
+      .sort()
+      .map((f) => join(dir, p, f));
+    if (!inPart.length) return;
+    files.push(...inPart);
+    const value = decodeURIComponent(p.slice(p.indexOf('=') + 1));
+    partitions.push(value);
+    byPartition.set(value, inPart);
+  });
   return { files: files.sort(), partitions, byPartition, catalogMtimeMs };
 }
 

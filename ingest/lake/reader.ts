@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuck, queryRows, sqlIdent, sqlString } from './duck.ts';
+import { openDuck, queryRows, sqlIdent } from './duck.ts';
+import { fileSignatures } from './file-signatures.ts';
 import { isAppendFile, newestAppended, selectOver, tableDir, viewSqlOver, withAppends } from './layout.ts';
 import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
@@ -94,6 +95,8 @@ interface ServedCopy {
 export interface ReaderHooks {
   /** Called for every table listing taken (tests count them: no request may cause one). */
   onList?: (table: string) => void;
+  /** Called with the files whose footers are read for their column signatures (ingest/lake/file-signatures.ts). */
+  onFooters?: (table: string, files: readonly string[]) => void;
   /** Called for every serving copy read whole into DuckDB's buffer pool (ingest/lake/preload.ts). */
   onPreload?: (copy: AttachedCopy) => void;
   /** Called when a top index build fails (ingest/lake/top-index.ts): its pages read the copies meanwhile. */
@@ -119,25 +122,6 @@ export interface ReaderOptions {
   duckSettings?: Record<string, string>;
 }
 
-/** Signature (column names and types) of each file, read from the footers of files not seen before. */
-async function schemasOf(files: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (!files.length) return out;
-  const { instance, conn } = await openDuck(':memory:', { threads: '1' });
-  try {
-    const rows = await queryRows(
-      conn,
-      `SELECT file_name AS f, string_agg(name || ':' || coalesce(type, ''), ',' ORDER BY name) AS cols
-         FROM parquet_schema([${files.map(sqlString).join(', ')}]) GROUP BY file_name`,
-    );
-    for (const r of rows) out.set(String(r.f), String(r.cols));
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-  return out;
-}
-
 /**
  * An in-memory DuckDB with one view per lake table. Used by the API, the diff stage and the events writer; it
  * only reads Parquet, so any number of processes can hold one while an ingest writes.
@@ -157,8 +141,6 @@ export async function openLakeReader(
   await conn.run('SET GLOBAL late_materialization_max_rows = 0');
   let current: LakeListing = new Map();
   let gen = 0;
-  // Per table, each file's column signature: a changed listing reads only the footers of its new files.
-  const signatures = new Map<string, Map<string, string>>();
   let lastCheck = 0;
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
@@ -181,17 +163,15 @@ export async function openLakeReader(
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
 
+  /** Every file of the table has the same columns (signatures shared by the process's readers: file-signatures.ts). */
   async function uniform(table: string, files: string[]): Promise<boolean> {
-    const known = signatures.get(table) ?? new Map<string, string>();
-    let fresh: Map<string, string>;
+    let signatures: Map<string, string>;
     try {
-      fresh = await schemasOf(files.filter((f) => !known.has(f)));
+      signatures = await fileSignatures(files, hooks.onFooters && ((read) => hooks.onFooters!(table, read)));
     } catch {
       return false;
     }
-    const now = new Map(files.map((f) => [f, known.get(f) ?? fresh.get(f) ?? '']));
-    signatures.set(table, now);
-    const distinct = new Set(now.values());
+    const distinct = new Set(signatures.values());
     return distinct.size === 1 && !distinct.has('');
   }
 

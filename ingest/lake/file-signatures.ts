@@ -1,0 +1,73 @@
+import { stat } from 'node:fs/promises';
+import { openDuck, queryRows, sqlString } from './duck.ts';
+import { forEachBounded } from './bounded.ts';
+
+/**
+ * Each Parquet file's column signature (names and types), which tells a reader whether a table's files can be read
+ * without `union_by_name`. Kept for the life of the process, keyed by path and valid while the file's size and
+ * mtime hold (a commit rewrites `data.parquet` under the same name), so every reader the process opens shares it:
+ * the live lane's diff stage opens one a batch, and on an events feed of 3,650 day files reading the footers again
+ * cost 0.43 s of CPU a batch, where a stat of each file costs 0.05 s (docs/events.md, "Known limit").
+ */
+interface Known {
+  size: number;
+  mtimeMs: number;
+  signature: string;
+}
+
+const known = new Map<string, Known>();
+/** Past this many files, the longest-held entries go first (a process serving a lake of many more files re-reads). */
+const MAX_KNOWN = 200_000;
+const STAT_CONCURRENCY = 16;
+
+/** Reads the footers of `files` in a throwaway DuckDB: path → signature. */
+async function readSignatures(files: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!files.length) return out;
+  const { instance, conn } = await openDuck(':memory:', { threads: '1' });
+  try {
+    const rows = await queryRows(
+      conn,
+      `SELECT file_name AS f, string_agg(name || ':' || coalesce(type, ''), ',' ORDER BY name) AS cols
+         FROM parquet_schema([${files.map(sqlString).join(', ')}]) GROUP BY file_name`,
+    );
+    for (const r of rows) out.set(String(r.f), String(r.cols));
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  return out;
+}
+
+/**
+ * path → signature for each of `files`; '' for a file gone or unreadable. Only files not seen before, or changed
+ * since, have their footers read. Throws when a footer cannot be read (a torn or foreign file).
+ */
+export async function fileSignatures(files: readonly string[], onFooters?: (files: readonly string[]) => void): Promise<Map<string, string>> {
+  const stats = new Map<string, { size: number; mtimeMs: number }>();
+  await forEachBounded(files, STAT_CONCURRENCY, async (f) => {
+    const s = await stat(f).catch(() => null);
+    if (s) stats.set(f, { size: s.size, mtimeMs: s.mtimeMs });
+  });
+  const current = (f: string): string | null => {
+    const s = stats.get(f);
+    const k = known.get(f);
+    return s && k && k.size === s.size && k.mtimeMs === s.mtimeMs ? k.signature : null;
+  };
+  const stale = files.filter((f) => stats.has(f) && current(f) === null);
+  if (stale.length) {
+    onFooters?.(stale);
+    const read = await readSignatures(stale);
+    for (const f of stale) {
+      const signature = read.get(f);
+      if (signature === undefined) continue;
+      known.delete(f);
+      known.set(f, { ...stats.get(f)!, signature });
+    }
+    for (const f of known.keys()) {
+      if (known.size <= MAX_KNOWN) break;
+      known.delete(f);
+    }
+  }
+  return new Map(files.map((f) => [f, current(f) ?? '']));
+}
