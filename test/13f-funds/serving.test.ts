@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { holdingsPagesToCompare } from './holdings-queries.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
@@ -104,28 +105,7 @@ describe('13F holdings serving copies', () => {
 
   it('pages equal Parquet pages for every filter of the list, both orders, with cursors across quarters', async () => {
     const lake = app.services.lake;
-    const [{ cusip }] = await lake.query('SELECT cusip FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1');
-    const [{ cik, name }] = await lake.query(
-      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f ' +
-        'GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
-    );
-    const [{ v }] = await lake.query('SELECT quantile_disc(value_usd, 0.9) AS v FROM holdings_13f WHERE cusip = $1', [cusip]);
-    const ps = await periods();
-    const word = String(name).split(/\s+/)[0];
-    const queries = [
-      `/v1/holdings?cusip=${cusip}`,
-      `/v1/holdings?cusip=${cusip}&min_value=${Math.round(Number(v))}`,
-      `/v1/holdings?cusip=${cusip}&include_superseded=true`,
-      `/v1/holdings?cusip=${cusip}&period=${ps[0]}`,
-      `/v1/holdings?cusip=${cusip}&manager=${Number(cik)}`,
-      `/v1/holdings?manager=${Number(cik)}`,
-      `/v1/holdings?manager=${Number(cik)}&min_value=1000000`,
-      `/v1/holdings?manager=${encodeURIComponent(word)}`,
-      `/v1/holdings?period=${ps[1]}`,
-      `/v1/holdings?min_value=${Math.round(Number(v))}`,
-      '/v1/holdings?issuer=a&min_value=500000',
-      '/v1/holdings',
-    ];
+    const { cusip, queries } = await holdingsPagesToCompare(lake);
     for (const q of queries) {
       for (const limit of q.includes('cusip=') || /manager=\d/.test(q) ? [3, 25] : [25]) {
         const want = await pagesFromParquet(q, limit);

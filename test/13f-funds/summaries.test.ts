@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { holdingsPagesToCompare } from './holdings-queries.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
@@ -71,29 +72,7 @@ describe('13F holdings key summaries', () => {
   });
 
   it('pages with summaries equal pages without, for every filter of the list, across quarters', async () => {
-    const [{ cusip }] = await app.services.lake.query(
-      'SELECT cusip FROM holdings_13f GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
-    );
-    const [{ cik, name }] = await app.services.lake.query(
-      'SELECT manager_cik AS cik, any_value(manager_name) AS name FROM holdings_13f ' +
-        'GROUP BY 1 HAVING count(DISTINCT period) > 1 ORDER BY count(*) DESC, 1 LIMIT 1',
-    );
-    const [{ v }] = await app.services.lake.query('SELECT quantile_disc(value_usd, 0.9) AS v FROM holdings_13f WHERE cusip = $1', [cusip]);
-    const ps = await periods();
-    const word = String(name).split(/\s+/)[0];
-    const queries = [
-      `/v1/holdings?cusip=${cusip}`,
-      `/v1/holdings?cusip=${cusip}&min_value=${Math.round(Number(v))}`,
-      `/v1/holdings?cusip=${cusip}&include_superseded=true`,
-      `/v1/holdings?cusip=${cusip}&period=${ps[0]}`,
-      `/v1/holdings?cusip=${cusip}&manager=${Number(cik)}`,
-      `/v1/holdings?manager=${Number(cik)}`,
-      `/v1/holdings?manager=${Number(cik)}&min_value=1000000`,
-      `/v1/holdings?manager=${encodeURIComponent(word)}`,
-      `/v1/holdings?min_value=${Math.round(Number(v))}`,
-      `/v1/holdings?issuer=a&min_value=500000`,
-      '/v1/holdings',
-    ];
+    const { cusip, queries } = await holdingsPagesToCompare(app.services.lake);
     for (const q of queries) {
       // Small pages cross quarters on the selective filters; the unselective ones are compared on a few big pages.
       for (const limit of q.includes('cusip=') || /manager=\d/.test(q) ? [3, 25] : [25]) {
