@@ -29,13 +29,16 @@ export function partitionDir(lakeDir: string, spec: TableSpec, value: string): s
   return join(tableDir(lakeDir, spec.name), partitionDirName(spec, value));
 }
 
-/** Parquet files currently visible for a table (temp files never match `*.parquet`). */
-export function tableFiles(lakeDir: string, table: string): string[] {
+/**
+ * Parquet files currently visible for a table (temp files never match `*.parquet`); with `folders`, only those of
+ * the partition folders named (`partitionDirName`).
+ */
+export function tableFiles(lakeDir: string, table: string, folders?: ReadonlySet<string>): string[] {
   const dir = tableDir(lakeDir, table);
   if (!existsSync(dir)) return [];
   const files: string[] = [];
   for (const part of readdirSync(dir)) {
-    if (!part.includes('=')) continue;
+    if (!part.includes('=') || (folders && !folders.has(part))) continue;
     const pdir = join(dir, part);
     for (const f of readdirSync(pdir)) if (f.endsWith('.parquet')) files.push(join(pdir, f));
   }
@@ -147,10 +150,12 @@ function splitAppended(spec: TableSpec, files: readonly string[]): { plain: stri
 
 /**
  * A FROM item over every file a table's folders hold now, read as its view reads them (append files merged), for an
- * ingest that reconciles with the lake's earlier rows; null while the table has no file.
+ * ingest that reconciles with the lake's earlier rows; null while the table has no file. With `partitions`, over
+ * the files of those partition values only (null when none of them holds a file).
  */
-export function tableRelation(lakeDir: string, spec: TableSpec): string | null {
-  const files = tableFiles(lakeDir, spec.name);
+export function tableRelation(lakeDir: string, spec: TableSpec, partitions?: readonly string[]): string | null {
+  const folders = partitions && new Set(partitions.map((v) => partitionDirName(spec, v)));
+  const files = tableFiles(lakeDir, spec.name, folders);
   return files.length ? `(${selectOver(spec, files)})` : null;
 }
 
