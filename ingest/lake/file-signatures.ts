@@ -7,7 +7,7 @@ import { forEachBounded } from './bounded.ts';
  * without `union_by_name`. Kept for the life of the process, keyed by path and valid while the file's size and
  * mtime hold (a commit rewrites `data.parquet` under the same name), so every reader the process opens shares it:
  * the live lane's diff stage opens one a batch, and on an events feed of 3,650 day files reading the footers again
- * cost 0.43 s of CPU a batch, where a stat of each file costs 0.05 s (docs/events.md, "Known limit").
+ * cost 0.4 s of CPU a batch, where a stat of each file costs 0.05 s (docs/events.md, "Known limit").
  */
 interface Known {
   size: number;

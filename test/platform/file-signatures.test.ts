@@ -10,7 +10,7 @@ import { writeEventDays } from '../support/event-days.ts';
 /**
  * A reader decides from each file's column signature whether a table's view needs `union_by_name`. The signatures
  * are kept for the process (ingest/lake/file-signatures.ts): the live lane's diff stage opens a reader a batch, and
- * reading every events footer again cost 0.43 s of CPU a batch on 3,650 day files. A file rewritten under the same
+ * reading every events footer again cost about 0.4 s of CPU a batch on 3,650 day files. A file rewritten under the same
  * name (a commit's `data.parquet`) must be read again, or a view would skip `union_by_name` over files that differ.
  */
 describe('column signatures shared by the readers of a process', () => {
