@@ -66,6 +66,8 @@ export interface RunOptions {
   afterRename?: (done: number, r: Rename) => void | Promise<void>;
   /** Heartbeat age after which a lock is stale (tests inject; default ingest/lake/lock.ts). */
   lockStaleMs?: number;
+  /** Test hook: called with each statement a dataset's loader runs on the work database (`LoadContext.sql`). */
+  onLoadSql?: (sql: string) => void;
 }
 
 const BAD_ROW_SAMPLES = 50;
@@ -225,7 +227,10 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
                 sources.note(table.name, (row as Record<string, unknown>)[table.partitionBy], inputOfRow(where?.file, inputPaths));
               }
             },
-            sql: (sqlText, params) => queryRows(conn, sqlText, params ?? []),
+            sql: (sqlText, params) => {
+              opts.onLoadSql?.(sqlText);
+              return queryRows(conn, sqlText, params ?? []);
+            },
           };
           progress.phase(batches.length > 1 ? `reading inputs of ${batch.label}` : 'reading inputs');
           try {

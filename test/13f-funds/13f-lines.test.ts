@@ -14,7 +14,9 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
  * from holdings_13f's staging (`copyOf`). Both are checked against what they replaced: `line_no` is the line's rank
  * by INFOTABLE_SK inside its filing (as the window gave), and `holdings_13f_by_manager` holds exactly the rows of
  * `holdings_13f` in its own order, after a first run and after a merge that flips earlier lines (a restatement in a
- * later window) and adds a manager.
+ * later window) and adds a manager. The managers and unmapped aggregates read the lake's lines of the run's own
+ * quarters only: a quarter new to the lake stages no copy of its lines for them (the run's statements are seen through
+ * the runner's `onLoadSql` hook).
  */
 
 const tsv = (rows: (string | number)[][]) => `${rows.map((r) => r.join('\t')).join('\n')}\n`;
@@ -29,13 +31,13 @@ interface Filing {
   lines: [number | '', string][];
 }
 
-async function writeDataSet(dir: string, filings: Filing[]): Promise<void> {
+async function writeDataSet(dir: string, filings: Filing[], periodOfReport = '31-DEC-2023'): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(
     join(dir, 'SUBMISSION.tsv'),
     tsv([
       ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
-      ...filings.map((f) => [f.accession, f.restatement ? '20-MAR-2024' : '12-FEB-2024', f.restatement ? '13F-HR/A' : '13F-HR', f.cik, '31-DEC-2023']),
+      ...filings.map((f) => [f.accession, f.restatement ? '20-MAR-2024' : '12-FEB-2024', f.restatement ? '13F-HR/A' : '13F-HR', f.cik, periodOfReport]),
     ]),
   );
   await writeFile(
@@ -44,7 +46,7 @@ async function writeDataSet(dir: string, filings: Filing[]): Promise<void> {
       [...DATASET_HEADERS.COVERPAGE],
       ...filings.map((f) => [
         f.accession,
-        '31-DEC-2023',
+        periodOfReport,
         f.restatement ? 'Y' : 'N',
         f.restatement ? 1 : '',
         f.restatement ? 'RESTATEMENT' : '',
@@ -210,7 +212,10 @@ describe('13F line numbers and the manager-sorted copy', () => {
   });
 
   it('keeps the copy identical after a merge that supersedes earlier lines and adds a manager', async () => {
-    await runIngest(def13f, { from: join(dir, 'second') }, settings, { quiet: true, skipDiff: true });
+    const statements: string[] = [];
+    await runIngest(def13f, { from: join(dir, 'second') }, settings, { quiet: true, skipDiff: true, onLoadSql: (sql) => statements.push(sql) });
+    // A window of a quarter the lake holds: the managers and unmapped aggregates read the lake's lines of it too.
+    expect(statements.filter((sql) => /CREATE OR REPLACE TEMP TABLE eff13f/.test(sql))).toHaveLength(1);
     const rows = await lake<{ issuer_name: string; is_current: boolean }>(
       `SELECT issuer_name, is_current FROM read_parquet(${sqlString(file(holdings13fByManager.name))}) WHERE manager_cik = '0001111111' ORDER BY issuer_name`,
     );
@@ -225,5 +230,23 @@ describe('13F line numbers and the manager-sorted copy', () => {
     await expectSameRowsEachInItsOrder();
     const [{ n }] = await lake(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(file(holdings13fByManager.name))})`);
     expect(n).toBe(16);
+  });
+
+  it('reads none of the lake’s lines for a quarter the lake does not hold: its aggregates read the staged lines in place', async () => {
+    // 1.07 s of CPU for a 3M-line quarter ingested after another was a copy of its own staged lines, made because the
+    // lake held holdings of some other quarter (docs/13f-funds.md).
+    await writeDataSet(join(dir, 'next-quarter'), [FIRST[0]], '31-MAR-2024');
+    const statements: string[] = [];
+    await runIngest(def13f, { from: join(dir, 'next-quarter') }, settings, { quiet: true, skipDiff: true, onLoadSql: (sql) => statements.push(sql) });
+    expect(statements.filter((sql) => /TEMP TABLE eff13f/.test(sql))).toEqual([]);
+    expect(statements.filter((sql) => /TEMP VIEW eff13f/.test(sql))).toHaveLength(1);
+    const managers = await lake<{ period: string; holdings_count: number }>(
+      `SELECT period, holdings_count FROM read_parquet(${sqlString(join(settings.lakeDir, 'managers_13f', '*', '*.parquet'))}, hive_partitioning = true) ` +
+        `WHERE cik = '0001111111' ORDER BY period`,
+    );
+    expect(managers).toEqual([
+      { period: '2023Q4', holdings_count: 2 },
+      { period: '2024Q1', holdings_count: 4 },
+    ]);
   });
 });
