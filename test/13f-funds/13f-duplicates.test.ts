@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import { decideDuplicates, type DuplicateFacts } from '../../ingest/datasets/13f/duplicates.ts';
-import { DATASET_HEADERS } from '../../ingest/datasets/13f/sample.ts';
+import { writeTinyDataSet } from './tiny-data-set.ts';
 
 /**
  * Information tables filed twice in one filing (issue #18 item 1), through both sources: a quarterly data set
@@ -28,58 +28,33 @@ const TABLE: Line[] = [
 ];
 const ONE_COPY = TABLE.reduce((s, l) => s + l.value, 0);
 
-const tsv = (rows: (string | number)[][]) => `${rows.map((r) => r.join('\t')).join('\n')}\n`;
-
-async function writeDataSet(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  // [accession, cik, manager, lines filed, entry total, value total]
-  const filings: [string, string, string, Line[], number, number][] = [
-    ['0001111111-24-000001', '0001111111', 'TWICE FILED CAPITAL LLC', [...TABLE, ...TABLE], 3, ONE_COPY],
-    ['0002222222-24-000001', '0002222222', 'REPEATING ROWS ADVISORS LP', [...TABLE, ...TABLE], 3, 2 * ONE_COPY],
-    ['0003333333-24-000001', '0003333333', 'ORDINARY ASSET MANAGEMENT INC', TABLE, 3, ONE_COPY],
-  ];
-  await writeFile(
-    join(dir, 'SUBMISSION.tsv'),
-    tsv([[...DATASET_HEADERS.SUBMISSION], ...filings.map((f) => [f[0], '12-FEB-2024', '13F-HR', f[1], '31-DEC-2023'])]),
-  );
-  await writeFile(
-    join(dir, 'COVERPAGE.tsv'),
-    tsv([
-      [...DATASET_HEADERS.COVERPAGE],
-      ...filings.map((f) => [
-        f[0],
-        '31-DEC-2023',
-        'N',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        f[2],
-        '1 MAIN STREET',
-        '',
-        'BOSTON',
-        'MA',
-        '02110',
-        '13F HOLDINGS REPORT',
-        '028-99999',
-        '',
-        '',
-        'N',
-        '',
-      ]),
-    ]),
-  );
-  await writeFile(join(dir, 'SUMMARYPAGE.tsv'), tsv([[...DATASET_HEADERS.SUMMARYPAGE], ...filings.map((f) => [f[0], 0, f[4], f[5], 'N'])]));
+/** The three filings as a data set, their summary pages stating the totals in the comments above. */
+function writeDataSet(dir: string): Promise<void> {
   let sk = 90_000_000;
-  await writeFile(
-    join(dir, 'INFOTABLE.tsv'),
-    tsv([
-      [...DATASET_HEADERS.INFOTABLE],
-      ...filings.flatMap((f) => f[3].map((l) => [f[0], sk++, l.issuer, 'COM', l.cusip, '', l.value, l.shares, 'SH', '', 'SOLE', '', l.shares, 0, 0])),
-    ]),
-  );
+  const lines = (ls: Line[]) => ls.map((l) => ({ ...l, sk: sk++ }));
+  return writeTinyDataSet(dir, [
+    {
+      accession: '0001111111-24-000001',
+      cik: '0001111111',
+      name: 'TWICE FILED CAPITAL LLC',
+      lines: lines([...TABLE, ...TABLE]),
+      summary: { entries: 3, value: ONE_COPY },
+    },
+    {
+      accession: '0002222222-24-000001',
+      cik: '0002222222',
+      name: 'REPEATING ROWS ADVISORS LP',
+      lines: lines([...TABLE, ...TABLE]),
+      summary: { entries: 3, value: 2 * ONE_COPY },
+    },
+    {
+      accession: '0003333333-24-000001',
+      cik: '0003333333',
+      name: 'ORDINARY ASSET MANAGEMENT INC',
+      lines: lines(TABLE),
+      summary: { entries: 3, value: ONE_COPY },
+    },
+  ]);
 }
 
 function infoTableXml(lines: Line[]): string {

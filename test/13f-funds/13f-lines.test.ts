@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
-import { DATASET_HEADERS } from '../../ingest/datasets/13f/sample.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
+import { type TinyFiling, writeTinyDataSet } from './tiny-data-set.ts';
 
 /**
  * Line numbers come from INFOTABLE_SK runs (ingest/datasets/13f/lines.ts) and the manager-sorted copy is written
@@ -19,85 +19,20 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
  * the runner's `onLoadSql` hook).
  */
 
-const tsv = (rows: (string | number)[][]) => `${rows.map((r) => r.join('\t')).join('\n')}\n`;
 const CUSIPS = ['037833100', '594918104', '30231G102', '88579Y101', '055622104'];
 
-interface Filing {
-  accession: string;
-  cik: string;
-  name: string;
-  restatement?: boolean;
+interface Filing extends Omit<TinyFiling, 'lines'> {
   /** File order: [INFOTABLE_SK ('' = missing), issuer name]; the expected line number is in the name (`L<n>`). */
   lines: [number | '', string][];
 }
 
-async function writeDataSet(dir: string, filings: Filing[], periodOfReport = '31-DEC-2023'): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'SUBMISSION.tsv'),
-    tsv([
-      ['ACCESSION_NUMBER', 'FILING_DATE', 'SUBMISSIONTYPE', 'CIK', 'PERIODOFREPORT'],
-      ...filings.map((f) => [f.accession, f.restatement ? '20-MAR-2024' : '12-FEB-2024', f.restatement ? '13F-HR/A' : '13F-HR', f.cik, periodOfReport]),
-    ]),
-  );
-  await writeFile(
-    join(dir, 'COVERPAGE.tsv'),
-    tsv([
-      [...DATASET_HEADERS.COVERPAGE],
-      ...filings.map((f) => [
-        f.accession,
-        periodOfReport,
-        f.restatement ? 'Y' : 'N',
-        f.restatement ? 1 : '',
-        f.restatement ? 'RESTATEMENT' : '',
-        '',
-        '',
-        '',
-        '',
-        f.name,
-        '1 MAIN STREET',
-        '',
-        'BOSTON',
-        'MA',
-        '02110',
-        '13F HOLDINGS REPORT',
-        '028-99999',
-        '',
-        '',
-        'N',
-        '',
-      ]),
-    ]),
-  );
-  await writeFile(
-    join(dir, 'SUMMARYPAGE.tsv'),
-    tsv([[...DATASET_HEADERS.SUMMARYPAGE], ...filings.map((f) => [f.accession, 0, f.lines.length, f.lines.length * 1_000_000, 'N'])]),
-  );
-  await writeFile(
-    join(dir, 'INFOTABLE.tsv'),
-    tsv([
-      [...DATASET_HEADERS.INFOTABLE],
-      ...filings.flatMap((f) =>
-        f.lines.map(([sk, issuer], i) => [
-          f.accession,
-          sk,
-          issuer,
-          'COM',
-          CUSIPS[i % CUSIPS.length],
-          '',
-          1_000_000,
-          10_000 + i,
-          'SH',
-          '',
-          'SOLE',
-          '',
-          10_000 + i,
-          0,
-          0,
-        ]),
-      ),
-    ]),
-  );
+/** The filings as a tiny data set: a million dollars a line, over five CUSIPs in turn. */
+function writeDataSet(dir: string, filings: Filing[], periodOfReport?: string): Promise<void> {
+  const tiny = filings.map((f) => ({
+    ...f,
+    lines: f.lines.map(([sk, issuer], i) => ({ sk, issuer, cusip: CUSIPS[i % CUSIPS.length], value: 1_000_000, shares: 10_000 + i })),
+  }));
+  return writeTinyDataSet(dir, tiny, periodOfReport);
 }
 
 const FIRST: Filing[] = [
