@@ -4,14 +4,18 @@ import { forEachBounded } from './bounded.ts';
 
 /**
  * Each Parquet file's column signature (names and types), which tells a reader whether a table's files can be read
- * without `union_by_name`. Kept for the life of the process, keyed by path and valid while the file's size and
- * mtime hold (a commit rewrites `data.parquet` under the same name), so every reader the process opens shares it:
- * the live lane's diff stage opens one a batch, and on an events feed of 3,650 day files reading the footers again
- * cost 0.4 s of CPU a batch, where a stat of each file costs 0.05 s (docs/events.md, "Known limit").
+ * without `union_by_name`. Kept for the life of the process, keyed by path and valid while the file's inode, size and
+ * mtime hold (a commit renames a new `data.parquet` over the old one: a new inode), so every reader the process opens
+ * shares it: the live lane's diff stage opens one a batch, and on an events feed of 3,650 day files reading the
+ * footers again cost 0.4 s of CPU a batch, where a stat of each file costs 0.05 s (docs/events.md, "Known limit").
  */
-interface Known {
+interface Version {
+  ino: number;
   size: number;
   mtimeMs: number;
+}
+
+interface Known extends Version {
   signature: string;
 }
 
@@ -44,15 +48,15 @@ async function readSignatures(files: string[]): Promise<Map<string, string>> {
  * since, have their footers read. Throws when a footer cannot be read (a torn or foreign file).
  */
 export async function fileSignatures(files: readonly string[], onFooters?: (files: readonly string[]) => void): Promise<Map<string, string>> {
-  const stats = new Map<string, { size: number; mtimeMs: number }>();
+  const stats = new Map<string, Version>();
   await forEachBounded(files, STAT_CONCURRENCY, async (f) => {
     const s = await stat(f).catch(() => null);
-    if (s) stats.set(f, { size: s.size, mtimeMs: s.mtimeMs });
+    if (s) stats.set(f, { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
   });
   const current = (f: string): string | null => {
     const s = stats.get(f);
     const k = known.get(f);
-    return s && k && k.size === s.size && k.mtimeMs === s.mtimeMs ? k.signature : null;
+    return s && k && k.ino === s.ino && k.size === s.size && k.mtimeMs === s.mtimeMs ? k.signature : null;
   };
   const stale = files.filter((f) => stats.has(f) && current(f) === null);
   if (stale.length) {
