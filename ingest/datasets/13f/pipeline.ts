@@ -281,8 +281,7 @@ export async function finish13f(ctx: LoadContext): Promise<void> {
       `
       INSERT INTO staging_holdings_13f BY NAME
       SELECT h.* REPLACE (x.is_current AS is_current)
-      FROM ${priorRunHoldings} h JOIN flip13f x USING (accession_number)
-      WHERE h.period IN (SELECT DISTINCT period FROM dec13f)`,
+      FROM ${priorRunHoldings} h JOIN flip13f x USING (accession_number)`,
     );
   }
   await stageManagersAndUnmapped(ctx, priorFilings, priorRunHoldings, priorUnmapped);
@@ -330,8 +329,7 @@ async function stageManagersAndUnmapped(
       UNION ALL
       SELECT h.manager_cik, h.period, h.cusip, h.cusip_valid, h.issuer_name, h.issuer_cik, h.value_usd, h.is_current
       FROM ${priorHoldings} h
-      WHERE h.period IN (SELECT DISTINCT period FROM staging_filings_13f)
-        AND NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)`);
+      WHERE NOT EXISTS (SELECT 1 FROM staging_holdings_13f s WHERE s.accession_number = h.accession_number AND s.line_no = h.line_no)`);
   } else {
     await ctx.sql(`CREATE OR REPLACE TEMP VIEW eff13f AS ${effLines}`);
   }
