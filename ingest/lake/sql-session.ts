@@ -1,6 +1,6 @@
 import { resolve, sep } from 'node:path';
 import { StatementType, type DuckDBConnection } from '@duckdb/node-api';
-import { openDuck, queryRows, readerRows, sqlString } from './duck.ts';
+import { openDuck, queryRows, resultRows, sqlString } from './duck.ts';
 import { viewSql } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
@@ -79,8 +79,7 @@ export async function openSqlSession(lakeDir: string, dataDir: string, tables: r
       const texts = splitStatements(sql);
       const prepared = await statements(conn, sql);
       for (const [i, p] of prepared.entries()) {
-        const reader = await p.runAndReadAll();
-        out.push({ sql: texts[i] ?? '', rows: readerRows(reader) });
+        out.push({ sql: texts[i] ?? '', rows: resultRows(await p.run()) });
       }
       return out;
     },

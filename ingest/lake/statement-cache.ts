@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { LRUCache } from 'lru-cache';
-import { bindTypes, queryRows, readerRows } from './duck.ts';
+import { bindTypes, queryRows, resultRows } from './duck.ts';
 
 /**
  * Prepared statements of one connection, keyed by their SQL text: a page of the same shape (same filters, same
@@ -34,7 +34,7 @@ export function createStatementCache(conn: DuckDBConnection, max: number, hooks:
       }
       // Typed as the uncached path binds them (duck.ts `bindTypes`: an integer past 2^53 as DOUBLE, not a 500).
       if (params.length) p.bind(params as never, bindTypes(params) as never);
-      return readerRows(await p.runAndReadAll());
+      return resultRows(await p.run());
     },
     get size() {
       return held.size;

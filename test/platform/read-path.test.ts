@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBResult } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openLake } from '../../api/core/lake.ts';
 import { selectPage } from '../../api/core/page-query.ts';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
@@ -155,6 +156,35 @@ describe('prepared-statement cache', () => {
       await cache.run(sql, [4]);
       expect(prepared.filter((s) => s === sql)).toHaveLength(2);
     } finally {
+      cache.clear();
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+});
+
+describe('rows read from the materialized result', () => {
+  it('returns every chunk of a result in order, converted, without a worker call per chunk', async () => {
+    const { instance, conn } = await openDuck();
+    const cache = createStatementCache(conn, 4);
+    // A fetch per chunk (the client's runAndReadAll) is a trip through libuv's pool each: the rows are read from the
+    // result itself (duck.ts resultRows), so no query of ours fetches a chunk.
+    const fetches = vi.spyOn(DuckDBResult.prototype, 'fetchChunk');
+    try {
+      const sql = `SELECT i, i * 10_000_000_000 AS big, (i / 4)::DECIMAL(18, 2) AS dec, TIMESTAMP '2024-01-02 03:04:05' + INTERVAL (i) SECOND AS ts,
+        'n' || i AS "name", NULL::VARCHAR AS gone FROM range($1) r(i) ORDER BY i`;
+      // 5,000 rows span three of DuckDB's 2,048-row chunks.
+      for (const rows of [await queryRows(conn, sql, [5000]), await cache.run(sql, [5000])]) {
+        expect(rows).toHaveLength(5000);
+        expect(rows.map((r) => r.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+        expect(rows[4999]).toEqual({ i: 4999, big: 49_990_000_000_000, dec: 1249.75, ts: '2024-01-02T04:27:24Z', name: 'n4999', gone: null });
+      }
+      // Past 2^53 a BIGINT stays an exact string; an empty result has no rows.
+      expect(await queryRows(conn, 'SELECT 9007199254740993::BIGINT AS b')).toEqual([{ b: '9007199254740993' }]);
+      expect(await cache.run('SELECT i FROM range(3) r(i) WHERE i > $1', [5])).toEqual([]);
+      expect(fetches).not.toHaveBeenCalled();
+    } finally {
+      fetches.mockRestore();
       cache.clear();
       conn.closeSync();
       instance.closeSync();
