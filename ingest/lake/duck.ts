@@ -38,8 +38,9 @@ export function bindTypes(params: unknown[]): DuckDBType[] | undefined {
  * The rows of a materialized result (what `run` returns), converted as `queryRows` describes. The chunks are taken
  * from the result itself, synchronously: the client's `runAndReadAll` fetches each chunk, and the empty one that ends
  * them, through a worker call of its own, so a 26-row page made three trips through libuv's pool instead of one.
- * Measured on a serving copy's `?cusip=` page, 16 concurrent callers on 4 connections: 1.58–1.92 ms of CPU and
- * 723–1,166 pages a second against 1.76–2.11 ms and 448–891 (docs/read-path.md, "One trip per query").
+ * Measured with 16 callers on 4 connections: a state-store-sized point read 1.04 ms of CPU and 1,704 a second against
+ * 1.17 ms and 1,400; a served `?cusip=` page the same CPU, 213 against 199 a second (docs/read-path.md, "One trip per
+ * query").
  */
 export function resultRows(result: DuckDBMaterializedResult): Record<string, unknown>[] {
   const names = result.deduplicatedColumnNames();

@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import eventsRoutes from '../../api/events/routes.ts';
 import { openLake, type Lake } from '../../api/core/lake.ts';
 import { type Filters, selectPage } from '../../api/core/page-query.ts';
-import { openDuck } from '../../ingest/lake/duck.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openDuck, resultRows, sqlIdent, sqlString } from '../../ingest/lake/duck.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
@@ -31,13 +32,15 @@ import { writeEventDays } from '../support/event-days.ts';
  *     beside the same pages read from Parquet (LAKE_SERVING=off) and raw DuckDB running that path's SQL on the same
  *     files: a known CUSIP, an unknown one, `?cusip=&min_value=` with ≈ 3 lines a quarter passing (every quarter
  *     read), and `?manager=` on the manager-sorted copy.
+ *  5. (BENCH_READ_PARTS=trips) the rows of a served `?cusip=` page read from the materialized result, as the lake reads
+ *     them, beside the client's `runAndReadAll` (a worker call per chunk), 16 callers on 4 connections.
  */
 export default async function readPathBench(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   let base: { other: number } | null = null;
   // BENCH_READ_DAYS picks the folder counts (default 36,365,3650; the first is the baseline).
   const counts = (process.env.BENCH_READ_DAYS ?? '36,365,3650').split(',').filter(Boolean).map(Number);
-  // BENCH_READ_PARTS picks the holdings runs (default both): cache, summaries.
+  // BENCH_READ_PARTS picks the holdings runs (default both): cache, summaries; and trips, on request.
   const parts = new Set((process.env.BENCH_READ_PARTS ?? 'cache,summaries').split(','));
   for (const days of counts) {
     const r = await folderCountRun(days);
@@ -50,6 +53,7 @@ export default async function readPathBench(): Promise<BenchResult[]> {
   if (counts.length) out.push(...(await eventsPagesInTurn(counts)));
   if (parts.has('cache')) out.push(...(await statementCacheRun(Number(process.env.BENCH_READ_ROWS ?? 400_000))));
   if (parts.has('summaries')) out.push(...(await summaryRun(Number(process.env.BENCH_READ_SUMMARY_ROWS ?? 1_000_000))));
+  if (parts.has('trips')) out.push(...(await tripsRun(Number(process.env.BENCH_READ_TRIP_ROWS ?? 5_000_000))));
   return out;
 }
 
@@ -386,3 +390,130 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
+
+/**
+ * A query's rows read two ways on the same prepared statements (docs/read-path.md, "One trip per query"): from the
+ * materialized result, synchronously (`resultRows`, what the lake and the state store run), and through the client's
+ * `runAndReadAll`, which fetches each chunk, and the empty one that ends them, through a worker call of its own. Two
+ * queries: a served `?cusip=` page, the API lake's own SQL (recorded from `selectPage` over BENCH_READ_TRIP_ROWS lines,
+ * 5,000,000: ≈ 31 lines of a CUSIP a quarter, so a page reads its newest quarter's copy) run on a DuckDB of one thread
+ * that attaches the same copies under the same aliases, preloaded; and a point read of a 100,000-row table, the size
+ * of statement the state store runs. 16 callers share 4 connections as the server's requests share its pool. The
+ * variants alternate, `BENCH_READ_TRIP_ROUNDS` rounds (6) of `BENCH_READ_TRIP_PAGES` pages (2,000; ten times that
+ * many point reads) each.
+ */
+async function tripsRun(rows: number): Promise<BenchResult[]> {
+  const app = await createTestApp({ routes: [] });
+  try {
+    const { cusips } = await generateLake(app.settings.lakeDir, rows);
+    const lake = await openLake(app.settings.lakeDir, { refreshMs: 0, servingPreloadBytes: 0 });
+    const order = [
+      { column: 'period', dir: 'desc' as const },
+      { column: 'cusip', dir: 'asc' as const },
+      { column: 'manager_cik', dir: 'asc' as const },
+      { column: 'accession_number', dir: 'asc' as const },
+      { column: 'line_no', dir: 'asc' as const },
+    ];
+    const pages: { sql: string; params: unknown[] }[] = [];
+    for (const c of cusips) {
+      const log: { sql: string; params: unknown[] }[] = [];
+      await selectPage(
+        recording(lake, log),
+        holdings13f,
+        order,
+        { where: ['"cusip" = $1', '"is_current" = true'], params: [c], bounds: { cusip: { in: [c] } } },
+        26,
+        null,
+      );
+      // A page the top index answers (a key with few lines a quarter) reads a scratch file of the lake's own: left out.
+      pages.push(...log.filter((q) => !q.sql.includes('top_index')));
+    }
+    if (!pages.length) throw new Error('trips: no page read the copies (a lake this small puts every page on the top index)');
+    const attached = (await lake.query(`SELECT database_name AS alias, path FROM duckdb_databases() WHERE database_name LIKE 'serving%'`)) as {
+      alias: string;
+      path: string;
+    }[];
+    lake.close();
+    const { instance, conn } = await openDuck(':memory:', { threads: '1' });
+    const conns = [conn, ...(await Promise.all([1, 2, 3].map(() => instance.connect())))];
+    try {
+      for (const a of attached) {
+        await conn.run(`ATTACH ${sqlString(a.path)} AS ${sqlIdent(a.alias)} (READ_ONLY)`);
+        await conn.run(`SELECT sum(hash(COLUMNS(*))) FROM ${sqlIdent(a.alias)}.rows`);
+      }
+      await conn.run(`CREATE TABLE usage AS SELECT i AS id, 'key_' || i AS k, i * 3 AS used, now() AS at FROM range(100000) r(i)`);
+      const perRound = Number(process.env.BENCH_READ_TRIP_PAGES ?? 2000);
+      step(`trips: ${pages.length} recorded pages, ${attached.length} copies attached`);
+      const page = await tripRounds(conns, pages, perRound);
+      const point = await tripRounds(
+        conns,
+        Array.from({ length: 1000 }, (_, i) => ({ sql: 'SELECT * FROM usage WHERE id = $1', params: [i * 97] })),
+        perRound * 10,
+      );
+      const name = (what: string) => `read-path: ${what}, 16 callers on 4 connections`;
+      const served = `served ?cusip= page's rows (${rows.toLocaleString('en-US')} lines)`;
+      return [
+        { name: `${name(served)}, from the materialized result (the lake's read)`, figures: page.materialized },
+        { name: `${name(served)}, client's runAndReadAll (a worker call per chunk)`, figures: page.runAndReadAll },
+        { name: `${name('point read of a 100,000-row table')}, from the materialized result`, figures: point.materialized },
+        { name: `${name('point read of a 100,000-row table')}, client's runAndReadAll`, figures: point.runAndReadAll },
+      ];
+    } finally {
+      for (const c of conns) c.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+/** `queries` run `perRound` times a round by 16 callers on `conns` (caller j on connection j % 4, one query at a time on each), each variant in turn. */
+async function tripRounds(conns: DuckDBConnection[], queries: { sql: string; params: unknown[] }[], perRound: number) {
+  const texts = [...new Set(queries.map((q) => q.sql))];
+  const prepared = await Promise.all(conns.map(async (c) => new Map(await Promise.all(texts.map(async (q) => [q, await c.prepare(q)] as const)))));
+  const bound = (i: number) => {
+    const q = queries[Math.floor(i / conns.length) % queries.length];
+    const p = prepared[i % conns.length].get(q.sql);
+    if (!p) throw new Error('trips: statement not prepared');
+    p.bind(q.params as never);
+    return p;
+  };
+  const variants = {
+    materialized: async (i: number) => resultRows(await bound(i).run()).length,
+    runAndReadAll: async (i: number) => (await bound(i).runAndReadAll()).getRowObjectsJson().length,
+  };
+  const cpu = { materialized: [] as number[], runAndReadAll: [] as number[] };
+  const rate = { materialized: [] as number[], runAndReadAll: [] as number[] };
+  const rounds = Number(process.env.BENCH_READ_TRIP_ROUNDS ?? 6);
+  for (let r = 0; r < rounds; r++) {
+    for (const k of (r % 2 ? ['runAndReadAll', 'materialized'] : ['materialized', 'runAndReadAll']) as (keyof typeof variants)[]) {
+      const busy = conns.map(() => Promise.resolve(0));
+      let next = 0;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, j) => {
+          const slot = j % conns.length;
+          while (next < perRound) {
+            const i = next++;
+            const run = busy[slot].then(() => variants[k](i * conns.length + slot));
+            busy[slot] = run;
+            await run;
+          }
+        }),
+      );
+      const u = process.cpuUsage(c0);
+      cpu[k].push((u.user + u.system) / 1000 / perRound);
+      rate[k].push(perRound / ((performance.now() - t0) / 1000));
+    }
+  }
+  const fig = (k: keyof typeof variants) => ({
+    cpu_ms_min: Math.round(Math.min(...cpu[k]) * 1000) / 1000,
+    cpu_ms_median: Math.round(percentile(cpu[k], 50) * 1000) / 1000,
+    cpu_ms_max: Math.round(Math.max(...cpu[k]) * 1000) / 1000,
+    per_s_min: Math.round(Math.min(...rate[k])),
+    per_s_median: Math.round(percentile(rate[k], 50)),
+    per_s_max: Math.round(Math.max(...rate[k])),
+  });
+  return { materialized: fig('materialized'), runAndReadAll: fig('runAndReadAll') };
+}
