@@ -13,14 +13,19 @@ import type { Balance } from './credits.ts';
 
 /** Turns endpoint definitions into request handlers: validation → SQL → envelope. */
 
+/**
+ * A list's page order names columns of its table, and ends in one declared `nullable: false`: the keyset steps over
+ * NULLs of the columns before it (NULLs last, `keysetPredicate`), but rows equal up to a NULL last column could not be
+ * told apart.
+ */
 function checkOrder(ep: { path: string; table: TableSpec }, order: OrderColumn[]): void {
   const cols = allColumns(ep.table);
   for (const o of order) {
-    const c = cols[o.column];
-    if (!c) throw new Error(`${ep.path}: order column ${o.column} is not in table ${ep.table.name}`);
-    if (c.nullable !== false && o.column !== ep.table.partitionBy) {
-      throw new Error(`${ep.path}: order column ${o.column} must be declared nullable: false (keyset paging cannot skip NULLs)`);
-    }
+    if (!cols[o.column]) throw new Error(`${ep.path}: order column ${o.column} is not in table ${ep.table.name}`);
+  }
+  const last = order[order.length - 1];
+  if (last && cols[last.column].nullable !== false && last.column !== ep.table.partitionBy) {
+    throw new Error(`${ep.path}: the last order column ${last.column} must be declared nullable: false (keyset paging cannot tell rows apart on a NULL)`);
   }
 }
 
@@ -119,8 +124,12 @@ async function scopeClause(
  * date with folder names before any SQL binds it, so a date is checked to be one (the HMAC already refuses edits).
  */
 function keyShape(table: TableSpec, order: OrderColumn[]): (k: unknown[]) => boolean {
+  const cols = allColumns(table);
   const types = order.map((o) => duckType(table, o.column));
-  return (k) => k.every((v, i) => types[i] !== 'DATE' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && toIsoDate(v) === v));
+  // A NULL is a position only in a nullable column (the keyset orders it last).
+  const nullable = order.map((o) => o.column !== table.partitionBy && cols[o.column]?.nullable !== false);
+  return (k) =>
+    k.every((v, i) => (v === null ? nullable[i] : types[i] !== 'DATE' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && toIsoDate(v) === v)));
 }
 
 /** `gate` runs after validation and before any work: the meter charges there, so a 422 costs nothing. */

@@ -102,9 +102,21 @@ describe('checkEndpoint', () => {
     expect(() => checkEndpoint(ep)).toThrow(/\/v1\/check\/order: order column crd is not in table check_firms/);
   });
 
-  it('refuses a page order on a nullable column (keyset paging cannot skip NULLs)', () => {
+  it('refuses a page order ending in a nullable column (rows equal up to a NULL cannot be told apart), accepts one before it', () => {
     const ep = defineList({ ...common, path: '/v1/check/nullable', table: firms, params: {}, filters: {}, orderBy: [{ column: 'state', dir: 'asc' }] });
-    expect(() => checkEndpoint(ep)).toThrow(/\/v1\/check\/nullable: order column state must be declared nullable: false/);
+    expect(() => checkEndpoint(ep)).toThrow(/\/v1\/check\/nullable: the last order column state must be declared nullable: false/);
+    const before = defineList({
+      ...common,
+      path: '/v1/check/nullable-first',
+      table: firms,
+      params: {},
+      filters: {},
+      orderBy: [
+        { column: 'state', dir: 'asc' },
+        { column: 'id', dir: 'asc' },
+      ],
+    });
+    expect(() => checkEndpoint(before)).not.toThrow();
   });
 
   it('refuses a list that filters or orders by a serving lookup column (copies hold it as NULL until the page is chosen)', () => {

@@ -69,12 +69,13 @@ export function toyIngester(parserVersion = 1) {
   });
 }
 
-export async function writeToyCsv(dir: string, date: string, n: number, opts: { badLines?: number[] } = {}): Promise<string> {
+export async function writeToyCsv(dir: string, date: string, n: number, opts: { badLines?: number[]; noState?: (i: number) => boolean } = {}): Promise<string> {
   await mkdir(dir, { recursive: true });
   const lines = ['id,name,state,aum,active'];
   for (let i = 1; i <= n; i++) {
     const bad = opts.badLines?.includes(i + 1);
-    lines.push(`F${String(i).padStart(5, '0')},Firm ${i},${['NY', 'CA', 'TX'][i % 3]},${bad ? 'lots' : ((i * 7919) % 1000) * 1000},${i % 2 ? 'Y' : 'N'}`);
+    const state = opts.noState?.(i) ? '' : ['NY', 'CA', 'TX'][i % 3];
+    lines.push(`F${String(i).padStart(5, '0')},Firm ${i},${state},${bad ? 'lots' : ((i * 7919) % 1000) * 1000},${i % 2 ? 'Y' : 'N'}`);
   }
   const file = join(dir, `firms-${date}.csv`);
   await writeFile(file, `${lines.join('\n')}\n`);
