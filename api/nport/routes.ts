@@ -9,7 +9,9 @@ export default [
   defineList({
     path: '/v1/funds/holdings',
     summary: 'Fund portfolio holdings (Form N-PORT)',
-    description: 'Positions of the current N-PORT reports (an NPORT-P/A replaces the report it amends). Newest portfolio quarter first.',
+    description:
+      'Positions of the current N-PORT reports (an NPORT-P/A replaces the report it amends). ' +
+      'Newest portfolio quarter first, then by CUSIP (positions without one last), series, accession and holding.',
     tag: 'Funds',
     source: SOURCE.sec_form_nport,
     table: fundHoldings,
@@ -57,8 +59,12 @@ export default [
       include_superseded: f.sql(['is_current'], (v: boolean) => (v ? null : '"is_current" = true')),
     },
     validate: (v) => [rangeIssue(v, 'report_date_from', 'report_date_to'), rangeIssue(v, 'filed_date_from', 'filed_date_to')],
+    // Inside a quarter, the order its file is sorted in: a page is the first rows of the file that pass the filters,
+    // read without a sort (docs/layouts.md; a CUSIP-less position, cusip null, comes last).
     orderBy: [
       { column: 'report_quarter', dir: 'desc' },
+      { column: 'cusip', dir: 'asc' },
+      { column: 'series_id', dir: 'asc' },
       { column: 'accession_number', dir: 'asc' },
       { column: 'holding_id', dir: 'asc' },
     ],

@@ -750,7 +750,7 @@ export interface paths {
         };
         /**
          * Fund portfolio holdings (Form N-PORT)
-         * @description Positions of the current N-PORT reports (an NPORT-P/A replaces the report it amends). Newest portfolio quarter first.
+         * @description Positions of the current N-PORT reports (an NPORT-P/A replaces the report it amends). Newest portfolio quarter first, then by CUSIP (positions without one last), series, accession and holding.
          *
          *     Cost: 5 credit(s).
          */
