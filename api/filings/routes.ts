@@ -6,6 +6,7 @@ import { FilingRecord } from '../../schemas/records/filings.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { dateFrom, dateTo, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
 import { SOURCE } from '../../schemas/sources.ts';
+import { quarterOf } from '../../ingest/sources/common/index.ts';
 
 const FORM_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
 
@@ -76,11 +77,16 @@ export default [
       is_xbrl: f.flag('is_xbrl'),
     },
     validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],
+    // Newest quarter first: the quarter is the filing date's (ingest/datasets/filings/rows.ts), so the order is the
+    // same as by date alone, and a page reads the newest quarters until it is full instead of every quarter's file
+    // (12M filings in 40 quarters: the first page 0.12–0.16 s of CPU against 4.4 s; docs/layouts.md).
     orderBy: [
+      { column: 'filed_quarter', dir: 'desc' },
       { column: 'filed_date', dir: 'desc' },
       { column: 'accession', dir: 'desc' },
       { column: 'cik', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => ({ from: v.filed_from && quarterOf(v.filed_from), to: v.filed_to && quarterOf(v.filed_to) }) },
     record: FilingRecord,
     toRecord,
   }),

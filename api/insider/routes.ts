@@ -102,11 +102,16 @@ const list = defineList({
     min_value_usd: f.gte('value_usd'),
   },
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+  // Newest quarter first: the quarter is the filing date's (ingest/datasets/insider/rows.ts), so the order is the same
+  // as by date alone, and a page reads the newest quarters until it is full instead of every quarter's file
+  // (docs/layouts.md).
   orderBy: [
+    { column: 'filed_quarter', dir: 'desc' },
     { column: 'filed_date', dir: 'desc' },
     { column: 'accession', dir: 'desc' },
     { column: 'row_seq', dir: 'asc' },
   ],
+  walk: { windows: true },
   record: InsiderTransaction,
   toRecord,
 });

@@ -63,10 +63,14 @@ export default [
       claims_count_min: f.gte('claims_count'),
     },
     validate: (v) => [rangeIssue(v, 'grant_date_from', 'grant_date_to')],
+    // Newest year first: the year is the grant date's (ingest/datasets/patents/dataset.ts), so the order is the same as
+    // by date alone, and a page reads the newest years until it is full (docs/layouts.md).
     orderBy: [
+      { column: 'grant_year', dir: 'desc' },
       { column: 'grant_date', dir: 'desc' },
       { column: 'patent_number', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => grantYears(v.grant_year, v.grant_date_from, v.grant_date_to) },
     record: PatentRecord,
     toRecord: (r) => ({
       patent_number: String(r.patent_number),
@@ -96,3 +100,10 @@ export default [
     }),
   }),
 ];
+
+/** The grant years a page can find rows in: the year asked, narrowed by the grant-date bounds. */
+function grantYears(year: number | undefined, from: string | undefined, to: string | undefined): { from?: string; to?: string } {
+  const lows = [year, from && Number(from.slice(0, 4))].filter((y): y is number => typeof y === 'number');
+  const highs = [year, to && Number(to.slice(0, 4))].filter((y): y is number => typeof y === 'number');
+  return { from: lows.length ? String(Math.max(...lows)) : undefined, to: highs.length ? String(Math.min(...highs)) : undefined };
+}

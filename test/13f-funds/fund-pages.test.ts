@@ -79,7 +79,8 @@ describe('fund holdings pages in the file order', () => {
 
   it('a CUSIP held in both quarters: every row once, in the SQL order, at every page size', async () => {
     const [{ cusip }] = await app.services.lake.query(
-      'SELECT cusip FROM fund_holdings WHERE is_current AND cusip IS NOT NULL GROUP BY cusip HAVING count(DISTINCT report_quarter) = 2 ORDER BY count(*) DESC, cusip LIMIT 1',
+      'SELECT cusip FROM fund_holdings WHERE is_current AND cusip IS NOT NULL GROUP BY cusip ' +
+        'HAVING count(DISTINCT report_quarter) = 2 ORDER BY count(*) DESC, cusip LIMIT 1',
     );
     const expected = await want('cusip = $1', [cusip]);
     expect(expected.length).toBeGreaterThan(3);

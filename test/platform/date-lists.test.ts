@@ -1,0 +1,146 @@
+import { readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import filingsRoutes from '../../api/filings/routes.ts';
+import insiderRoutes from '../../api/insider/routes.ts';
+import patentsRoutes from '../../api/patents/routes.ts';
+import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
+import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+
+/**
+ * Lists ordered newest first by a date whose quarter (year) is the table's partition walk the partitions newest first
+ * (docs/layouts.md): the partition column leads their order. The pages must be the rows, in the order, of the one
+ * query ordered by the date alone (the partition is the date's quarter or year on every row), and a first page the
+ * newest partition fills reads that partition alone.
+ */
+const quarterOf = (date: string) => `strftime(${date}, '%Y') || 'Q' || quarter(${date})`;
+const lists = [
+  {
+    path: '/v1/filings',
+    table: 'filings',
+    partition: 'filed_quarter',
+    date: 'filed_date',
+    order: 'filed_date DESC, accession DESC, cik',
+    id: (d: any) => `${d.accession}/${d.cik}`,
+  },
+  {
+    path: '/v1/insider',
+    table: 'insider_transactions',
+    partition: 'filed_quarter',
+    date: 'filed_date',
+    order: 'filed_date DESC, accession DESC, row_seq',
+    id: (d: any) => `${d.accession}/${d.row_seq}`,
+  },
+  {
+    path: '/v1/uspto-patent-grants',
+    table: 'uspto_patent_grants',
+    partition: 'grant_year',
+    date: 'grant_date',
+    order: 'grant_date DESC, patent_number',
+    id: (d: any) => d.patent_number,
+  },
+].map((l) => ({ ...l, of: (date: string) => (l.partition === 'grant_year' ? `year(${date})` : quarterOf(date)) }));
+
+/**
+ * The samples hold one partition of each table: the same rows are written again one and two years earlier (date and
+ * partition moved together), as the writer lays a partition out, so the lists have older partitions to walk.
+ */
+async function addEarlierYears(lakeDir: string): Promise<void> {
+  const { instance, conn } = await openDuck();
+  try {
+    for (const l of lists) {
+      const dir = join(lakeDir, l.table);
+      const [current] = (await readdir(dir)).filter((f) => f.includes('='));
+      for (const years of [1, 2]) {
+        const moved = `CAST(${l.date} - INTERVAL ${years} YEAR AS DATE)`;
+        const tmp = join(lakeDir, `.moved-${l.table}-${years}`);
+        await conn.run(
+          `COPY (SELECT * REPLACE (${moved} AS ${l.date}), ${l.of(moved)} AS ${l.partition} ` +
+            `FROM read_parquet(${sqlString(join(dir, current, '*.parquet'))}, hive_partitioning = false)) ` +
+            `TO ${sqlString(tmp)} (FORMAT parquet, PARTITION_BY (${l.partition}))`,
+        );
+        for (const part of await readdir(tmp)) await rename(join(tmp, part), join(dir, part));
+        await rm(tmp, { recursive: true });
+      }
+    }
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('date-ordered lists walk their partitions newest first', () => {
+  let app: TestApp;
+  const sql: string[] = [];
+  beforeAll(async () => {
+    app = await createTestApp({ routes: [...filingsRoutes, ...insiderRoutes, ...patentsRoutes], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    for (const d of [datasetEntities, datasetFilings, datasetInsider, datasetPatents]) await app.ingestSample(d, { skipDiff: true });
+    await addEarlierYears(app.settings.lakeDir);
+    await app.services.lake.refresh();
+    const lake = app.services.lake;
+    const original = lake.query;
+    lake.query = (text, params, opts) => {
+      sql.push(text);
+      return original.call(lake, text, params, opts);
+    };
+  });
+  afterAll(() => app.close());
+
+  async function pageAll(path: string, qs: string, limit: number, id: (d: any) => string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r = await app.get(`${path}?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status, `${path}?${qs}`).toBe(200);
+      ids.push(...r.body.data.map(id));
+      cursor = r.body.page.next_cursor;
+      pages++;
+    } while (cursor && pages < 1000);
+    return ids;
+  }
+
+  it.each(lists)('$path: the partition is the date’s on every row, and the pages are the date order’s', async (l) => {
+    const [{ off, parts }] = await app.services.lake.query(
+      `SELECT count(*) FILTER (WHERE CAST(${l.partition} AS VARCHAR) <> CAST(${l.of(l.date)} AS VARCHAR))::INTEGER AS off, ` +
+        `count(DISTINCT ${l.partition})::INTEGER AS parts FROM ${l.table}`,
+    );
+    expect(off).toBe(0);
+    expect(parts).toBeGreaterThan(1);
+    const rows = await app.services.lake.query(`SELECT * FROM ${l.table} ORDER BY ${l.order}`);
+    const want = rows.map((r) => l.id(r));
+    expect(want.length).toBeGreaterThan(20);
+    for (const limit of [7, 100]) expect(await pageAll(l.path, '', limit, l.id)).toEqual(want);
+  });
+
+  it.each(lists)('$path: a first page the newest partition fills reads that partition alone', async (l) => {
+    const [{ newest, n }] = await app.services.lake.query(
+      `SELECT max(${l.partition})::VARCHAR AS newest, ` +
+        `count(*) FILTER (WHERE ${l.partition} = (SELECT max(${l.partition}) FROM ${l.table}))::INTEGER AS n FROM ${l.table}`,
+    );
+    expect(n).toBeGreaterThan(2);
+    sql.length = 0;
+    const r = await app.get(`${l.path}?limit=2`);
+    expect(r.body.data).toHaveLength(2);
+    const reads = sql.filter((s) => s.includes(l.table));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain(`${l.partition}=${newest}/`);
+  });
+
+  it('the filing and grant date bounds keep the walk inside their quarters (years)', async () => {
+    sql.length = 0;
+    const f = await app.get('/v1/filings?filed_from=2024-01-01&filed_to=2024-06-30&limit=100');
+    expect(f.status).toBe(200);
+    for (const d of f.body.data) expect(d.filed_date >= '2024-01-01' && d.filed_date <= '2024-06-30').toBe(true);
+    for (const s of sql.filter((x) => x.includes('filings'))) expect(s).not.toMatch(/filed_quarter=(?!2024Q[12])/);
+    sql.length = 0;
+    const p = await app.get('/v1/uspto-patent-grants?grant_year=2023&grant_date_from=2024-01-01');
+    expect(p.status).toBe(200);
+    expect(p.body.data).toEqual([]);
+    expect(sql.filter((x) => x.includes('uspto_patent_grants'))).toEqual([]);
+  });
+});
