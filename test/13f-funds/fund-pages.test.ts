@@ -6,6 +6,7 @@ import datasetNport from '../../ingest/datasets/nport/dataset.ts';
 import { fundHoldings } from '../../schemas/tables/nport.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { generateNportDataSet } from '../bench/nport-ingest.bench.ts';
+import { pageAll as walk } from '../support/page-all.ts';
 
 /**
  * `/v1/funds/holdings` pages each quarter in its file's own order (docs/layouts.md): by CUSIP, series, accession and
@@ -39,21 +40,8 @@ describe('fund holdings pages in the file order', () => {
   afterAll(() => app.close());
 
   async function pageAll(qs: string, limit: number): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const r = await app.get(`/v1/funds/holdings?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status, qs).toBe(200);
-      ids.push(
-        ...r.body.data.map(
-          (d: { accession_number: string; security: { cusip: string | null } }, i: number) => `${d.accession_number}/${r.body.data[i].security.cusip}`,
-        ),
-      );
-      cursor = r.body.page.next_cursor;
-      pages++;
-    } while (cursor && pages < 2000);
-    return ids;
+    const records = await walk(app, '/v1/funds/holdings', { qs, limit });
+    return records.map((d: { accession_number: string; security: { cusip: string | null } }) => `${d.accession_number}/${d.security.cusip}`);
   }
 
   async function want(where: string, params: unknown[] = []): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { pageAll } from './load-harness.ts';
+import { pageAll } from '../support/page-all.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
 import { sampleFirms } from '../../ingest/samples/firms.ts';
@@ -24,7 +24,7 @@ describe('GET /v1/advisers and /v1/advisers/{crd}', () => {
   });
   afterAll(() => app?.close());
 
-  const all = (qs: string) => pageAll(app, '/v1/advisers', qs);
+  const all = (qs: string) => pageAll(app, '/v1/advisers', { qs });
 
   it('serves the newest snapshot, AUM desc then CRD, with the envelope and as_of = snapshot date', async () => {
     const r = await app.get('/v1/advisers?limit=5');

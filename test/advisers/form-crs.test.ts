@@ -6,7 +6,8 @@ import formCrs from '../../ingest/datasets/form-crs/dataset.ts';
 import { sampleCrs } from '../../ingest/datasets/form-crs/sample.ts';
 import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad, pageAll } from './load-harness.ts';
+import { runLoad } from './load-harness.ts';
+import { pageAll } from '../support/page-all.ts';
 import formCrsRoutes from '../../api/form-crs/routes.ts';
 
 describe('form-crs: data file parsing', () => {
@@ -68,7 +69,7 @@ describe('GET /v1/form-crs', () => {
   });
   afterAll(() => app?.close());
 
-  const all = (qs: string) => pageAll(app, '/v1/form-crs', qs);
+  const all = (qs: string) => pageAll(app, '/v1/form-crs', { qs });
   const ids = (xs: SampleCrsLike[]) => xs.map((x) => x.id).sort();
   type SampleCrsLike = { id: string };
 

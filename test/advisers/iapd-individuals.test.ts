@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import individuals from '../../ingest/datasets/iapd-individuals/dataset.ts';
 import { sampleIndividuals } from '../../ingest/datasets/iapd-individuals/sample.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad, pageAll } from './load-harness.ts';
+import { runLoad } from './load-harness.ts';
+import { pageAll } from '../support/page-all.ts';
 import iapdIndividualsRoutes from '../../api/iapd-individuals/routes.ts';
 
 describe('iapd-individuals: feed parsing', () => {
@@ -91,7 +92,7 @@ describe('GET /v1/iapd-individuals', () => {
   });
   afterAll(() => app?.close());
 
-  const all = (qs: string) => pageAll(app, '/v1/iapd-individuals', qs);
+  const all = (qs: string) => pageAll(app, '/v1/iapd-individuals', { qs });
   const ids = (xs: { crd: number }[]) => xs.map((x) => String(x.crd)).sort();
 
   it('lists every representative of both feed parts, ordered by name, with employments', async () => {

@@ -42,16 +42,3 @@ export async function runLoad(ing: DatasetIngester, inputs: RawInput[], args: In
   await ing.load(ctx, inputs, args);
   return out;
 }
-
-/** Follows `next_cursor` to the end of a list endpoint (limit 100), asserting every page is a 200. */
-export async function pageAll(app: { get(path: string): Promise<{ status: number; body: any }> }, path: string, qs: string): Promise<any[]> {
-  const out: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const r = await app.get(`${path}?${qs}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    if (r.status !== 200) throw new Error(`${path}?${qs}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
-    out.push(...r.body.data);
-    cursor = r.body.page.next_cursor;
-  } while (cursor);
-  return out;
-}

@@ -8,7 +8,8 @@ import { sampleFirms } from '../../ingest/samples/firms.ts';
 import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { runLoad, pageAll } from './load-harness.ts';
+import { runLoad } from './load-harness.ts';
+import { pageAll } from '../support/page-all.ts';
 import privateFundsRoutes from '../../api/private-funds/routes.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'pf-'));
@@ -101,7 +102,7 @@ describe('GET /v1/private-funds', () => {
   });
   afterAll(() => app?.close());
 
-  const all = (qs: string) => pageAll(app, '/v1/private-funds', qs);
+  const all = (qs: string) => pageAll(app, '/v1/private-funds', { qs });
 
   it("serves one row per fund of each adviser's latest filing (the amended-away fund is gone)", async () => {
     const every = await all('');

@@ -57,6 +57,15 @@ export default async function readPathBench(): Promise<BenchResult[]> {
   return out;
 }
 
+/** `/v1/holdings`' page order (newest quarter, then CUSIP, manager, accession, line). */
+const BY_CUSIP = [
+  { column: 'period', dir: 'desc' as const },
+  { column: 'cusip', dir: 'asc' as const },
+  { column: 'manager_cik', dir: 'asc' as const },
+  { column: 'accession_number', dir: 'asc' as const },
+  { column: 'line_no', dir: 'asc' as const },
+];
+
 const pct = (x: number, base: number) => Math.round(((x - base) / base) * 1000) / 10;
 
 /** p50/p99 and the process CPU (server and client share the process, as in every bench here) per call. */
@@ -216,13 +225,7 @@ async function statementCacheRun(rows: number): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   try {
     const { cusips } = await generateLake(app.settings.lakeDir, rows);
-    const order = [
-      { column: 'period', dir: 'desc' as const },
-      { column: 'cusip', dir: 'asc' as const },
-      { column: 'manager_cik', dir: 'asc' as const },
-      { column: 'accession_number', dir: 'asc' as const },
-      { column: 'line_no', dir: 'asc' as const },
-    ];
+    const order = BY_CUSIP;
     // The filters /v1/holdings?cusip= builds: the CUSIP and the current-lines default.
     const filters = (c: string) => ({ where: ['"cusip" = $1', '"is_current" = true'], params: [c] });
     // The Parquet path (generateLake writes serving copies too): this run measures the statement cache on it.
@@ -306,13 +309,7 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
       name: `read-path: serving copies of both holdings tables (${rows.toLocaleString('en-US')} lines, 16 files)`,
       figures: { build_s: Math.round(servingMs / 100) / 10, parquet_mb: mb(parquetBytes), serving_mb: mb(servingBytes) },
     });
-    const byCusip = [
-      { column: 'period', dir: 'desc' as const },
-      { column: 'cusip', dir: 'asc' as const },
-      { column: 'manager_cik', dir: 'asc' as const },
-      { column: 'accession_number', dir: 'asc' as const },
-      { column: 'line_no', dir: 'asc' as const },
-    ];
+    const byCusip = BY_CUSIP;
     const byManager = [byCusip[0], byCusip[2], byCusip[1], byCusip[3], byCusip[4]];
     // value_usd is uniform over 1,000 + [0, 1e8): the minimum that lets ≈ 3 lines of a CUSIP a quarter through.
     const perQuarter = rows / 8 / 20_000;
@@ -407,13 +404,7 @@ async function tripsRun(rows: number): Promise<BenchResult[]> {
   try {
     const { cusips } = await generateLake(app.settings.lakeDir, rows);
     const lake = await openLake(app.settings.lakeDir, { refreshMs: 0, servingPreloadBytes: 0 });
-    const order = [
-      { column: 'period', dir: 'desc' as const },
-      { column: 'cusip', dir: 'asc' as const },
-      { column: 'manager_cik', dir: 'asc' as const },
-      { column: 'accession_number', dir: 'asc' as const },
-      { column: 'line_no', dir: 'asc' as const },
-    ];
+    const order = BY_CUSIP;
     const pages: { sql: string; params: unknown[] }[] = [];
     for (const c of cusips) {
       const log: { sql: string; params: unknown[] }[] = [];

@@ -6,6 +6,7 @@ import { appendEvents } from '../../ingest/events/writer.ts';
 import type { EventDraft } from '../../schemas/events.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { pageAll as walk } from '../support/page-all.ts';
 
 /**
  * /v1/events walks its day folders newest first (api/core/page-query.ts, windowed walk). Its pages must be exactly the
@@ -56,18 +57,7 @@ describe('/v1/events: the partition-first walk over day folders', () => {
   afterAll(() => app.close());
 
   async function pageAll(qs: string, limit: number): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const r = await app.get(`/v1/events?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      ids.push(...r.body.data.map((e: { id: string }) => e.id));
-      cursor = r.body.page.next_cursor;
-      expect(r.body.page.has_more).toBe(cursor !== null);
-      pages++;
-    } while (cursor && pages < 400);
-    return ids;
+    return (await walk(app, '/v1/events', { qs, limit, maxPages: 400 })).map((e: { id: string }) => e.id);
   }
 
   it('the lake holds what the test meant: gaps, several files a day, seq ascending with the day', async () => {

@@ -10,6 +10,7 @@ import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { pageAll as walk } from '../support/page-all.ts';
 
 /**
  * Lists ordered newest first by a date whose quarter (year) is the table's partition walk the partitions newest first
@@ -91,17 +92,7 @@ describe('date-ordered lists walk their partitions newest first', () => {
   afterAll(() => app.close());
 
   async function pageAll(path: string, qs: string, limit: number, id: (d: any) => string): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const r = await app.get(`${path}?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status, `${path}?${qs}`).toBe(200);
-      ids.push(...r.body.data.map(id));
-      cursor = r.body.page.next_cursor;
-      pages++;
-    } while (cursor && pages < 1000);
-    return ids;
+    return (await walk(app, path, { qs, limit, maxPages: 1000 })).map(id);
   }
 
   it.each(lists)('$path: the partition is the date’s on every row, and the pages are the date order’s', async (l) => {

@@ -5,6 +5,7 @@ import { defineList, f } from '../../api/core/endpoint.ts';
 import { p } from '../../api/core/params.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
+import { pageAll as walk } from '../support/page-all.ts';
 
 /**
  * A page order may hold a nullable column before its last one (`keysetPredicate`, api/core/sql.ts): NULLs come last in
@@ -50,17 +51,7 @@ describe('keyset paging over a nullable order column', () => {
   afterAll(() => app.close());
 
   async function pageAll(path: string, qs: string, limit: number): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const r = await app.get(`${path}?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      ids.push(...r.body.data.map((d: { id: string }) => d.id));
-      cursor = r.body.page.next_cursor;
-      pages++;
-    } while (cursor && pages < 500);
-    return ids;
+    return (await walk(app, path, { qs, limit, maxPages: 500 })).map((d: { id: string }) => d.id);
   }
 
   it.each([

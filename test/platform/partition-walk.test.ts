@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderedPartitions } from '../../api/core/page-query.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-dataset.ts';
+import { pageAll as walk } from '../support/page-all.ts';
 
 /**
  * Lists ordered by their partition column first read a page partition by partition. The pages must be exactly
@@ -25,19 +26,8 @@ describe('partition-first pages', () => {
   });
   afterAll(() => app.close());
 
-  async function pageAll(qs: string, limit: number): Promise<{ ids: string[]; pages: number }> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const r = await app.get(`/v1/toy-firms-history?${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(r.status).toBe(200);
-      ids.push(...r.body.data.map((d: any) => `${d.id}`));
-      cursor = r.body.page.next_cursor;
-      expect(r.body.page.has_more).toBe(cursor !== null);
-      pages++;
-    } while (cursor && pages < 500);
-    return { ids, pages };
+  async function pageAll(qs: string, limit: number): Promise<string[]> {
+    return (await walk(app, '/v1/toy-firms-history', { qs, limit, maxPages: 500 })).map((d: { id: string }) => `${d.id}`);
   }
 
   it.each([
@@ -51,7 +41,7 @@ describe('partition-first pages', () => {
     const want = (await app.services.lake.query(`SELECT id FROM toy_firms ${where} ORDER BY snapshot_date DESC, aum DESC, id ASC`)).map((r) => String(r.id));
     expect(want.length).toBeGreaterThan(0);
     for (const limit of [1, 7, 100]) {
-      const { ids } = await pageAll(qs, limit);
+      const ids = await pageAll(qs, limit);
       expect(ids).toEqual(want);
     }
   });
