@@ -5,7 +5,7 @@ import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
 import { createTestApp } from '../support/harness.ts';
-import { latency, type BenchResult } from './support.ts';
+import { measure, type BenchResult } from './support.ts';
 
 /**
  * `/v1/filings` over a filing index of BENCH_FILINGS_QUARTERS quarters (40) of BENCH_FILINGS_PER_QUARTER filings (300,000:
@@ -80,37 +80,26 @@ export default async function dateListsBench(): Promise<BenchResult[]> {
     ];
     for (const [name, query, where, key] of pages) {
       let i = 0;
-      const c0 = process.cpuUsage();
-      const api = await latency(
-        async () => {
-          const r = await app.get(`/v1/filings?limit=25&${query(i++)}`);
-          if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
-        },
-        RUNS,
-        3,
-      );
-      const c = process.cpuUsage(c0);
+      const api = await measure(async () => {
+        const r = await app.get(`/v1/filings?limit=25&${query(i++)}`);
+        if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+      }, RUNS);
       const p = await conn.prepare(`SELECT * FROM ${all} WHERE ${where} ORDER BY filed_date DESC, accession DESC, cik LIMIT 26`);
       let j = 0;
-      const r0 = process.cpuUsage();
-      const raw = await latency(
+      const raw = await measure(
         async () => {
           const k = key(j++);
           if (k.length) p.bind(k as never);
           await p.run();
         },
         Math.max(3, Math.round(RUNS / 4)),
-        1,
       );
-      const u = process.cpuUsage(r0);
       out.push({
         name: `date-lists: /v1/filings ${name}`,
         figures: {
-          p50_ms: api.p50_ms,
-          p99_ms: api.p99_ms,
-          cpu_ms: Math.round(((c.user + c.system) / 1000 / (api.runs + 3)) * 10) / 10,
+          ...api,
           raw_every_file_p50_ms: raw.p50_ms,
-          raw_every_file_cpu_ms: Math.round(((u.user + u.system) / 1000 / (raw.runs + 1)) * 10) / 10,
+          raw_every_file_cpu_ms: raw.cpu_ms,
         },
       });
     }

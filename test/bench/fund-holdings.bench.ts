@@ -5,7 +5,7 @@ import nportRoutes from '../../api/nport/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { createTestApp } from '../support/harness.ts';
 import { generateNportDataSet } from './nport-ingest.bench.ts';
-import { ingestInChild, latency, type BenchResult } from './support.ts';
+import { ingestInChild, measure, type BenchResult } from './support.ts';
 
 /**
  * `/v1/funds/holdings` pages over one N-PORT quarter (docs/layouts.md): a data set of BENCH_FUND_LINES positions
@@ -60,44 +60,32 @@ export default async function fundHoldingsBench(): Promise<BenchResult[]> {
       const out: BenchResult[] = [];
       for (const [name, query, where, key] of pages) {
         let i = 0;
-        const c0 = process.cpuUsage();
-        const api = await latency(
-          async () => {
-            const r = await app.get(`/v1/funds/holdings?limit=25&${query(i++)}`);
-            if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
-          },
-          RUNS,
-          5,
-        );
-        const c = process.cpuUsage(c0);
+        const api = await measure(async () => {
+          const r = await app.get(`/v1/funds/holdings?limit=25&${query(i++)}`);
+          if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+        }, RUNS);
         const raw = async (order: string) => {
           const p = await conn.prepare(`SELECT * FROM read_parquet(${sqlString(file)}) WHERE ${where} AND is_current ORDER BY ${order} LIMIT 26`);
           let j = 0;
-          const r0 = process.cpuUsage();
-          const l = await latency(
+          return measure(
             async () => {
               const k = key(j++);
               if (k !== null) p.bind([k]);
               await p.run();
             },
             Math.max(5, Math.round(RUNS / 4)),
-            2,
           );
-          const u = process.cpuUsage(r0);
-          return { p50: l.p50_ms, cpu: Math.round(((u.user + u.system) / 1000 / (l.runs + 2)) * 10) / 10 };
         };
         const before = await raw('accession_number, holding_id');
         const topN = await raw('cusip, series_id, accession_number, holding_id');
         out.push({
           name: `fund-holdings: ${name} (${LINES.toLocaleString('en-US')} positions)`,
           figures: {
-            p50_ms: api.p50_ms,
-            p99_ms: api.p99_ms,
-            cpu_ms: Math.round(((c.user + c.system) / 1000 / (api.runs + 5)) * 10) / 10,
-            raw_old_order_p50_ms: before.p50,
-            raw_old_order_cpu_ms: before.cpu,
-            raw_file_order_p50_ms: topN.p50,
-            raw_file_order_cpu_ms: topN.cpu,
+            ...api,
+            raw_old_order_p50_ms: before.p50_ms,
+            raw_old_order_cpu_ms: before.cpu_ms,
+            raw_file_order_p50_ms: topN.p50_ms,
+            raw_file_order_cpu_ms: topN.cpu_ms,
           },
         });
       }

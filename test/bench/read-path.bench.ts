@@ -16,7 +16,7 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
 import { createTestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from '../platform/toy-dataset.ts';
 import { generateLake } from './13f-funds.bench.ts';
-import { latency, percentile, type BenchResult } from './support.ts';
+import { measure, percentile, type BenchResult } from './support.ts';
 import { writeEventDays } from '../support/event-days.ts';
 
 /**
@@ -67,15 +67,6 @@ const BY_CUSIP = [
 ];
 
 const pct = (x: number, base: number) => Math.round(((x - base) / base) * 1000) / 10;
-
-/** p50/p99 and the process CPU (server and client share the process, as in every bench here) per call. */
-async function measure(fn: () => Promise<unknown>, runs: number): Promise<{ p50_ms: number; p99_ms: number; cpu_ms: number }> {
-  for (let i = 0; i < Math.max(2, Math.min(10, runs / 5)); i++) await fn();
-  const cpu0 = process.cpuUsage();
-  const l = await latency(fn, runs, 0);
-  const cpu = process.cpuUsage(cpu0);
-  return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
-}
 
 /**
  * Several variants measured in turn, one call of each per round, so a load that comes and goes on a shared machine

@@ -37,6 +37,18 @@ export async function latency(fn: () => Promise<unknown>, n = 200, warmup = 10):
 }
 
 /**
+ * p50/p99 and the process CPU per call of `runs` calls of `fn`, after a few warm-up calls (server and client share the
+ * process, as in every bench here, so the CPU is both sides').
+ */
+export async function measure(fn: () => Promise<unknown>, runs: number): Promise<{ p50_ms: number; p99_ms: number; cpu_ms: number }> {
+  for (let i = 0; i < Math.max(2, Math.min(10, runs / 5)); i++) await fn();
+  const cpu0 = process.cpuUsage();
+  const l = await latency(fn, runs, 0);
+  const cpu = process.cpuUsage(cpu0);
+  return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
+}
+
+/**
  * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time, peak RSS
  * and CPU time, whole and per step (the CLI prints `peak_rss_mb=`, `cpu_ms=` and `step_cpu_ms[<step>]=` when
  * REPORT_PEAK_RSS=1). It runs what the npm script runs,
