@@ -41,10 +41,17 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
   primaryKey: string[];
   writeMode?: WriteMode;
   /**
-   * Parquet row-group size (default 122,880). Wide tables paged by a selective filter read less with smaller
-   * groups: a page decompresses every column of each matching group.
+   * Parquet row-group size (default `DEFAULT_ROW_GROUP_SIZE`). Wide tables paged by a selective filter read less with
+   * smaller groups: a page decompresses every column of each matching group (docs/layouts.md, "Row groups").
    */
   rowGroupSize?: number;
+  /**
+   * Pages of this table let DuckDB sort on the order columns first and read the page's other columns for its rows
+   * only (late materialization, off for every other table: on big row groups it reads a selective page's groups
+   * twice). For wide rows in small row groups: an unfiltered page sorts a quarter's keys, not its rows (docs/layouts.md,
+   * "Late materialization").
+   */
+  lateMaterialization?: boolean;
   /**
    * Name of a table of the same dataset holding the same rows (same columns and key) in another sort order: the
    * run stages the rows once, in that table, and writes this one from its staging (no second staged copy, no second
@@ -119,6 +126,9 @@ export interface TableKeys<C extends ColumnMap> {
  * Defines a table. `const C` keeps the literal column map (types and `nullable: false` as written), so RowOf is
  * exact and a key column missing from the columns is a compile error as well as a start-up error.
  */
+/** Rows per Parquet row group when a table does not choose (DuckDB's own default). */
+export const DEFAULT_ROW_GROUP_SIZE = 122_880;
+
 export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & TableKeys<C>): TableSpec<C> & TableKeys<C> {
   if (!spec.columns[spec.partitionBy]) throw new Error(`table ${spec.name}: partition column ${spec.partitionBy} not in columns`);
   // The writer names a folder after each value; a row with no value would have no partition to go to.

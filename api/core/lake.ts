@@ -4,6 +4,7 @@ import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/l
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
 import { openLakeReader, type LakeReader, type PartitionRelation, type PartitionSummary, type ReaderHooks } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
+import { MAX_PAGE_LIMIT } from './params.ts';
 
 export interface TableInfo {
   /** Last refresh of the table (ISO timestamp), or null before any ingest. */
@@ -13,13 +14,20 @@ export interface TableInfo {
   records: number;
 }
 
+export interface QueryOptions {
+  /** false: no prepared statement (a statement whose text is unique each time). */
+  cache?: boolean;
+  /** Run with DuckDB's late materialization for pages up to the largest (`TableSpec.lateMaterialization`). */
+  lateMaterialization?: boolean;
+}
+
 export interface Lake {
   /**
    * Parameterized SQL over the lake views; user input only ever enters as `params`. Runs on the listing of the last
    * refresh (never lists folders itself), through the connection's prepared statement for this text unless
    * `cache: false` (a statement whose text is unique each time, such as an export's COPY to a fresh file).
    */
-  query(sql: string, params?: unknown[], opts?: { cache?: boolean }): Promise<Record<string, unknown>[]>;
+  query(sql: string, params?: unknown[], opts?: QueryOptions): Promise<Record<string, unknown>[]>;
   /**
    * The same, streamed chunk by chunk (2,048 rows) on one pooled connection held until the iteration ends: for
    * exports, whose results are never held whole.
@@ -88,7 +96,12 @@ interface Pooled {
   statements: StatementCache;
   /** The reader's generation the statements were prepared under. */
   generation: number;
+  /** The connection's `late_materialization_max_rows` (the reader's default: 0, off). */
+  lateRows: number;
 }
+
+/** A page's LIMIT: the largest page and the row that tells whether another follows. */
+const LATE_ROWS = MAX_PAGE_LIMIT + 1;
 
 function everyInterval(ms: number, tick: () => Promise<void>): () => void {
   const t = setInterval(() => void tick(), ms);
@@ -129,7 +142,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
   for (let i = 0; i < poolSize; i++) {
     const conn = await reader.connect();
     const statements = createStatementCache(conn, opts.statementCache ?? 256, { onPrepare: opts.hooks?.onPrepare });
-    idle.push({ conn, statements, generation: reader.generation() });
+    idle.push({ conn, statements, generation: reader.generation(), lateRows: 0 });
   }
   const waiters: ((c: Pooled) => void)[] = [];
   const infoCache = new Map<string, { mtime: number; info: TableInfo }>();
@@ -150,10 +163,17 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     else idle.push(c);
   }
 
-  async function run(sql: string, params: unknown[], cache: boolean): Promise<Record<string, unknown>[]> {
+  async function run(sql: string, params: unknown[], o: QueryOptions): Promise<Record<string, unknown>[]> {
     const c = await acquire();
     try {
-      return cache ? await c.statements.run(sql, params) : await queryRows(c.conn, sql, params);
+      // A session setting, switched only when the connection last ran a page of the other kind (a statement is planned
+      // at prepare, under the setting its table asks for: each SQL text belongs to one table).
+      const lateRows = o.lateMaterialization ? LATE_ROWS : 0;
+      if (c.lateRows !== lateRows) {
+        await c.conn.run(`SET late_materialization_max_rows = ${lateRows}`);
+        c.lateRows = lateRows;
+      }
+      return (o.cache ?? true) ? await c.statements.run(sql, params) : await queryRows(c.conn, sql, params);
     } finally {
       release(c);
     }
@@ -175,14 +195,13 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
 
   return {
     async query(sql, params = [], o = {}) {
-      const cache = o.cache ?? true;
       try {
-        return await run(sql, params, cache);
+        return await run(sql, params, o);
       } catch (err) {
         if (!MISSING_FILE.test((err as Error).message)) throw err;
         // Files went away under the listing (no catalog change announces a compaction): list again, once.
         await reader.refresh();
-        return run(sql, params, cache);
+        return run(sql, params, o);
       }
     },
     async *stream(sql, params = []) {
@@ -219,7 +238,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     refresh: () => reader.refresh(),
     async ping() {
       try {
-        await run('SELECT 1 AS ok', [], false);
+        await run('SELECT 1 AS ok', [], { cache: false });
         await stat(lakeDir);
         return true;
       } catch {

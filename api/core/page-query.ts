@@ -79,6 +79,7 @@ async function readPage(
   walk: PageWalk,
 ): Promise<Record<string, unknown>[]> {
   const [first, ...rest] = order;
+  const late = { lateMaterialization: table.lateMaterialization === true };
   const type = duckType(table, first.column);
   const cmp = comparator(type);
   const listed = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
@@ -93,7 +94,7 @@ async function readPage(
   if (!parts || start === null || start === undefined) {
     const b = sqlBuilder(filters.params);
     const where = cursorKey ? [...filters.where, keysetPredicate(order, cursorKey, b, table)] : filters.where;
-    return lake.query(selectSql(`"${table.name}"`, where, order, n), b.params);
+    return lake.query(selectSql(`"${table.name}"`, where, order, n), b.params, late);
   }
 
   // The filters over `from`, optionally a comparison of the partition column with `value` and a keyset on the other
@@ -106,7 +107,7 @@ async function readPage(
     if (cmpTo) where.push(`"${first.column}" ${cmpTo.op} ${b.param(cmpTo.value)}::${type}`);
     if (after) where.push(keysetPredicate(rest, after, b, table));
     const sql = typeof from === 'string' ? from : from.sql;
-    const rows = await lake.query((stored ? storedOrderSql : selectSql)(sql, where, by, limit), b.params);
+    const rows = await lake.query((stored ? storedOrderSql : selectSql)(sql, where, by, limit), b.params, late);
     return typeof from === 'string' ? rows : from.complete(rows);
   };
   // A table with serving copies reads every partition through lake.relation, which names each partition's native

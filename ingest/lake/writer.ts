@@ -8,7 +8,7 @@ import type { Rename } from './commit.ts';
 import { APPEND_PREFIX, isAppendFile, partitionDir } from './layout.ts';
 import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
-import type { TableSpec } from '../../schemas/table.ts';
+import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
 
@@ -138,8 +138,8 @@ async function writePartitions(
     try {
       const replace = codes.length ? ` REPLACE (${codes.map((c) => `CAST(${sqlIdent(c.column)} AS ${c.type}) AS ${sqlIdent(c.column)}`).join(', ')})` : '';
       await conn.run(
-        `COPY (SELECT * EXCLUDE (${part})${replace} FROM ${staging} WHERE ${inPartition}` +
-          `${order ? ` ORDER BY ${order}` : ''}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? 122_880})`,
+        `COPY (SELECT * EXCLUDE (${part})${replace} FROM ${staging} WHERE ${inPartition}${order ? ` ORDER BY ${order}` : ''}) ` +
+          `TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${spec.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE})`,
       );
       const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
       let summary: Rename | undefined;

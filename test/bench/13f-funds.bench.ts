@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { loadSettings } from '../../schemas/settings.ts';
-import { allColumns } from '../../schemas/table.ts';
+import { allColumns, DEFAULT_ROW_GROUP_SIZE } from '../../schemas/table.ts';
 import { holdings13f, holdings13fByManager, managers13f } from '../../schemas/tables/13f.ts';
 import { SUMMARY_FILE, writePartitionSummary } from '../../ingest/lake/summary.ts';
 import { SERVING_FILE, writeServingCopy } from '../../ingest/lake/serving.ts';
@@ -74,7 +74,7 @@ export async function afterQuarterWritten(conn: DuckDBConnection, files: Quarter
 export async function generateLake(
   lakeDir: string,
   total: number,
-  rowGroupSize = holdings13f.rowGroupSize ?? 122_880,
+  rowGroupSize = holdings13f.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE,
 ): Promise<{ cusips: string[]; managers: string[]; servingMs: number }> {
   const quarters = ['2023Q1', '2023Q2', '2023Q3', '2023Q4', '2024Q1', '2024Q2', '2024Q3', '2024Q4'];
   const per = Math.ceil(total / quarters.length);

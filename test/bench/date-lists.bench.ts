@@ -1,103 +1,247 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Endpoint } from '../../api/core/endpoint.ts';
 import filingsRoutes from '../../api/filings/routes.ts';
+import insiderRoutes from '../../api/insider/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
+import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
+import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
-import { createTestApp } from '../support/harness.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
 import { measure, type BenchResult } from './support.ts';
 
 /**
- * `/v1/filings` over a filing index of BENCH_FILINGS_QUARTERS quarters (40) of BENCH_FILINGS_PER_QUARTER filings (300,000:
- * the index's recent rate, 12M in all), written straight into the lake layout by DuckDB in the writer's sort order
- * (CIK, date, accession). Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_FILINGS_RUNS
- * calls, 20) beside raw DuckDB on the same files in the same run (one thread, prepared): the page as the one query over
- * every quarter's file that the list ran before its order led with the quarter (docs/layouts.md).
+ * The date-ordered lists that walk their quarters newest first (docs/layouts.md), each over a lake of
+ * BENCH_DATE_LISTS_QUARTERS quarters (40) written straight into the lake layout by DuckDB in the writer's sort order
+ * and the table's row-group size:
+ * - `/v1/filings`: BENCH_FILINGS_PER_QUARTER filings a quarter (300,000: the index's recent rate, 12M in all), each
+ *   filer in about one quarter of three;
+ * - `/v1/insider`: BENCH_INSIDER_PER_QUARTER transactions a quarter (300,000: Form 4 rows of a recent quarter, derivative
+ *   ones included), 40,000 issuers, so an issuer's page reads about three quarters.
+ * Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_DATE_LISTS_RUNS calls, 20) beside,
+ * in the same run: the same page served from the same rows as the table was read before it chose its own layout
+ * (`before_*`: row groups of 122,880, the writer's default, and no late materialization), and raw DuckDB on the API's
+ * files (one thread, prepared) running the page as the one query over every quarter's file that the list ran before
+ * its order led with the quarter.
  */
-const QUARTERS = Number(process.env.BENCH_FILINGS_QUARTERS ?? 40);
-const PER = Number(process.env.BENCH_FILINGS_PER_QUARTER ?? 300_000);
-const RUNS = Number(process.env.BENCH_FILINGS_RUNS ?? 20);
+const QUARTERS = Number(process.env.BENCH_DATE_LISTS_QUARTERS ?? 40);
+const RUNS = Number(process.env.BENCH_DATE_LISTS_RUNS ?? 20);
 const FORMS = `['4', '8-K', '10-Q', 'SC 13G', '424B2', '10-K', 'D', 'S-1'][1 + CAST(hash(i * 7) % 8 AS BIGINT)]`;
+const CODES = `['S', 'P', 'M', 'A', 'F', 'G'][1 + CAST(hash(i * 5) % 6 AS BIGINT)]`;
+
+interface Quarter {
+  name: string;
+  /** Its first day, as SQL. */
+  start: string;
+}
+interface Page {
+  name: string;
+  query: (i: number) => string;
+  /** The page's filters in raw SQL, and their values. */
+  where: string;
+  values: (i: number) => unknown[];
+}
+interface DateList {
+  label: string;
+  path: string;
+  routes: readonly Endpoint[];
+  table: TableSpec;
+  perQuarter: number;
+  /** Each column's expression over `i`, the row's number in its quarter. */
+  expr: (q: Quarter) => Record<string, string>;
+  /** The page order without the quarter: what the one query over every file sorts by. */
+  order: string;
+  /** The filter key of the third page: values of it in the newest quarter are the keys a page looks up. */
+  key: string;
+  pages: (keys: string[], month: string) => Page[];
+}
+
+const lists = (quarters: number): DateList[] => [
+  {
+    label: 'filing index',
+    path: '/v1/filings',
+    routes: filingsRoutes,
+    table: filingsTable,
+    perQuarter: Number(process.env.BENCH_FILINGS_PER_QUARTER ?? 300_000),
+    expr: (q) => ({
+      accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
+      cik: `lpad(CAST(hash(i) % 700000 AS VARCHAR), 10, '0')`,
+      company: `'COMPANY ' || (hash(i) % 700000)`,
+      form: FORMS,
+      base_form: FORMS,
+      is_amendment: 'false',
+      filed_date: `${q.start} + CAST(i * 90 // $per AS INTEGER)`,
+      size: 'hash(i) % 1000000',
+      filing_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '.txt'`,
+      index_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '-index.htm'`,
+      detail_source: `'index'`,
+    }),
+    order: 'filed_date DESC, accession DESC, cik',
+    key: 'cik',
+    pages: (keys, month) => [
+      { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
+      { name: '?form_type=10-K', query: () => 'form_type=10-K', where: 'form = $1', values: () => ['10-K'] },
+      {
+        name: `?cik= (a filer of the newest quarter, in ~1 of 3 of ${quarters})`,
+        query: (i) => `cik=${keys[i % 10]}`,
+        where: 'cik = $1',
+        values: (i) => [keys[i % 10]],
+      },
+      {
+        name: `?filed_from=&filed_to= (${month}, two years back)`,
+        query: () => `filed_from=${month}-01&filed_to=${month}-28`,
+        where: 'filed_date BETWEEN $1::DATE AND $2::DATE',
+        values: () => [`${month}-01`, `${month}-28`],
+      },
+    ],
+  },
+  {
+    label: 'insider transactions',
+    path: '/v1/insider',
+    routes: insiderRoutes,
+    table: insiderTransactionsTable,
+    perQuarter: Number(process.env.BENCH_INSIDER_PER_QUARTER ?? 300_000),
+    expr: (q) => {
+      const issuer = 'hash(i // 3) % 40000';
+      const owner = `lpad(CAST(1500000 + hash(i // 3 * 7) % 200000 AS VARCHAR), 10, '0')`;
+      return {
+        accession: `lpad(CAST(1000000 + (i // 3) % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i // 3 AS VARCHAR), 6, '0')`,
+        row_seq: 'i % 3',
+        is_derivative: 'i % 3 = 2',
+        form_type: `'4'`,
+        is_amendment: 'false',
+        filed_date: `${q.start} + CAST(i * 90 // $per AS INTEGER)`,
+        period_of_report: `${q.start} + CAST(i * 90 // $per AS INTEGER) - 2`,
+        issuer_cik: `lpad(CAST(${issuer} AS VARCHAR), 10, '0')`,
+        issuer_name: `'ISSUER ' || ${issuer} || ' INC'`,
+        ticker: `'T' || ${issuer}`,
+        owner_cik: owner,
+        owner_name: `'Owner ' || hash(i // 3 * 7) % 200000`,
+        owner_ciks: owner,
+        owner_names: `'Owner ' || hash(i // 3 * 7) % 200000`,
+        relationship: `'Officer'`,
+        is_officer: 'true',
+        officer_title: `'Chief Executive Officer'`,
+        owners: `'[{"cik":"' || ${owner} || '","name":"Owner","relationships":["Officer"]}]'`,
+        signatures: `'[{"name":"/s/ Attorney-in-fact","date":"' || CAST(${q.start} AS VARCHAR) || '"}]'`,
+        security_title: `'Common Stock'`,
+        shares_owned_after: 'hash(i) % 1000000',
+        direct_indirect: `'D'`,
+        footnotes: `'[]'`,
+        source_kind: `'data_set'`,
+        source_url: `'https://www.sec.gov/Archives/edgar/data/' || ${issuer} || '/' || i // 3 || '.xml'`,
+        transaction_date: `${q.start} + CAST(i * 90 // $per AS INTEGER) - 2`,
+        trans_form_type: `'4'`,
+        trans_code: CODES,
+        shares: '1 + hash(i) % 10000',
+        price_per_share: '(hash(i * 3) % 50000) / 100.0',
+        acquired_disposed: `CASE WHEN i % 2 = 0 THEN 'A' ELSE 'D' END`,
+        value_usd: '(1 + hash(i) % 10000) * (hash(i * 3) % 50000) / 100.0',
+      };
+    },
+    order: 'filed_date DESC, accession DESC, row_seq',
+    key: 'issuer_cik',
+    pages: (keys) => [
+      { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
+      {
+        name: '?issuer_cik= (an issuer of the newest quarter)',
+        query: (i) => `issuer_cik=${keys[i % 10]}`,
+        where: 'issuer_cik = $1',
+        values: (i) => [keys[i % 10]],
+      },
+      { name: '?trans_code=P', query: () => 'trans_code=P', where: 'trans_code = $1', values: () => ['P'] },
+    ],
+  },
+];
+
+const quarterList = (n: number): Quarter[] =>
+  Array.from({ length: n }, (_, k) => {
+    const q = 2025 * 4 + 3 - k;
+    return { name: `${Math.floor(q / 4)}Q${(q % 4) + 1}`, start: `DATE '${Math.floor(q / 4)}-${String((q % 4) * 3 + 1).padStart(2, '0')}-01'` };
+  });
 
 export default async function dateListsBench(): Promise<BenchResult[]> {
-  const app = await createTestApp({ routes: filingsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '1000000' } });
+  const out: BenchResult[] = [];
+  const quarters = quarterList(QUARTERS);
+  for (const list of lists(QUARTERS)) out.push(...(await benchList(list, quarters)));
+  return out;
+}
+
+async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResult[]> {
+  const env = { METERING: 'off', RATE_LIMIT_RPS: '1000000' };
+  const app = await createTestApp({ routes: list.routes, env });
+  const rowGroup = list.table.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
+  // The same rows as the table was laid out and read with the defaults, served by an app of their own (null: the table
+  // keeps the defaults).
+  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false };
+  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true;
+  const routes = list.routes.map((ep) => ('table' in ep && ep.table === list.table ? { ...ep, table: defaults } : ep));
+  const other = chose ? await createTestApp({ routes, env }) : null;
   const { instance, conn } = await openDuck(':memory:', { threads: '2', memory_limit: '4GB' });
+  const part = list.table.partitionBy;
   try {
-    const dir = join(app.settings.lakeDir, filingsTable.name);
-    const quarters = Array.from({ length: QUARTERS }, (_, k) => {
-      const q = 2025 * 4 + 3 - k;
-      return { name: `${Math.floor(q / 4)}Q${(q % 4) + 1}`, start: `DATE '${Math.floor(q / 4)}-${String((q % 4) * 3 + 1).padStart(2, '0')}-01'` };
-    });
+    const dir = join(app.settings.lakeDir, list.table.name);
     const t0 = performance.now();
     for (const q of quarters) {
-      const expr: Record<string, string> = {
-        accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
-        cik: `lpad(CAST(hash(i) % 700000 AS VARCHAR), 10, '0')`,
-        company: `'COMPANY ' || (hash(i) % 700000)`,
-        form: FORMS,
-        base_form: FORMS,
-        is_amendment: 'false',
-        filed_date: `${q.start} + CAST(i * 90 // ${PER} AS INTEGER)`,
-        size: 'hash(i) % 1000000',
-        filing_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '.txt'`,
-        index_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '-index.htm'`,
-        detail_source: `'index'`,
-      };
-      const part = join(dir, `filed_quarter=${q.name}`);
-      await mkdir(part, { recursive: true });
+      const expr = Object.fromEntries(Object.entries(list.expr(q)).map(([c, e]) => [c, e.replaceAll('$per', String(list.perQuarter))]));
+      const file = join(dir, `${part}=${q.name}`, 'data.parquet');
+      await mkdir(dirname(file), { recursive: true });
       await conn.run(
-        `COPY (SELECT ${generatedColumns(filingsTable, expr, ['filed_quarter'])} FROM range(${PER}) t(i) ORDER BY ${filingsTable.sortBy.join(', ')}) ` +
-          `TO ${sqlString(join(part, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+        `COPY (SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${list.perQuarter}) t(i) ORDER BY ${list.table.sortBy.join(', ')}) ` +
+          `TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroup})`,
       );
+      if (other) {
+        const otherFile = join(other.settings.lakeDir, list.table.name, `${part}=${q.name}`, 'data.parquet');
+        await mkdir(dirname(otherFile), { recursive: true });
+        await conn.run(
+          `COPY (FROM read_parquet(${sqlString(file)})) TO ${sqlString(otherFile)} ` +
+            `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${DEFAULT_ROW_GROUP_SIZE})`,
+        );
+      }
     }
     const generatedS = Math.round((performance.now() - t0) / 100) / 10;
     await app.services.lake.refresh();
+    await other?.services.lake.refresh();
     await conn.run('SET threads = 1');
     await conn.run('SET GLOBAL parquet_metadata_cache = true');
     await conn.run('SET GLOBAL late_materialization_max_rows = 0');
     const all = `read_parquet(${sqlString(join(dir, '*', '*.parquet'))}, hive_partitioning = true)`;
-    // A filer of the newest quarter with a filing in few quarters: its page walks back through the quarters.
-    const ciks = (
-      await queryRows(
-        conn,
-        `SELECT DISTINCT cik FROM read_parquet(${sqlString(join(dir, `filed_quarter=${quarters[0].name}`, '*.parquet'))}) ORDER BY hash(cik) LIMIT 10`,
-      )
-    ).map((r) => String(r.cik));
+    // Keys of the newest quarter, so a page starts in it and walks back through the quarters.
+    const newest = sqlString(join(dir, `${part}=${quarters[0].name}`, '*.parquet'));
+    const keys = (await queryRows(conn, `SELECT DISTINCT ${list.key} AS k FROM read_parquet(${newest}) ORDER BY hash(k) LIMIT 10`)).map((r) => String(r.k));
     const month = quarters[Math.min(8, quarters.length - 1)].start.slice(6, 13);
-    const pages: [name: string, query: (i: number) => string, where: string, key: (i: number) => unknown[]][] = [
-      ['first page, no filter', () => '', 'true', () => []],
-      ['?form_type=10-K', () => 'form_type=10-K', 'form = $1', () => ['10-K']],
-      ['?cik= (a filer of the newest quarter)', (i) => `cik=${ciks[i % 10]}`, 'cik = $1', (i) => [ciks[i % 10]]],
-      [
-        `?filed_from=&filed_to= (${month}, two years back)`,
-        () => `filed_from=${month}-01&filed_to=${month}-28`,
-        'filed_date BETWEEN $1::DATE AND $2::DATE',
-        () => [`${month}-01`, `${month}-28`],
-      ],
-    ];
     const out: BenchResult[] = [
-      { name: `date-lists: filing index of ${(QUARTERS * PER).toLocaleString('en-US')} filings in ${QUARTERS} quarters`, figures: { generated_s: generatedS } },
+      {
+        name: `date-lists: ${list.label}, ${(quarters.length * list.perQuarter).toLocaleString('en-US')} rows in ${quarters.length} quarters`,
+        figures: { generated_s: generatedS, row_group_rows: rowGroup, late_materialization: list.table.lateMaterialization ? 'on' : 'off' },
+      },
     ];
-    for (const [name, query, where, key] of pages) {
-      let i = 0;
-      const api = await measure(async () => {
-        const r = await app.get(`/v1/filings?limit=25&${query(i++)}`);
-        if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
-      }, RUNS);
-      const p = await conn.prepare(`SELECT * FROM ${all} WHERE ${where} ORDER BY filed_date DESC, accession DESC, cik LIMIT 26`);
+    for (const page of list.pages(keys, month)) {
+      const served = async (on: TestApp) => {
+        let i = 0;
+        return measure(async () => {
+          const r = await on.get(`${list.path}?limit=25&${page.query(i++)}`);
+          if (r.status !== 200) throw new Error(`${page.name}: ${r.status}`);
+        }, RUNS);
+      };
+      const api = await served(app);
+      const before = other && (await served(other));
+      const p = await conn.prepare(`SELECT * FROM ${all} WHERE ${page.where} ORDER BY ${list.order} LIMIT 26`);
       let j = 0;
       const raw = await measure(
         async () => {
-          const k = key(j++);
-          if (k.length) p.bind(k as never);
+          const v = page.values(j++);
+          if (v.length) p.bind(v as never);
           await p.run();
         },
         Math.max(3, Math.round(RUNS / 4)),
       );
       out.push({
-        name: `date-lists: /v1/filings ${name}`,
+        name: `date-lists: ${list.path} ${page.name}`,
         figures: {
           ...api,
+          ...(before && { before_p50_ms: before.p50_ms, before_cpu_ms: before.cpu_ms }),
           raw_every_file_p50_ms: raw.p50_ms,
           raw_every_file_cpu_ms: raw.cpu_ms,
         },
@@ -108,5 +252,6 @@ export default async function dateListsBench(): Promise<BenchResult[]> {
     conn.closeSync();
     instance.closeSync();
     await app.close();
+    await other?.close();
   }
 }

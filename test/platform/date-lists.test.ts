@@ -77,6 +77,8 @@ async function addEarlierYears(lakeDir: string): Promise<void> {
 describe('date-ordered lists walk their partitions newest first', () => {
   let app: TestApp;
   const sql: string[] = [];
+  /** Each query's table-reading SQL and whether it asked for late materialization. */
+  const late: [sql: string, on: boolean][] = [];
   beforeAll(async () => {
     app = await createTestApp({ routes: [...filingsRoutes, ...insiderRoutes, ...patentsRoutes], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
     for (const d of [datasetEntities, datasetFilings, datasetInsider, datasetPatents]) await app.ingestSample(d, { skipDiff: true });
@@ -86,6 +88,7 @@ describe('date-ordered lists walk their partitions newest first', () => {
     const original = lake.query;
     lake.query = (text, params, opts) => {
       sql.push(text);
+      late.push([text, opts?.lateMaterialization === true]);
       return original.call(lake, text, params, opts);
     };
   });
@@ -120,6 +123,24 @@ describe('date-ordered lists walk their partitions newest first', () => {
     const reads = sql.filter((s) => s.includes(l.table));
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain(`${l.partition}=${newest}/`);
+  });
+
+  it('insider pages run with late materialization (their table asks for it), filing pages without; the setting follows each query', async () => {
+    late.length = 0;
+    for (const q of ['/v1/insider?limit=3', '/v1/filings?limit=3', '/v1/insider?limit=100', '/v1/uspto-patent-grants?limit=3']) {
+      expect((await app.get(q)).status).toBe(200);
+    }
+    const asked = (table: string) => [...new Set(late.filter(([s]) => s.includes(`/${table}/`)).map(([, on]) => on))];
+    expect(asked('insider_transactions')).toEqual([true]);
+    expect(asked('filings')).toEqual([false]);
+    expect(asked('uspto_patent_grants')).toEqual([false]);
+    // On the pooled connections the session setting is switched to what each query asks, whichever ran before (not
+    // prepared: a prepared statement keeps the setting it was planned under, as a page's statement does).
+    const setting = "SELECT current_setting('late_materialization_max_rows')::INTEGER AS v";
+    for (const on of [true, true, false, true, false, false]) {
+      const [{ v }] = await app.services.lake.query(setting, [], { lateMaterialization: on, cache: false });
+      expect(v).toBe(on ? 101 : 0);
+    }
   });
 
   it('the filing and grant date bounds keep the walk inside their quarters (years)', async () => {

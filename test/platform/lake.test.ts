@@ -5,11 +5,14 @@ import { readCatalogEntry } from '../../ingest/lake/catalog.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-dataset.ts';
 
+/** The firms table written in row groups of 2,048 rows (DuckDB's vector size, the smallest group it writes). */
+const smallGroups = { ...firmsTable, name: 'toy_firms_small_groups', rowGroupSize: 2_048 };
+
 describe('lake writer and catalog', () => {
   let app: TestApp;
   let dir: string;
   beforeAll(async () => {
-    app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable] });
+    app = await createTestApp({ routes: toyEndpoints, extraTables: [firmsTable, smallGroups] });
     dir = join(app.dataDir, 'in');
     await writeToyCsv(dir, '2026-01-01', 120, { badLines: [5, 77] });
   });
@@ -28,6 +31,19 @@ describe('lake writer and catalog', () => {
     expect(cat!.last_run!.bad_rows).toBe(2);
     const [{ codec }] = await app.services.lake.query(`SELECT compression AS codec FROM parquet_metadata('${join(part, 'data.parquet')}') LIMIT 1`);
     expect(String(codec).toUpperCase()).toBe('ZSTD');
+  });
+
+  it("a table's row-group size sets its files' row groups (the filing index's 16,384: docs/layouts.md)", async () => {
+    const many = join(app.dataDir, 'in-many');
+    await writeToyCsv(many, '2026-01-01', 5_000);
+    await app.ingest(toyIngester(1, smallGroups), { from: many }, { skipDiff: true });
+    const file = join(app.settings.lakeDir, smallGroups.name, 'snapshot_date=2026-01-01', 'data.parquet');
+    const groups = await app.services.lake.query(`SELECT DISTINCT row_group_id AS id, row_group_num_rows AS n FROM parquet_metadata('${file}') ORDER BY 1`);
+    expect(groups.map((g) => g.n)).toEqual([2_048, 2_048, 904]);
+    // The default stays DuckDB's: the 118 rows above in one group.
+    const def = join(app.settings.lakeDir, 'toy_firms', 'snapshot_date=2026-01-01', 'data.parquet');
+    const [{ n }] = await app.services.lake.query(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata('${def}')`);
+    expect(n).toBe(1);
   });
 
   it('re-running the same period replaces the partition (idempotent)', async () => {

@@ -28,11 +28,12 @@ export const firmsTable = defineTable({
   primaryKey: ['id'],
 });
 
-export function toyIngester(parserVersion = 1) {
+/** `table`: the firms table or a variant of it (same columns, another name or layout), registered as an extra table. */
+export function toyIngester(parserVersion = 1, table: typeof firmsTable = firmsTable) {
   return defineIngester({
-    name: 'toy_firms',
+    name: table.name,
     description: 'toy',
-    tables: [firmsTable],
+    tables: [table],
     dependsOn: [],
     parserVersion,
     source: 'toy_source',
@@ -51,7 +52,7 @@ export function toyIngester(parserVersion = 1) {
             continue;
           }
           await ctx.append(
-            firmsTable,
+            table,
             {
               snapshot_date: date,
               id: rec.id,
