@@ -191,6 +191,14 @@ export function costRange(ep: Endpoint, fallback: number): { min: number; max: n
  */
 type Definition<E, T extends TableSpec> = Omit<E, 'kind' | 'table'> & { table: T };
 
+/**
+ * A walk's bounds from a date range, for a list partitioned by a period of its order's date: the partitions (`of` a
+ * date: its quarter, year, month, in the folder spelling) that the range's ends fall in.
+ */
+export function datePartitions(of: (isoDate: string) => string | number, from?: string, to?: string): { from?: string; to?: string } {
+  return { from: from === undefined ? undefined : String(of(from)), to: to === undefined ? undefined : String(of(to)) };
+}
+
 export function defineList<T extends TableSpec, P extends ParamDefs, R>(e: Definition<ListEndpoint<P, R, NoInfer<ColumnOf<T>>>, T>): ListEndpoint<P, R> {
   return { kind: 'list', ...e };
 }

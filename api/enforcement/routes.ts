@@ -1,4 +1,4 @@
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { isoDate, json, str } from '../core/records.ts';
 import { ACTION_KINDS, EnforcementRecord } from '../../schemas/records/enforcement.ts';
@@ -32,10 +32,14 @@ export default [
       penalty_min: f.gte('penalty_usd'),
     },
     validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+    // Newest year first: the year is the date's (the ingest derives it), so the order is the same as by date alone,
+    // and a page reads the newest years until it is full instead of every year's file (docs/layouts.md).
     orderBy: [
+      { column: 'action_year', dir: 'desc' },
       { column: 'action_date', dir: 'desc' },
       { column: 'action_id', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => datePartitions(yearOf, v.date_from, v.date_to) },
     record: EnforcementRecord,
     toRecord: (r) => ({
       id: String(r.action_id),
@@ -56,3 +60,6 @@ export default [
     }),
   }),
 ];
+
+/** The partition of a date: its calendar year. */
+const yearOf = (isoDate: string) => isoDate.slice(0, 4);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { bool, num, str } from '../core/records.ts';
 import { FilingRecord } from '../../schemas/records/filings.ts';
@@ -86,7 +86,7 @@ export default [
       { column: 'accession', dir: 'desc' },
       { column: 'cik', dir: 'asc' },
     ],
-    walk: { windows: true, bounds: (v) => ({ from: v.filed_from && quarterOf(v.filed_from), to: v.filed_to && quarterOf(v.filed_to) }) },
+    walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },
     record: FilingRecord,
     toRecord,
   }),

@@ -1,4 +1,4 @@
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { crdParam, crossFieldIssue, p, withoutLeadingZeros } from '../core/params.ts';
 import { isoDate, num, str } from '../core/records.ts';
 import { FormCrs } from '../../schemas/records/form-crs.ts';
@@ -38,10 +38,14 @@ const list = defineList({
       : null,
   ],
   scope: 'all',
+  // Newest month first: the month is the filing date's (the ingest derives it), so the order is the same as by date
+  // alone, and a page reads the newest months until it is full instead of every month's file (docs/layouts.md).
   orderBy: [
+    { column: 'filed_month', dir: 'desc' },
     { column: 'filed_date', dir: 'desc' },
     { column: 'filing_key', dir: 'asc' },
   ],
+  walk: { windows: true, bounds: (v) => datePartitions((d) => d.slice(0, 7), v.filed_after, v.filed_before) },
   record: FormCrs,
   toRecord: (r) => ({
     filing_id: String(r.filing_key),

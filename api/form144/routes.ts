@@ -75,11 +75,15 @@ const list = defineList({
     min_shares: f.gte('units_to_be_sold'),
   },
   validate: (v) => [rangeIssue(v, 'sale_date_from', 'sale_date_to')],
+  // Newest quarter first: the quarter is the filing date's (the ingest derives it), so the order is the same as by
+  // date alone, and a page reads the newest quarters until it is full instead of every quarter's file (docs/layouts.md).
   orderBy: [
+    { column: 'filed_quarter', dir: 'desc' },
     { column: 'filed_date', dir: 'desc' },
     { column: 'accession', dir: 'desc' },
     { column: 'row_seq', dir: 'asc' },
   ],
+  walk: { windows: true },
   record: Form144Record,
   toRecord,
 });

@@ -1,10 +1,11 @@
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { str } from '../core/records.ts';
 import { NtRecord } from '../../schemas/records/nt-late.ts';
 import { ntLateTable } from '../../schemas/tables/nt-late.ts';
 import { dateFrom, dateTo } from '../entities/filters.ts';
 import { SOURCE } from '../../schemas/sources.ts';
+import { quarterOf } from '../../ingest/sources/common/index.ts';
 
 const FORM = /^[A-Za-z0-9][A-Za-z0-9 \-/.]{0,29}$/;
 
@@ -33,11 +34,15 @@ export default [
       filing_date_to: dateTo('filing_date', 'filed_quarter'),
     },
     validate: (v) => [rangeIssue(v, 'filing_date_from', 'filing_date_to')],
+    // Newest quarter first: the quarter is the filing date's (the ingest derives it), so the order is the same as by
+    // date alone, and a page reads the newest quarters until it is full instead of every quarter's file (docs/layouts.md).
     orderBy: [
+      { column: 'filed_quarter', dir: 'desc' },
       { column: 'filing_date', dir: 'desc' },
       { column: 'accession', dir: 'desc' },
       { column: 'filer_cik', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filing_date_from, v.filing_date_to) },
     record: NtRecord,
     toRecord: (r) => ({
       accession: String(r.accession),

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { int, isoDate, jsonList, num, str } from '../core/records.ts';
 import { OwnershipRecord } from '../../schemas/records/ownership.ts';
 import { beneficialOwnershipTable } from '../../schemas/tables/ownership.ts';
 import { SOURCE } from '../../schemas/sources.ts';
+import { quarterOf } from '../../ingest/sources/common/index.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof OwnershipRecord> {
   return {
@@ -91,11 +92,15 @@ const list = defineList({
     filed_to: f.lte('filed_date'),
   },
   validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],
+  // Newest quarter first: the quarter is the filing date's (the ingest derives it), so the order is the same as by
+  // date alone, and a page reads the newest quarters until it is full instead of every quarter's file (docs/layouts.md).
   orderBy: [
+    { column: 'filed_quarter', dir: 'desc' },
     { column: 'filed_date', dir: 'desc' },
     { column: 'accession', dir: 'desc' },
     { column: 'row_seq', dir: 'asc' },
   ],
+  walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },
   record: OwnershipRecord,
   toRecord,
 });

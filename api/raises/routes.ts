@@ -92,10 +92,14 @@ const list = defineList({
     issuer_cik: f.eq('issuer_cik'),
     is_amendment: f.eq('is_amendment'),
   },
+  // Newest quarter first: the quarter is the filing date's (the ingest derives it), so the order is the same as by
+  // date alone, and a page reads the newest quarters until it is full instead of every quarter's file (docs/layouts.md).
   orderBy: [
+    { column: 'filed_quarter', dir: 'desc' },
     { column: 'filed_date', dir: 'desc' },
     { column: 'accession', dir: 'desc' },
   ],
+  walk: { windows: true },
   record: Raise,
   toRecord,
 });

@@ -1,4 +1,4 @@
-import { defineList, f } from '../core/endpoint.ts';
+import { datePartitions, defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { isoDate, json, str } from '../core/records.ts';
 import { SuspensionRecord } from '../../schemas/records/trading-suspensions.ts';
@@ -25,10 +25,14 @@ export default [
       date_to: f.lte('suspension_date'),
     },
     validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
+    // Newest year first: the year is the date's (the ingest derives it), so the order is the same as by date alone,
+    // and a page reads the newest years until it is full instead of every year's file (docs/layouts.md).
     orderBy: [
+      { column: 'suspension_year', dir: 'desc' },
       { column: 'suspension_date', dir: 'desc' },
       { column: 'release_number', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => datePartitions(yearOf, v.date_from, v.date_to) },
     record: SuspensionRecord,
     toRecord: (r) => ({
       release_number: String(r.release_number),
@@ -45,3 +49,6 @@ export default [
     }),
   }),
 ];
+
+/** The partition of a date: its calendar year. */
+const yearOf = (isoDate: string) => isoDate.slice(0, 4);

@@ -28,10 +28,14 @@ export default [
       public_summary: f.contains('public_summary'),
     },
     validate: (v) => [rangeIssue(v, 'min_award_amount_usd', 'max_award_amount_usd')],
+    // Newest fiscal year first: the fiscal year is the order date's (the ingest derives it; it grows with the date), so
+    // the order is the same as by date alone, and a page reads the newest years until it is full (docs/layouts.md).
     orderBy: [
+      { column: 'fiscal_year', dir: 'desc' },
       { column: 'order_date', dir: 'desc' },
       { column: 'award_order_no', dir: 'asc' },
     ],
+    walk: { windows: true, bounds: (v) => (v.fiscal_year === undefined ? {} : { from: String(v.fiscal_year), to: String(v.fiscal_year) }) },
     record: WhistleblowerRecord,
     toRecord: (r) => ({
       award_order_no: String(r.award_order_no),

@@ -3,10 +3,12 @@ import { dirname, join } from 'node:path';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import filingsRoutes from '../../api/filings/routes.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
+import raisesRoutes from '../../api/raises/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
+import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { measure, type BenchResult } from './support.ts';
@@ -18,7 +20,9 @@ import { measure, type BenchResult } from './support.ts';
  * - `/v1/filings`: BENCH_FILINGS_PER_QUARTER filings a quarter (300,000: the index's recent rate, 12M in all), each
  *   filer in about one quarter of three;
  * - `/v1/insider`: BENCH_INSIDER_PER_QUARTER transactions a quarter (300,000: Form 4 rows of a recent quarter, derivative
- *   ones included), 40,000 issuers, so an issuer's page reads about three quarters.
+ *   ones included), 40,000 issuers, so an issuer's page reads about three quarters;
+ * - `/v1/raises`: BENCH_FORM_D_PER_QUARTER Form D notices a quarter (20,000, about the regulator's rate), one of the smaller
+ *   date-ordered lists that read every quarter's file in one query before they led with the quarter.
  * Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_DATE_LISTS_RUNS calls, 20) beside,
  * in the same run: the same page served from the same rows as the table was read before it chose its own layout
  * (`before_*`: row groups of 122,880, the writer's default, and no late materialization), and raw DuckDB on the API's
@@ -151,6 +155,37 @@ const lists = (quarters: number): DateList[] => [
         values: (i) => [keys[i % 10]],
       },
       { name: '?trans_code=P', query: () => 'trans_code=P', where: 'trans_code = $1', values: () => ['P'] },
+    ],
+  },
+  {
+    label: 'Form D offerings',
+    path: '/v1/raises',
+    routes: raisesRoutes,
+    table: formDOfferingsTable,
+    perQuarter: Number(process.env.BENCH_FORM_D_PER_QUARTER ?? 20_000),
+    expr: (q) => ({
+      accession: `lpad(CAST(1000000 + i AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
+      is_amendment: 'i % 4 = 0',
+      filed_date: `${q.start} + CAST(i * 90 // $per AS INTEGER)`,
+      issuer_cik: `lpad(CAST(1700000 + hash(i) % 300000 AS VARCHAR), 10, '0')`,
+      issuer_name: `'OFFERING ' || hash(i) % 300000 || ' LP'`,
+      state: `['CA', 'NY', 'TX', 'DE', 'E9'][1 + CAST(hash(i * 3) % 5 AS BIGINT)]`,
+      industry_group: `['Pooled Investment Fund', 'Biotechnology', 'Other Technology', 'Real Estate'][1 + CAST(hash(i * 5) % 4 AS BIGINT)]`,
+      is_pooled_fund: 'hash(i * 5) % 4 = 0',
+      federal_exemptions: `'["06b"]'`,
+      total_offering_amount: '1000000 + hash(i) % 100000000',
+      total_offering_indefinite: 'false',
+      total_remaining_indefinite: 'false',
+      related_persons: `'[{"name":"Person ' || i || '","relationships":["Executive Officer"]}]'`,
+      source_kind: `'data_set'`,
+      source_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '/primary_doc.xml'`,
+    }),
+    order: 'filed_date DESC, accession DESC',
+    key: 'issuer_cik',
+    pages: () => [
+      { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
+      { name: '?state=NY', query: () => 'state=NY', where: 'state = $1', values: () => ['NY'] },
+      { name: '?min_amount=90000000', query: () => 'min_amount=90000000', where: 'total_offering_amount >= $1', values: () => [90_000_000] },
     ],
   },
 ];

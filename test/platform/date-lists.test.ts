@@ -1,32 +1,52 @@
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import filingsRoutes from '../../api/filings/routes.ts';
-import insiderRoutes from '../../api/insider/routes.ts';
-import patentsRoutes from '../../api/patents/routes.ts';
+import datasetEnforcement from '../../ingest/datasets/enforcement/dataset.ts';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import datasetForm144 from '../../ingest/datasets/form144/dataset.ts';
+import datasetFormCrs from '../../ingest/datasets/form-crs/dataset.ts';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
+import datasetLitigation from '../../ingest/datasets/litigation/dataset.ts';
+import datasetOwnership from '../../ingest/datasets/ownership/dataset.ts';
 import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
+import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
+import datasetSuspensions from '../../ingest/datasets/trading-suspensions/dataset.ts';
+import datasetWhistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll as walk } from '../support/page-all.ts';
 
 /**
- * Lists ordered newest first by a date whose quarter (year) is the table's partition walk the partitions newest first
+ * Lists ordered newest first by a date whose quarter (year, fiscal year, month) is the table's partition walk the partitions newest first
  * (docs/layouts.md): the partition column leads their order. The pages must be the rows, in the order, of the one
  * query ordered by the date alone (the partition is the date's quarter or year on every row), and a first page the
  * newest partition fills reads that partition alone.
  */
 const quarterOf = (date: string) => `strftime(${date}, '%Y') || 'Q' || quarter(${date})`;
-const lists = [
+const yearOf = (date: string) => `year(${date})`;
+/** U.S. federal fiscal year: October to September. */
+const fiscalYearOf = (date: string) => `year(${date}) + CASE WHEN month(${date}) >= 10 THEN 1 ELSE 0 END`;
+const monthOf = (date: string) => `strftime(${date}, '%Y-%m')`;
+const lists: {
+  path: string;
+  table: string;
+  partition: string;
+  date: string;
+  order: string;
+  /** A row's identity, on a record of the list and on a row of the table alike. */
+  id: (d: any) => string;
+  /** The partition of a date, in SQL (as the ingest derives it). */
+  of: (date: string) => string;
+}[] = [
   {
     path: '/v1/filings',
     table: 'filings',
     partition: 'filed_quarter',
     date: 'filed_date',
     order: 'filed_date DESC, accession DESC, cik',
-    id: (d: any) => `${d.accession}/${d.cik}`,
+    id: (d) => `${d.accession}/${d.cik}`,
+    of: quarterOf,
   },
   {
     path: '/v1/insider',
@@ -34,7 +54,8 @@ const lists = [
     partition: 'filed_quarter',
     date: 'filed_date',
     order: 'filed_date DESC, accession DESC, row_seq',
-    id: (d: any) => `${d.accession}/${d.row_seq}`,
+    id: (d) => `${d.accession}/${d.row_seq}`,
+    of: quarterOf,
   },
   {
     path: '/v1/uspto-patent-grants',
@@ -42,9 +63,91 @@ const lists = [
     partition: 'grant_year',
     date: 'grant_date',
     order: 'grant_date DESC, patent_number',
-    id: (d: any) => d.patent_number,
+    id: (d) => d.patent_number,
+    of: yearOf,
   },
-].map((l) => ({ ...l, of: (date: string) => (l.partition === 'grant_year' ? `year(${date})` : quarterOf(date)) }));
+  {
+    path: '/v1/enforcement',
+    table: 'enforcement_actions',
+    partition: 'action_year',
+    date: 'action_date',
+    order: 'action_date DESC, action_id',
+    id: (d) => d.id ?? d.action_id,
+    of: yearOf,
+  },
+  {
+    path: '/v1/litigation',
+    table: 'sec_litigation_releases',
+    partition: 'release_year',
+    date: 'release_date',
+    order: 'release_date DESC, release_number',
+    id: (d) => d.release_number,
+    of: yearOf,
+  },
+  {
+    path: '/v1/trading-suspensions',
+    table: 'trading_suspensions',
+    partition: 'suspension_year',
+    date: 'suspension_date',
+    order: 'suspension_date DESC, release_number',
+    id: (d) => d.release_number,
+    of: yearOf,
+  },
+  {
+    path: '/v1/whistleblower',
+    table: 'whistleblower_orders',
+    partition: 'fiscal_year',
+    date: 'order_date',
+    order: 'order_date DESC, award_order_no',
+    id: (d) => d.award_order_no,
+    of: fiscalYearOf,
+  },
+  {
+    path: '/v1/raises',
+    table: 'form_d_offerings',
+    partition: 'filed_quarter',
+    date: 'filed_date',
+    order: 'filed_date DESC, accession DESC',
+    id: (d) => d.accession,
+    of: quarterOf,
+  },
+  {
+    path: '/v1/insider/form144',
+    table: 'form144_notices',
+    partition: 'filed_quarter',
+    date: 'filed_date',
+    order: 'filed_date DESC, accession DESC, row_seq',
+    id: (d) => `${d.accession}/${d.row_seq}`,
+    of: quarterOf,
+  },
+  {
+    path: '/v1/ownership',
+    table: 'beneficial_ownership',
+    partition: 'filed_quarter',
+    date: 'filed_date',
+    order: 'filed_date DESC, accession DESC, row_seq',
+    id: (d) => `${d.accession}/${d.row_seq}`,
+    of: quarterOf,
+  },
+  {
+    path: '/v1/nt-late',
+    table: 'nt_late',
+    partition: 'filed_quarter',
+    date: 'filing_date',
+    order: 'filing_date DESC, accession DESC, filer_cik',
+    id: (d) => `${d.accession}/${d.filer_cik}`,
+    of: quarterOf,
+  },
+  {
+    path: '/v1/form-crs',
+    table: 'form_crs',
+    partition: 'filed_month',
+    date: 'filed_date',
+    order: 'filed_date DESC, filing_key',
+    id: (d) => d.filing_id ?? d.filing_key,
+    of: monthOf,
+  },
+];
 
 /**
  * The samples hold one partition of each table: the same rows are written again one and two years earlier (date and
@@ -80,8 +183,10 @@ describe('date-ordered lists walk their partitions newest first', () => {
   /** Each query's table-reading SQL and whether it asked for late materialization. */
   const late: [sql: string, on: boolean][] = [];
   beforeAll(async () => {
-    app = await createTestApp({ routes: [...filingsRoutes, ...insiderRoutes, ...patentsRoutes], env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
-    for (const d of [datasetEntities, datasetFilings, datasetInsider, datasetPatents]) await app.ingestSample(d, { skipDiff: true });
+    app = await createTestApp({ env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    const datasets = [datasetEntities, datasetFilings, datasetInsider, datasetPatents, datasetEnforcement, datasetLitigation, datasetSuspensions];
+    datasets.push(datasetWhistleblower, datasetRaises, datasetForm144, datasetOwnership, datasetFormCrs);
+    for (const d of datasets) await app.ingestSample(d, { skipDiff: true });
     await addEarlierYears(app.settings.lakeDir);
     await app.services.lake.refresh();
     const lake = app.services.lake;
@@ -155,4 +260,30 @@ describe('date-ordered lists walk their partitions newest first', () => {
     expect(p.body.data).toEqual([]);
     expect(sql.filter((x) => x.includes('uspto_patent_grants'))).toEqual([]);
   });
+
+  // Each list's date bounds, as the newest partition's span: [list, the bounds' query string for the partition value].
+  const bounded: [path: string, qs: (partition: string) => string][] = [
+    ['/v1/enforcement', (y) => `date_from=${y}-01-01&date_to=${y}-12-31`],
+    ['/v1/litigation', (y) => `date_from=${y}-01-01&date_to=${y}-12-31`],
+    ['/v1/trading-suspensions', (y) => `date_from=${y}-01-01&date_to=${y}-12-31`],
+    ['/v1/whistleblower', (fy) => `fiscal_year=${fy}`],
+    ['/v1/ownership', (q) => `filed_from=${quarterStart(q)}&filed_to=${quarterStart(q)}`],
+    ['/v1/nt-late', (q) => `filing_date_from=${quarterStart(q)}&filing_date_to=${quarterStart(q)}`],
+    ['/v1/form-crs', (m) => `filed_after=${m}-01&filed_before=${m}-28`],
+  ];
+  it.each(bounded)('%s: date bounds within the newest partition read that partition alone', async (path, qs) => {
+    const l = lists.find((x) => x.path === path)!;
+    const [{ newest }] = await app.services.lake.query(`SELECT max(${l.partition})::VARCHAR AS newest FROM ${l.table}`);
+    sql.length = 0;
+    const r = await app.get(`${path}?${qs(String(newest))}&limit=100`);
+    expect(r.status).toBe(200);
+    const reads = sql.filter((x) => x.includes(`/${l.table}/`));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const x of reads) expect([...x.matchAll(new RegExp(`${l.partition}=([^/]+)/`, 'g'))].map((m) => m[1])).toEqual([String(newest)]);
+  });
 });
+
+/** The first day of quarter `2024Q3`. */
+function quarterStart(q: string): string {
+  return `${q.slice(0, 4)}-${String((Number(q.slice(5)) - 1) * 3 + 1).padStart(2, '0')}-01`;
+}
