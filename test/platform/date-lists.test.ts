@@ -13,6 +13,7 @@ import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
 import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
 import datasetSuspensions from '../../ingest/datasets/trading-suspensions/dataset.ts';
 import datasetWhistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
+import { keysetCursor } from '../../api/core/cursor.ts';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll as walk } from '../support/page-all.ts';
@@ -280,6 +281,29 @@ describe('date-ordered lists walk their partitions newest first', () => {
     const reads = sql.filter((x) => x.includes(`/${l.table}/`));
     expect(reads.length).toBeGreaterThan(0);
     for (const x of reads) expect([...x.matchAll(new RegExp(`${l.partition}=([^/]+)/`, 'g'))].map((m) => m[1])).toEqual([String(newest)]);
+  });
+});
+
+describe('a cursor of the order before the partition led it', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    await app.ingestSample(datasetEnforcement, { skipDiff: true });
+  });
+  afterAll(() => app.close());
+
+  it('is a 422 on `cursor`; the same position in the new shape is served', async () => {
+    const secret = 'test-cursor-secret-0123456789';
+    const scope = { endpoint: '/v1/enforcement', filters: { limit: 2 } };
+    const [row] = await app.services.lake.query(
+      'SELECT action_year, action_date::VARCHAR AS d, action_id FROM enforcement_actions ORDER BY 1 DESC, 2 DESC, 3 LIMIT 1',
+    );
+    const now = keysetCursor.issue(secret, scope, [row.action_year, row.d, row.action_id]);
+    const before = keysetCursor.issue(secret, scope, [row.d, row.action_id]);
+    expect((await app.get(`/v1/enforcement?limit=2&cursor=${encodeURIComponent(now)}`)).status).toBe(200);
+    const res = await app.get(`/v1/enforcement?limit=2&cursor=${encodeURIComponent(before)}`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['query', 'cursor']);
   });
 });
 
