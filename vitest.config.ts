@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Per test file: removes the temporary folders it made (test/support/temp-dir.ts).
+    setupFiles: ['test/support/setup.ts'],
     // DuckDB instances and HTTP servers per file: two cores, so keep the pool small.
     pool: 'forks',
     maxWorkers: 2,

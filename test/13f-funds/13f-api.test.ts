@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + real XML filings', () => {
   let app: TestApp;
@@ -14,7 +14,7 @@ describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + rea
     const s = await app.ingest(def13f, { from: fixturePath('datasets/form13f_2013q2') }, { skipDiff: true });
     expect(s.badRows).toBe(0);
     // Single XML filings go through the same pipeline (one folder per file, as a download would store them).
-    const dir = await mkdtemp(join(tmpdir(), 'xml13f-'));
+    const dir = tempDir('xml13f-');
     await copyFile(fixturePath('13f/13f-hr_acorn_creek_capital_2024Q4_dissemination.nc'), join(dir, '0001951757-25-000093.nc'));
     await app.ingest(def13f, { from: dir }, { skipDiff: true });
   });

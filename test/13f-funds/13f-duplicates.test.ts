@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import { decideDuplicates, type DuplicateFacts } from '../../ingest/datasets/13f/duplicates.ts';
 import { writeTinyDataSet } from './tiny-data-set.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * Information tables filed twice in one filing (issue #18 item 1), through both sources: a quarterly data set
@@ -188,7 +188,7 @@ describe('13F information table filed twice: data set and XML paths', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ routes: holdings13fRoutes });
-    const root = await mkdtemp(join(tmpdir(), 'dup13f-'));
+    const root = tempDir('dup13f-');
     await writeDataSet(join(root, 'dataset'));
     await writeXmlFilings(join(root, 'xml'));
     expect((await app.ingest(def13f, { from: join(root, 'dataset') }, { skipDiff: true })).badRows).toBe(0);

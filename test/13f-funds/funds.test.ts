@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
@@ -10,6 +9,7 @@ import nportRoutes from '../../api/nport/routes.ts';
 import ncenRoutes from '../../api/ncen/routes.ts';
 import datasetNcen from '../../ingest/datasets/ncen/dataset.ts';
 import datasetNport from '../../ingest/datasets/nport/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe.skipIf(!hasFixtures)('N-PORT XML (real fixtures)', () => {
   it('Dupree Kentucky Tax-Free: 55 municipal positions with identifiers', async () => {
@@ -79,7 +79,7 @@ describe.skipIf(!hasFixtures)('funds end to end', () => {
   let ncenSample: Awaited<ReturnType<TestApp['ingestSample']>>;
   beforeAll(async () => {
     app = await createTestApp({ routes: [...nportRoutes, ...ncenRoutes] });
-    const np = await mkdtemp(join(tmpdir(), 'np-'));
+    const np = tempDir('np-');
     await copyFile(fixturePath('nport/nport-p_dupree_kentucky_tax_free_2022-12-31.xml'), join(np, '0000311101-23-000001.xml'));
     await app.ingest(datasetNport, { from: np }, { skipDiff: true });
     await app.ingestSample(datasetNport, { seed: 3, scale: 0.3 });

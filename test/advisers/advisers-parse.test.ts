@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, beforeAll } from 'vitest';
@@ -10,8 +9,9 @@ import { encodeCp1252 } from '../../ingest/sources/common/text.ts';
 import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { runLoad, type Captured } from './load-harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'advisers-'));
+const tmp = () => tempDir('advisers-');
 
 /** Writes a roster CSV (Windows-1252 unless raw bytes are given) and loads it through the ingester. */
 async function loadCsv(name: string, content: string | Buffer, args = {}): Promise<Captured> {

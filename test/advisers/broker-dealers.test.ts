@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import brokerDealers from '../../ingest/datasets/broker-dealers/dataset.ts';
@@ -10,9 +9,10 @@ import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 import brokerDealersRoutes from '../../api/broker-dealers/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const FIXTURE = 'adv/iapd_api_firm_search_citadel_2026-07-21.json';
-const tmp = () => mkdtempSync(join(tmpdir(), 'bd-'));
+const tmp = () => tempDir('bd-');
 
 describe('broker-dealers: SEC bd*.txt list', () => {
   it('file numbers: 00821897 → 8-21897, 8-021897 and 008-21897 accepted, others null', () => {

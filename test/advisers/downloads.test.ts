@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRosterSample } from '../../ingest/datasets/advisers/sample.ts';
@@ -11,6 +9,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import advisersRoutes from '../../api/advisers/routes.ts';
 import privateFundsRoutes from '../../api/private-funds/routes.ts';
 import datasetPrivateFunds from '../../ingest/datasets/private-funds/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * The download path against a local server speaking the regulator's shapes: the roster page is scraped for
@@ -22,7 +21,7 @@ describe('downloads through the shared HTTP client (loopback only)', () => {
   const files = new Map<string, Buffer>();
   const hits: string[] = [];
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adv-dl-'));
+    const dir = tempDir('adv-dl-');
     const june = await writeRosterSample(join(dir, 'june'), { seed: 1, scale: 0.05 }, '2026-06-01');
     const july = await writeRosterSample(join(dir, 'july'), { seed: 2, scale: 0.1 }, '2026-07-01');
     files.set('/files/investment/data/ia060126.zip', await readFile(june.ria));

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import formCrs from '../../ingest/datasets/form-crs/dataset.ts';
@@ -9,10 +8,11 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 import { pageAll } from '../support/page-all.ts';
 import formCrsRoutes from '../../api/form-crs/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('form-crs: data file parsing', () => {
   it('maps alternative header names, builds a key when no id is published, reports bad lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crs-'));
+    const dir = tempDir('crs-');
     const path = join(dir, 'crs.csv');
     writeFileSync(
       path,
@@ -52,7 +52,7 @@ describe('form-crs: data file parsing', () => {
   });
 
   it('refuses a file without a date column, naming the headers it has', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crs-'));
+    const dir = tempDir('crs-');
     writeFileSync(join(dir, 'x.csv'), '"Firm CRD","Filer Name"\r\n"1","A"\r\n');
     await expect(runLoad(formCrs, [{ path: join(dir, 'x.csv'), url: null }])).rejects.toThrow(/filing-date column \(found: Firm CRD \| Filer Name\)/);
   });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import individuals from '../../ingest/datasets/iapd-individuals/dataset.ts';
@@ -8,6 +7,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 import { pageAll } from '../support/page-all.ts';
 import iapdIndividualsRoutes from '../../api/iapd-individuals/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('iapd-individuals: feed parsing', () => {
   it('attributes, Latin-1 names, registrations, DRP flags, earliest registration date, bad records by line', async () => {
@@ -34,7 +34,7 @@ describe('iapd-individuals: feed parsing', () => {
         'latin1',
       ),
     ]);
-    const dir = mkdtempSync(join(tmpdir(), 'ind-'));
+    const dir = tempDir('ind-');
     const path = join(dir, 'IA_Indvl_Feeds1_07_22_2026.xml');
     writeFileSync(path, xml);
     const c = await runLoad(individuals, [{ path, url: null }]);

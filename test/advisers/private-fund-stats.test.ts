@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stats, { quarterEndOf } from '../../ingest/datasets/private-fund-stats/dataset.ts';
@@ -9,6 +7,7 @@ import { writeZip } from '../../ingest/sources/common/zip.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 import privateFundStatsRoutes from '../../api/private-fund-stats/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('private-fund-stats: workbook parsing', () => {
   it('quarter from file names', () => {
@@ -18,7 +17,7 @@ describe('private-fund-stats: workbook parsing', () => {
   });
 
   it('reads an XLSX: inline and shared strings, numbers, gaps; long rows with masked cells and footnotes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pfs-'));
+    const dir = tempDir('pfs-');
     const path = join(dir, 'private-funds-statistics-2025-q3.xlsx');
     await writeZip(
       path,

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import privateFunds, { filingDataFiles, periodEndOf } from '../../ingest/datasets/private-funds/dataset.ts';
@@ -11,8 +9,9 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { runLoad } from './load-harness.ts';
 import { pageAll } from '../support/page-all.ts';
 import privateFundsRoutes from '../../api/private-funds/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'pf-'));
+const tmp = () => tempDir('pf-');
 const BASE = '"FilingID","DateSubmitted","1A","1B1","1D","1E1","10A"\r\n';
 const FUNDS = '"FilingID","Fund Name","Fund ID","ReferenceID","Fund Type","Gross Asset Value","Owners"\r\n';
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
@@ -19,6 +18,7 @@ import datasetPatents from '../../ingest/datasets/patents/dataset.ts';
 import datasetEnforcement from '../../ingest/datasets/enforcement/dataset.ts';
 import datasetTradingSuspensions from '../../ingest/datasets/trading-suspensions/dataset.ts';
 import datasetWhistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 type Body = { data: any[]; page: { next_cursor: string | null; has_more: boolean }; warnings?: any[]; detail?: any[] };
 
@@ -194,7 +194,7 @@ describe.skipIf(!hasFixtures)('litigation ingest over HTTP from a local regulato
   let pages: string;
   let broken = false;
   beforeAll(async () => {
-    pages = await mkdtemp(join(tmpdir(), 'lr-site-'));
+    pages = tempDir('lr-site-');
     const releases = sampleLitigationReleases(11, 30, '2024-07-01', 26010).map((r) => ({ ...r, date: r.date < '2024-06-01' ? '2024-06-03' : r.date }));
     await writeSampleSite(pages, { slug: 'lr', title: 'Litigation Releases', kindTitle: 'Litigation Release', releases, perPage: 12 });
     const rss = await readFile(fixturePath('enforcement/litigation_releases_rss_2024-07-01.xml'));
@@ -257,7 +257,7 @@ describe.skipIf(!hasFixtures)('/v1/uspto-patent-grants over the real ipg excerpt
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ routes: patentsRoutes });
-    const dir = await mkdtemp(join(tmpdir(), 'ipg-'));
+    const dir = tempDir('ipg-');
     await copyFile(fixturePath('patents/ipg120327.18.xml'), join(dir, 'ipg120327.xml'));
     const real = await app.ingest(datasetPatents, { from: dir }, { skipDiff: true });
     expect(real.badRows).toBe(0);

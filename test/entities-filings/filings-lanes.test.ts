@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -9,6 +8,7 @@ import filingsRoutes from '../../api/filings/routes.ts';
 import eventsRoutes from '../../api/events/routes.ts';
 import companyFactsRoute from '../../api/financials/company-facts.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A loopback stand-in for www.sec.gov serving real index files at their real paths; anything else → 403 (S3 style). */
 async function fakeSec(routes: Record<string, string>): Promise<{ url: string; hits: string[]; close: () => Promise<void> }> {
@@ -66,7 +66,7 @@ describe.skipIf(!hasFixtures)('filings lanes', () => {
 
   it("the nightly submissions lane enriches the day's rows, and a re-run of the index keeps the enrichment", async () => {
     // Submissions JSON written in the real columnar shape for the Novavax 8-K of the index above.
-    const dir = await mkdtemp(join(tmpdir(), 'ef-subs-'));
+    const dir = tempDir('ef-subs-');
     const recent = {
       accessionNumber: ['0001144204-18-066755'],
       filingDate: ['2018-12-31'],

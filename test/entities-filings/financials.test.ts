@@ -1,5 +1,4 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -9,6 +8,7 @@ import financialsRoutes from '../../api/financials/routes.ts';
 import companyFactsRoute from '../../api/financials/company-facts.ts';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFinancials from '../../ingest/datasets/financials/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 async function rowsOf(rel: string): Promise<FactRow[]> {
   const out: FactRow[] = [];
@@ -103,7 +103,7 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ routes: [...financialsRoutes, companyFactsRoute] });
-    const dir = await mkdtemp(join(tmpdir(), 'ef-facts-'));
+    const dir = tempDir('ef-facts-');
     for (const f of [
       'companyfacts_CIK0000320193_apple_TRUNCATED_20_concepts.json',
       'companyfacts_CIK0001835632.json',

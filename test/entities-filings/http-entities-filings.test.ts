@@ -1,5 +1,4 @@
-import { mkdtemp, symlink, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -11,16 +10,17 @@ import filingsRoutes from '../../api/filings/routes.ts';
 import ntLateRoutes from '../../api/nt-late/routes.ts';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A folder of links to real fixtures (never copies in the repo). */
 async function linkFolder(files: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ef-fixtures-'));
+  const dir = tempDir('ef-fixtures-');
   for (const f of files) await symlink(fixturePath(f), join(dir, f.split('/').pop()!));
   return dir;
 }
 
 async function tickerSnapshot(pairs: [number, string, string][]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ef-tickers-'));
+  const dir = tempDir('ef-tickers-');
   const doc: Record<string, unknown> = {};
   pairs.forEach(([cik, ticker, title], i) => {
     doc[String(i)] = { cik_str: cik, ticker, title };

@@ -1,5 +1,4 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
@@ -7,6 +6,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { FormDXmlError, parseFormDXml, personName } from '../../ingest/sources/edgar/ownership/form-d-xml.ts';
 import raises from '../../ingest/datasets/raises/dataset.ts';
 import raisesRoutes from '../../api/raises/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const load = async (name: string) => parseFormDXml(await readFixture(`form-d/${name}`));
 
@@ -109,7 +109,7 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
   beforeAll(async () => {
     app = await createTestApp({ routes: raisesRoutes });
     // One run for the demo quarter and the real filings (2024Q1 overlaps: the merge-mode rewrite of an existing partition is what this covers).
-    const dir = await mkdtemp(join(tmpdir(), 'formd-'));
+    const dir = tempDir('formd-');
     await raises.sample!(dir, { seed: 3, scale: 1 });
     for (const f of ['formd_gabelli_international_gold_fund_2009_full_submission.txt', 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc']) {
       await symlink(fixturePath(`form-d/${f}`), join(dir, f));
@@ -178,7 +178,7 @@ describe.skipIf(!hasFixtures)('/v1/raises over the demo data-set quarter and rea
 
   it('re-ingesting a filing into an existing partition merges by accession (no duplicate)', async () => {
     const before = (await app.get('/v1/raises?q=VEPF')).body.data;
-    const dir = await mkdtemp(join(tmpdir(), 'formd-again-'));
+    const dir = tempDir('formd-again-');
     const f = 'formd_vepf_viii_coinvest_2024_private_equity_fund_dissemination.nc';
     await symlink(fixturePath(`form-d/${f}`), join(dir, f));
     const again = await app.ingest(raises, { from: dir }, { skipDiff: true });

@@ -1,5 +1,4 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
@@ -8,6 +7,7 @@ import { Form144XmlError, parseForm144Xml } from '../../ingest/sources/edgar/own
 import { normalizeBrokerName } from '../../ingest/sources/edgar/ownership/broker.ts';
 import form144 from '../../ingest/datasets/form144/dataset.ts';
 import form144Routes from '../../api/form144/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe.skipIf(!hasFixtures)('Form 144 XML parser (real Apple / Maestri notice, ns2: prefixes)', () => {
   it('reads issuer, seller, relationship, the securities line, acquisition, past sales and plan date', async () => {
@@ -86,7 +86,7 @@ describe.skipIf(!hasFixtures)('/v1/insider/form144 over demo notices (real forma
   let summary: Awaited<ReturnType<TestApp['ingest']>>;
   beforeAll(async () => {
     app = await createTestApp({ routes: form144Routes });
-    const dir = await mkdtemp(join(tmpdir(), 'f144-'));
+    const dir = tempDir('f144-');
     await form144.sample!(dir, { seed: 5, scale: 1 });
     await symlink(fixturePath('form144/form144_apple_maestri_2023-04-13.xml'), join(dir, 'form144_apple_maestri_2023-04-13.xml'));
     summary = await app.ingest(form144, { from: dir }, { skipDiff: true });

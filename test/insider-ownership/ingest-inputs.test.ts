@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import insider from '../../ingest/datasets/insider/dataset.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import { explicitAccession } from '../../ingest/sources/edgar/ownership/inputs.ts';
 import { sniffInput } from '../../ingest/sources/edgar/local-filings.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * Ingest input handling (issue #18 item 6), through the function the CLI calls (`runIngest` with the CLI's args):
@@ -115,7 +115,7 @@ describe('ingest inputs: --accession and content sniffing', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ routes: [] });
-    root = await mkdtemp(join(tmpdir(), 'inputs-'));
+    root = tempDir('inputs-');
   });
   afterAll(async () => app?.close());
 

@@ -1,11 +1,11 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const FILINGS = [
   'form4_2seventybio_snow_2025-01-06_dissemination.nc',
@@ -24,7 +24,7 @@ describe.skipIf(!hasFixtures)('/v1/insider over the real data set subset and rea
   beforeAll(async () => {
     app = await createTestApp({ routes: insiderRoutes });
     dsSummary = await app.ingest(datasetInsider, { from: fixturePath('datasets/insider_transactions_form345') }, { skipDiff: true });
-    const dir = await mkdtemp(join(tmpdir(), 'insider-filings-'));
+    const dir = tempDir('insider-filings-');
     for (const f of FILINGS) await symlink(fixturePath(`ownership/${f}`), join(dir, f));
     xmlSummary = await app.ingest(datasetInsider, { from: dir }, { skipDiff: true });
   });

@@ -1,5 +1,4 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, hasFixtures, readFixture } from '../support/fixtures.ts';
@@ -7,6 +6,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { parseSchedule13 } from '../../ingest/sources/edgar/ownership/schedule13-xml.ts';
 import ownership from '../../ingest/datasets/ownership/dataset.ts';
 import ownershipRoutes from '../../api/ownership/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const load = async (name: string) => parseSchedule13(await readFixture(`schedule13dg/${name}`));
 const shares = (p: {
@@ -142,7 +142,7 @@ describe.skipIf(!hasFixtures)('/v1/ownership over demo structured filings and th
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ routes: ownershipRoutes });
-    const dir = await mkdtemp(join(tmpdir(), 'sched13-'));
+    const dir = tempDir('sched13-');
     await ownership.sample!(dir, { seed: 2, scale: 1 });
     await symlink(fixturePath('schedule13dg/sc13g_avid_bioservices_2024_dissemination.nc'), join(dir, 'sc13g_avid_bioservices_2024_dissemination.nc'));
     await app.ingest(ownership, { from: dir }, { skipDiff: true });

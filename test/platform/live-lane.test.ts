@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
@@ -14,6 +13,7 @@ import { TestClock } from '../monitors-webhooks/support.ts';
 import filingsRoutes from '../../api/filings/routes.ts';
 import eventsRoutes from '../../api/events/routes.ts';
 import serviceRoutes from '../../api/service/routes.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * The live lane against a loopback regulator (real recorded filings under fresh accessions). Polls are driven by
@@ -258,7 +258,7 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     expect(items).toEqual([{ items: '5.02' }]);
 
     // The nightly lane re-reading the same Form 4s (its --from path) adds no event either.
-    const dir = await mkdtemp(join(tmpdir(), 'live-f4-'));
+    const dir = tempDir('live-f4-');
     for (const f of sec.published.filter((p) => p.form === '4')) await writeFile(join(dir, `${f.accession}.txt`), f.body);
     const s = await app.ingest(datasetInsider, { from: dir });
     expect(s.rowsWritten).toBeGreaterThan(0);

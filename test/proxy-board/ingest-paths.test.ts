@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -12,6 +11,7 @@ import compensationRoutes from '../../api/compensation/routes.ts';
 import boardRoutes from '../../api/board/routes.ts';
 import datasetIrs990 from '../../ingest/datasets/irs990/dataset.ts';
 import datasetProxy from '../../ingest/datasets/proxy/dataset.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const hasZip = existsSync('/usr/bin/zip') || existsSync('/usr/local/bin/zip');
 
@@ -80,7 +80,7 @@ describe.skipIf(!hasFixtures || !hasZip)('irs990 --period: yearly index → XML_
   const hits: string[] = [];
   beforeAll(async () => {
     // A TEOS-style zip (batch folder prefix, {OBJECT_ID}_public.xml) built around the real return, in a temp folder.
-    const work = await mkdtemp(join(tmpdir(), 'pb-teos-'));
+    const work = tempDir('pb-teos-');
     await mkdir(join(work, '2024_TEOS_XML_01A'));
     await copyFile(fixturePath('irs990/990_201541349349307794_voice_of_san_diego_2014.xml'), join(work, '2024_TEOS_XML_01A', '201541349349307794_public.xml'));
     execFileSync('zip', ['-q', '-r', 'batch.zip', '2024_TEOS_XML_01A'], { cwd: work });

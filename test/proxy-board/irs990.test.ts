@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasFixtures, readFixtureBytes } from '../support/fixtures.ts';
 import { parse990 } from '../../ingest/sources/irs/form990.ts';
 import { board990Rows } from '../../ingest/datasets/irs990/rows.ts';
 import { writeIrs990Sample } from '../../ingest/datasets/irs990/sample.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe.skipIf(!hasFixtures)('Form 990 Part VII (real e-file: Voice of San Diego, 2014v5.0, UTF-8 BOM)', async () => {
   const parsed = hasFixtures ? parse990(await readFixtureBytes('irs990/990_201541349349307794_voice_of_san_diego_2014.xml')) : null!;
@@ -65,7 +65,7 @@ describe.skipIf(!hasFixtures)('Form 990 Part VII (real e-file: Voice of San Dieg
 
 describe('990-EZ and pre-2013 element names (no real 990-EZ e-file is among the fixtures: our own sample writer)', () => {
   it('990-EZ officer list: hours, compensation, benefit and expense amounts; roles read from titles (confidence 0.9)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'pb-990-'));
+    const dir = tempDir('pb-990-');
     await writeIrs990Sample(dir, { seed: 3, scale: 1 });
     const files = (await readdir(dir)).sort();
     const ez = parse990(await readFile(join(dir, files[1])));
