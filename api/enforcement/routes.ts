@@ -5,6 +5,7 @@ import { ACTION_KINDS, EnforcementRecord } from '../../schemas/records/enforceme
 import { enforcementTable } from '../../schemas/tables/enforcement.ts';
 import { amount, dateParams } from './shared.ts';
 import { SOURCE } from '../../schemas/sources.ts';
+import { yearOf } from '../../ingest/sources/sec-web/index.ts';
 
 export default [
   defineList({
@@ -60,6 +61,3 @@ export default [
     }),
   }),
 ];
-
-/** The partition of a date: its calendar year. */
-const yearOf = (isoDate: string) => isoDate.slice(0, 4);

@@ -3,7 +3,7 @@ import { p, rangeIssue } from '../core/params.ts';
 import { isoDate, json, str } from '../core/records.ts';
 import { LitigationRecord } from '../../schemas/records/litigation.ts';
 import { litigationTable } from '../../schemas/tables/litigation.ts';
-import { ACTION_TYPES } from '../../ingest/sources/sec-web/index.ts';
+import { ACTION_TYPES, yearOf } from '../../ingest/sources/sec-web/index.ts';
 import { amount, dateParams, releaseNumberFilter, releaseNumberParam } from '../enforcement/shared.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
@@ -57,6 +57,3 @@ export default [
     }),
   }),
 ];
-
-/** The partition of a date: its calendar year. */
-const yearOf = (isoDate: string) => isoDate.slice(0, 4);

@@ -5,6 +5,7 @@ import { SuspensionRecord } from '../../schemas/records/trading-suspensions.ts';
 import { tradingSuspensionsTable } from '../../schemas/tables/trading-suspensions.ts';
 import { dateParams, releaseNumberFilter, releaseNumberParam } from '../enforcement/shared.ts';
 import { SOURCE } from '../../schemas/sources.ts';
+import { yearOf } from '../../ingest/sources/sec-web/index.ts';
 
 export default [
   defineList({
@@ -49,6 +50,3 @@ export default [
     }),
   }),
 ];
-
-/** The partition of a date: its calendar year. */
-const yearOf = (isoDate: string) => isoDate.slice(0, 4);
