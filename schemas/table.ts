@@ -71,6 +71,14 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    */
   summary?: { key: string; max: string };
   /**
+   * A per-partition key index written beside each partition file by the same commit (ingest/lake/key-index.ts): per
+   * value of `key` (each comma-separated item of it, with `list`), the values of the first sort column on its rows and
+   * their count. A page filtering on `key` (an equality bound) reads the index of the partitions it walks first:
+   * it skips those without the key and adds the sort column's values as an `IN` filter, which the file's row-group
+   * statistics prune, where the filter alone scans every row of the column (docs/layouts.md).
+   */
+  keyIndex?: { key: string; list?: boolean };
+  /**
    * A serving copy beside each partition file (ingest/lake/serving.ts): the same rows, columns and order in a native
    * DuckDB database file, renamed in by the same commit. Pages read it instead of the Parquet file when it describes
    * the file there now (docs/read-path.md). The Parquet file stays the lake's interface and source of truth.
@@ -138,6 +146,9 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
   }
   for (const c of spec.summary ? [spec.summary.key, spec.summary.max] : []) {
     if (!spec.columns[c]) throw new Error(`table ${spec.name}: summary column ${c} not in columns`);
+  }
+  if (spec.keyIndex && (!spec.columns[spec.keyIndex.key] || !spec.sortBy.length)) {
+    throw new Error(`table ${spec.name}: key index column ${spec.keyIndex.key} not in columns, or no sort column to locate it by`);
   }
   if (spec.servingLookup) checkServingLookup(spec);
   return spec;

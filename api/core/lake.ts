@@ -2,7 +2,14 @@ import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
-import { openLakeReader, type LakeReader, type PartitionRelation, type PartitionSummary, type ReaderHooks } from '../../ingest/lake/index.ts';
+import {
+  type IndexedPartition,
+  openLakeReader,
+  type LakeReader,
+  type PartitionRelation,
+  type PartitionSummary,
+  type ReaderHooks,
+} from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { MAX_PAGE_LIMIT } from './params.ts';
 
@@ -39,6 +46,8 @@ export interface Lake {
   tableInfo(table: string): Promise<TableInfo>;
   /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /** Per partition value, its current key index and live append files, as of the last refresh; undefined: none declared. */
+  keyIndexes(table: string): ReadonlyMap<string, IndexedPartition> | undefined;
   /**
    * The table read over these partitions' files only (paths from the listing): a FROM item, and what fills in on its
    * rows the columns serving copies keep once per filing (call it on the rows a page keeps).
@@ -215,6 +224,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     catalog: () => readCatalog(lakeDir),
     partitions: async (table) => reader.partitions(table),
     summaries: (table) => reader.summaries(table),
+    keyIndexes: (table) => reader.keyIndexes(table),
     relation: (table, partitions) => reader.relation(table, partitions),
     topRelation: (table, partitions) => reader.topRelation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),

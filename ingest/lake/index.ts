@@ -1,7 +1,8 @@
 /** The public surface of `ingest/lake` for the API (and other layers above): import from here, not from its files. */
 export { type CatalogEntry, readCatalog, readCatalogEntry } from './catalog.ts';
 export { openDuck, queryRows, sqlString, streamRows } from './duck.ts';
-export { type LakeReader, openLakeReader, type PartitionRelation, type ReaderHooks } from './reader.ts';
+export { type IndexedPartition, type LakeReader, openLakeReader, type PartitionRelation, type ReaderHooks } from './reader.ts';
+export { keyLookupSql } from './key-index.ts';
 export { createStatementCache, type StatementCache } from './statement-cache.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { allInTop, mayMatch, type PartitionSummary, rowsAtMost, type SummaryBounds } from './summary.ts';

@@ -7,9 +7,16 @@ import { type AttachedLookup, attachServing, servingIdentity, servingRelation } 
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
+import { currentKeyIndex } from './key-index.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
+
+/** A partition as its key index describes it: the index (null: none, or stale) and the files it does not cover. */
+export interface IndexedPartition {
+  index: string | null;
+  appended: readonly string[];
+}
 
 /** Every table's listing as of one refresh: replaced whole, never edited, so a reader of it sees one moment. */
 export type LakeListing = ReadonlyMap<string, TableListing>;
@@ -34,6 +41,11 @@ export interface LakeReader {
    * declares no summary (ingest/lake/summary.ts).
    */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /**
+   * Per partition value, its key index file when it describes the partition's `data.parquet` (else null) and its live
+   * append files, as of the last refresh; undefined for a table that declares no key index (ingest/lake/key-index.ts).
+   */
+  keyIndexes(table: string): ReadonlyMap<string, IndexedPartition> | undefined;
   /**
    * The table's relation over the files of `partitions` only, as the last refresh listed them: SQL text naming our
    * own file paths (never user input), read like the table's view, and what completes its rows.
@@ -145,6 +157,7 @@ export async function openLakeReader(
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
+  let keyIndexes = new Map<string, ReadonlyMap<string, IndexedPartition>>();
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
@@ -195,6 +208,15 @@ export async function openLakeReader(
   async function summariesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, PartitionSummary | null>> {
     const out = new Map<string, PartitionSummary | null>();
     for (const [value, files] of l.byPartition) out.set(value, await readPartitionSummary(conn, dirname(files[0]), fps.get(value) ?? null));
+    return out;
+  }
+
+  /** The key index of each partition of a listing (a table that declares one), checked against `fps` (base). */
+  async function keyIndexesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, IndexedPartition>> {
+    const out = new Map<string, IndexedPartition>();
+    for (const [value, files] of l.byPartition) {
+      out.set(value, { index: await currentKeyIndex(conn, dirname(files[0]), fps.get(value) ?? null), appended: files.filter(isAppendFile) });
+    }
     return out;
   }
 
@@ -297,6 +319,7 @@ export async function openLakeReader(
     const nextServed = new Map(served);
     const next = new Map(current);
     const nextSummaries = new Map(summaries);
+    const nextIndexes = new Map(keyIndexes);
     const nextUniform = new Set(uniformTables);
     const views: string[] = [];
     let changed = false;
@@ -310,8 +333,10 @@ export async function openLakeReader(
       // A commit may rewrite a partition's summary while its file names stay: summaries follow every new listing.
       const serve = t.serving === true && options.serving !== false;
       // Each partition's data file fingerprinted once, for its summary and its serving copy alike.
-      const fps = t.summary || serve ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
+      const fps =
+        t.summary || serve || t.keyIndex ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
+      if (t.keyIndex) nextIndexes.set(t.name, await keyIndexesOf(l, fps.base));
       if (serve) {
         const before = nextServed.get(t.name);
         const now = await servingOf(t, l, fps.base, superseded, fresh);
@@ -343,6 +368,7 @@ export async function openLakeReader(
     retiring = superseded.aliases;
     retiringTables = superseded.tables;
     summaries = nextSummaries;
+    keyIndexes = nextIndexes;
     uniformTables = nextUniform;
     if (changed) gen++;
     preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
@@ -380,6 +406,10 @@ export async function openLakeReader(
     summaries(table) {
       if (!tables.find((t) => t.name === table)?.summary) return undefined;
       return summaries.get(table) ?? new Map();
+    },
+    keyIndexes(table) {
+      if (!tables.find((t) => t.name === table)?.keyIndex) return undefined;
+      return keyIndexes.get(table) ?? new Map();
     },
     relation(table, partitions) {
       const spec = tables.find((t) => t.name === table);

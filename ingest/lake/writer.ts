@@ -8,6 +8,7 @@ import type { Rename } from './commit.ts';
 import { APPEND_PREFIX, isAppendFile, partitionDir } from './layout.ts';
 import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
+import { KEY_INDEX_FILE, writeKeyIndex } from './key-index.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -38,19 +39,22 @@ export interface StagedPartition extends WrittenPartition {
   summary?: Rename;
   /** The partition's serving copy (`spec.serving`), staged beside the file and renamed after it. */
   serving?: Rename;
+  /** The partition's key index (`spec.keyIndex`), staged beside the file and renamed after it. */
+  keyIndex?: Rename;
 }
 
 /**
- * A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts) and its
- * serving copy (ingest/lake/serving.ts), which describe it by fingerprint and are ignored until both match it.
+ * A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts), its
+ * serving copy (ingest/lake/serving.ts) and its key index (key-index.ts), which describe it by fingerprint and are
+ * ignored until they match it.
  */
 export function partitionRenames(p: StagedPartition): Rename[] {
-  return [{ from: p.staged, to: p.target }, ...(p.summary ? [p.summary] : []), ...(p.serving ? [p.serving] : [])];
+  return [{ from: p.staged, to: p.target }, ...[p.summary, p.serving, p.keyIndex].filter((r): r is Rename => r !== undefined)];
 }
 
 /** Every file a staged partition left under a temp name (removed when its run commits nothing). */
 export function stagedFiles(p: StagedPartition): string[] {
-  return [p.staged, ...(p.summary ? [p.summary.from] : []), ...(p.serving ? [p.serving.from] : [])];
+  return [p.staged, ...[p.summary, p.serving, p.keyIndex].flatMap((r) => (r ? [r.from] : []))];
 }
 
 /** The partition values present in a staging table (quoted identifiers), in order. */
@@ -132,6 +136,7 @@ async function writePartitions(
     // The summary is staged beside it under the same prefix and run id (a dead run's leftovers are swept alike).
     const summaryTmp = join(dir, `${mark}-${SUMMARY_FILE}.tmp-${runId}`);
     const servingTmp = join(dir, `${mark}-${SERVING_FILE}.tmp-${runId}`);
+    const indexTmp = join(dir, `${mark}-${KEY_INDEX_FILE}.tmp-${runId}`);
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
     const codes = order ? await sortCodes.of(spec, staging, inPartition) : [];
@@ -152,12 +157,18 @@ async function writePartitions(
         serving = { from: servingTmp, to: join(dir, SERVING_FILE) };
         await writeServingCopy(conn, spec, tmp, servingTmp);
       }
-      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary, serving });
+      let keyIndex: Rename | undefined;
+      if (spec.keyIndex) {
+        keyIndex = { from: indexTmp, to: join(dir, KEY_INDEX_FILE) };
+        await writeKeyIndex(conn, spec, tmp, indexTmp);
+      }
+      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary, serving, keyIndex });
     } catch (err) {
       await rm(tmp, { force: true });
       await rm(summaryTmp, { force: true });
       await rm(servingTmp, { force: true });
       await rm(`${servingTmp}.wal`, { force: true });
+      await rm(indexTmp, { force: true });
       throw err;
     }
   }

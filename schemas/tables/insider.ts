@@ -88,6 +88,9 @@ export const insiderTransactionsTable = defineTable({
   rowGroupSize: 16_384,
   // A page not keyed by issuer sorts a quarter's order columns, then reads its 26 rows' 60 columns (docs/layouts.md).
   lateMaterialization: true,
+  // An owner's page (`?owner_cik=`) finds in each quarter's index the issuers the owner's rows are under, and reads
+  // their row groups only, where the owners column alone was scanned in full (docs/layouts.md, "Key indexes").
+  keyIndex: { key: 'owner_ciks', list: true },
 });
 
 export const insiderHoldingsTable = defineTable({

@@ -5,6 +5,7 @@ import filingsRoutes from '../../api/filings/routes.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
 import raisesRoutes from '../../api/raises/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
+import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
@@ -25,9 +26,9 @@ import { measure, type BenchResult } from './support.ts';
  *   date-ordered lists that read every quarter's file in one query before they led with the quarter.
  * Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_DATE_LISTS_RUNS calls, 20) beside,
  * in the same run: the same page served from the same rows as the table was read before it chose its own layout
- * (`before_*`: row groups of 122,880, the writer's default, and no late materialization), and raw DuckDB on the API's
+ * (`before_*`: row groups of 122,880, the writer's default, no late materialization, no key index), and raw DuckDB on the API's
  * files (one thread, prepared) running the page as the one query over every quarter's file that the list ran before
- * its order led with the quarter.
+ * its order led with the quarter. BENCH_DATE_LISTS (comma-separated paths, e.g. /v1/insider) benches those lists only.
  */
 const QUARTERS = Number(process.env.BENCH_DATE_LISTS_QUARTERS ?? 40);
 const RUNS = Number(process.env.BENCH_DATE_LISTS_RUNS ?? 20);
@@ -56,9 +57,9 @@ interface DateList {
   expr: (q: Quarter) => Record<string, string>;
   /** The page order without the quarter: what the one query over every file sorts by. */
   order: string;
-  /** The filter key of the third page: values of it in the newest quarter are the keys a page looks up. */
-  key: string;
-  pages: (keys: string[], month: string) => Page[];
+  /** Filter keys: values of each in the newest quarter are the keys its pages look up (10 a column). */
+  keys: string[];
+  pages: (keys: Record<string, string[]>, month: string) => Page[];
 }
 
 const lists = (quarters: number): DateList[] => [
@@ -82,15 +83,15 @@ const lists = (quarters: number): DateList[] => [
       detail_source: `'index'`,
     }),
     order: 'filed_date DESC, accession DESC, cik',
-    key: 'cik',
-    pages: (keys, month) => [
+    keys: ['cik'],
+    pages: ({ cik }, month) => [
       { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
       { name: '?form_type=10-K', query: () => 'form_type=10-K', where: 'form = $1', values: () => ['10-K'] },
       {
         name: `?cik= (a filer of the newest quarter, in ~1 of 3 of ${quarters})`,
-        query: (i) => `cik=${keys[i % 10]}`,
+        query: (i) => `cik=${cik[i % 10]}`,
         where: 'cik = $1',
-        values: (i) => [keys[i % 10]],
+        values: (i) => [cik[i % 10]],
       },
       {
         name: `?filed_from=&filed_to= (${month}, two years back)`,
@@ -145,14 +146,26 @@ const lists = (quarters: number): DateList[] => [
       };
     },
     order: 'filed_date DESC, accession DESC, row_seq',
-    key: 'issuer_cik',
-    pages: (keys) => [
+    keys: ['issuer_cik', 'owner_ciks', 'ticker'],
+    pages: ({ issuer_cik, owner_ciks, ticker }) => [
       { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
       {
         name: '?issuer_cik= (an issuer of the newest quarter)',
-        query: (i) => `issuer_cik=${keys[i % 10]}`,
+        query: (i) => `issuer_cik=${issuer_cik[i % 10]}`,
         where: 'issuer_cik = $1',
-        values: (i) => [keys[i % 10]],
+        values: (i) => [issuer_cik[i % 10]],
+      },
+      {
+        name: '?ticker= (the same issuers by symbol)',
+        query: (i) => `ticker=${ticker[i % 10]}`,
+        where: 'ticker = $1',
+        values: (i) => [ticker[i % 10]],
+      },
+      {
+        name: '?owner_cik= (an owner of the newest quarter: ~3 rows a quarter, under one issuer)',
+        query: (i) => `owner_cik=${owner_ciks[i % 10]}`,
+        where: "contains(coalesce(owner_ciks, ''), $1)",
+        values: (i) => [owner_ciks[i % 10]],
       },
       { name: '?trans_code=P', query: () => 'trans_code=P', where: 'trans_code = $1', values: () => ['P'] },
     ],
@@ -181,7 +194,7 @@ const lists = (quarters: number): DateList[] => [
       source_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '/primary_doc.xml'`,
     }),
     order: 'filed_date DESC, accession DESC',
-    key: 'issuer_cik',
+    keys: [],
     pages: () => [
       { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
       { name: '?state=NY', query: () => 'state=NY', where: 'state = $1', values: () => ['NY'] },
@@ -199,7 +212,9 @@ const quarterList = (n: number): Quarter[] =>
 export default async function dateListsBench(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   const quarters = quarterList(QUARTERS);
-  for (const list of lists(QUARTERS)) out.push(...(await benchList(list, quarters)));
+  // BENCH_DATE_LISTS=/v1/insider (comma-separated paths) benches those lists only.
+  const only = process.env.BENCH_DATE_LISTS?.split(',').filter(Boolean);
+  for (const list of lists(QUARTERS)) if (!only?.length || only.includes(list.path)) out.push(...(await benchList(list, quarters)));
   return out;
 }
 
@@ -209,8 +224,8 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
   const rowGroup = list.table.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
   // The same rows as the table was laid out and read with the defaults, served by an app of their own (null: the table
   // keeps the defaults).
-  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false };
-  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true;
+  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false, keyIndex: undefined };
+  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true || list.table.keyIndex !== undefined;
   const routes = list.routes.map((ep) => ('table' in ep && ep.table === list.table ? { ...ep, table: defaults } : ep));
   const other = chose ? await createTestApp({ routes, env }) : null;
   const { instance, conn } = await openDuck(':memory:', { threads: '2', memory_limit: '4GB' });
@@ -226,6 +241,8 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         `COPY (SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${list.perQuarter}) t(i) ORDER BY ${list.table.sortBy.join(', ')}) ` +
           `TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroup})`,
       );
+      // The key index the writer puts beside the file (TableSpec.keyIndex).
+      if (list.table.keyIndex) await writeKeyIndex(conn, list.table, file, join(dirname(file), KEY_INDEX_FILE));
       if (other) {
         const otherFile = join(other.settings.lakeDir, list.table.name, `${part}=${q.name}`, 'data.parquet');
         await mkdir(dirname(otherFile), { recursive: true });
@@ -244,7 +261,11 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
     const all = `read_parquet(${sqlString(join(dir, '*', '*.parquet'))}, hive_partitioning = true)`;
     // Keys of the newest quarter, so a page starts in it and walks back through the quarters.
     const newest = sqlString(join(dir, `${part}=${quarters[0].name}`, '*.parquet'));
-    const keys = (await queryRows(conn, `SELECT DISTINCT ${list.key} AS k FROM read_parquet(${newest}) ORDER BY hash(k) LIMIT 10`)).map((r) => String(r.k));
+    const keys: Record<string, string[]> = {};
+    for (const c of list.keys) {
+      const rows = await queryRows(conn, `SELECT DISTINCT ${c} AS k FROM read_parquet(${newest}) ORDER BY hash(k) LIMIT 10`);
+      keys[c] = rows.map((r) => String(r.k));
+    }
     const month = quarters[Math.min(8, quarters.length - 1)].start.slice(6, 13);
     const out: BenchResult[] = [
       {

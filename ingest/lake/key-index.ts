@@ -1,0 +1,81 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import { fileFingerprint } from './summary.ts';
+import type { TableSpec } from '../../schemas/table.ts';
+
+/**
+ * Per-partition key indexes (`TableSpec.keyIndex`): beside a partition's `data.parquet`, a small Parquet file (named so
+ * the listing, which takes `*.parquet`, never reads it as data) with one row per (key value, value of the table's first
+ * sort column) on the same rows, their row count, and the fingerprint of the data file it was computed from, sorted by
+ * key so a lookup reads one row group of it. The data file is sorted by that first column, so its values as an `IN`
+ * filter let DuckDB skip every row group that cannot hold the key by statistics: an insider's page (`?owner_cik=`)
+ * otherwise scans the owners column of every quarter it walks (docs/layouts.md). Renamed into place by the same commit
+ * as its data file, after it; an index that does not describe the `data.parquet` there now (a crash between the
+ * renames, a compaction) is not used, and the partition is read as if it had none.
+ */
+export const KEY_INDEX_FILE = 'data.keys';
+
+/** Rows per row group of an index: a lookup decodes one (measured: 1.2 ms a file at 1,024–8,192 rows, so the default). */
+const INDEX_ROW_GROUP = 8_192;
+
+/**
+ * The index of `spec` over its key, as SQL over `from` (rows of data files): key, locate (the first sort column's value
+ * as text), rows; with `file`, per file too (`from` then reads with `filename = true`).
+ */
+function indexSelect(spec: TableSpec, from: string, file = false): string {
+  const { key, list } = spec.keyIndex!;
+  const locate = sqlIdent(spec.sortBy[0]);
+  const items = list ? `unnest(string_split(${sqlIdent(key)}, ','))` : `CAST(${sqlIdent(key)} AS VARCHAR)`;
+  // NULL keys are left out: an equality filter never matches them.
+  return (
+    `SELECT ${file ? 'file, ' : ''}trim(k) AS key, CAST(${locate} AS VARCHAR) AS locate, count(*)::BIGINT AS rows ` +
+    `FROM (SELECT ${file ? 'filename AS file, ' : ''}${items} AS k, ${locate} FROM ${from}) WHERE k IS NOT NULL AND trim(k) <> '' GROUP BY ALL`
+  );
+}
+
+/** Writes the key index of the (staged) data file `dataFile` to `indexFile`. */
+export async function writeKeyIndex(conn: DuckDBConnection, spec: TableSpec, dataFile: string, indexFile: string): Promise<void> {
+  if (!spec.keyIndex) throw new Error(`table ${spec.name} declares no key index`);
+  const fp = await fileFingerprint(dataFile);
+  await conn.run(
+    `COPY (SELECT *, ${sqlString(fp)} AS data_fingerprint FROM (${indexSelect(spec, `read_parquet(${sqlString(dataFile)})`)}) ORDER BY key, locate) ` +
+      `TO ${sqlString(indexFile)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${INDEX_ROW_GROUP})`,
+  );
+}
+
+/**
+ * The index file in partition folder `dir` when it describes the data there now: `fp` is the partition's
+ * `baseDataFingerprint` (its `data.parquet`, whatever live append files sit beside it). Null otherwise.
+ */
+export async function currentKeyIndex(conn: DuckDBConnection, dir: string, fp: string | null): Promise<string | null> {
+  if (fp === null) return null;
+  const path = join(dir, KEY_INDEX_FILE);
+  try {
+    await stat(path);
+  } catch {
+    return null;
+  }
+  const rows = await queryRows(conn, `SELECT data_fingerprint FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
+  // An empty index may be of an empty file: nothing to prove with it, read the partition.
+  return rows.length && rows[0].data_fingerprint === fp ? path : null;
+}
+
+/**
+ * SQL answering, for the key bound to `$1`, the (file, locate, rows) rows of the index files `indexes`, and of the
+ * live append files `appended` (computed from their rows: they are small, and no index describes them).
+ */
+export function keyLookupSql(spec: TableSpec, indexes: readonly string[], appended: readonly string[]): string {
+  const selects = [
+    ...(indexes.length
+      ? [`SELECT filename AS file, locate, rows FROM read_parquet([${indexes.map(sqlString).join(', ')}], filename = true) WHERE key = $1`]
+      : []),
+    ...(appended.length
+      ? [
+          `SELECT file, locate, rows FROM (${indexSelect(spec, `read_parquet([${appended.map(sqlString).join(', ')}], union_by_name = true, filename = true)`, true)}) WHERE key = $1`,
+        ]
+      : []),
+  ];
+  return selects.join(' UNION ALL ');
+}
