@@ -86,6 +86,8 @@ export default [
       { column: 'accession', dir: 'desc' },
       { column: 'cik', dir: 'asc' },
     ],
+    // The quarters' key indexes say which quarters hold a filer, and how many rows (TableSpec.keyIndex).
+    bounds: (v) => ({ cik: v.cik === undefined ? undefined : { in: [v.cik] } }),
     walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },
     record: FilingRecord,
     toRecord,

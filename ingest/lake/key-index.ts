@@ -67,15 +67,11 @@ export async function currentKeyIndex(conn: DuckDBConnection, dir: string, fp: s
  * live append files `appended` (computed from their rows: they are small, and no index describes them).
  */
 export function keyLookupSql(spec: TableSpec, indexes: readonly string[], appended: readonly string[]): string {
+  const list = (files: readonly string[]) => files.map(sqlString).join(', ');
+  const ofAppended = indexSelect(spec, `read_parquet([${list(appended)}], union_by_name = true, filename = true)`, true);
   const selects = [
-    ...(indexes.length
-      ? [`SELECT filename AS file, locate, rows FROM read_parquet([${indexes.map(sqlString).join(', ')}], filename = true) WHERE key = $1`]
-      : []),
-    ...(appended.length
-      ? [
-          `SELECT file, locate, rows FROM (${indexSelect(spec, `read_parquet([${appended.map(sqlString).join(', ')}], union_by_name = true, filename = true)`, true)}) WHERE key = $1`,
-        ]
-      : []),
+    ...(indexes.length ? [`SELECT filename AS file, locate, rows FROM read_parquet([${list(indexes)}], filename = true) WHERE key = $1`] : []),
+    ...(appended.length ? [`SELECT file, locate, rows FROM (${ofAppended}) WHERE key = $1`] : []),
   ];
   return selects.join(' UNION ALL ');
 }

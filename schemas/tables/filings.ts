@@ -46,4 +46,7 @@ export const filingsTable = defineTable({
   // A filer's page reads the one row group its CIK falls in, in each quarter it walks, and decompresses all its
   // columns: 16,384 rows instead of 122,880 (docs/layouts.md, "Row groups").
   rowGroupSize: 16_384,
+  // A filer's page looks its CIK up in each quarter's index first: the quarters it did not file in are never opened,
+  // and the ones it did are read in one query, as many as fill the page (docs/layouts.md, "Key indexes").
+  keyIndex: { key: 'cik' },
 });

@@ -69,10 +69,12 @@ const lists = (quarters: number): DateList[] => [
     routes: filingsRoutes,
     table: filingsTable,
     perQuarter: Number(process.env.BENCH_FILINGS_PER_QUARTER ?? 300_000),
+    // A filer's filings fall in a quarter independently of the others (about one quarter in three), as a company that
+    // files now and then: the CIK hashes the row's number with its quarter's.
     expr: (q) => ({
       accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
-      cik: `lpad(CAST(hash(i) % 700000 AS VARCHAR), 10, '0')`,
-      company: `'COMPANY ' || (hash(i) % 700000)`,
+      cik: `lpad(CAST(hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000 AS VARCHAR), 10, '0')`,
+      company: `'COMPANY ' || (hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000)`,
       form: FORMS,
       base_form: FORMS,
       is_amendment: 'false',
@@ -202,6 +204,9 @@ const lists = (quarters: number): DateList[] => [
     ],
   },
 ];
+
+/** A quarter as a number (2025Q4 → 8,104): consecutive quarters differ by one. */
+const quarterNumber = (q: Quarter) => Number(q.name.slice(0, 4)) * 4 + Number(q.name.slice(5)) - 1;
 
 const quarterList = (n: number): Quarter[] =>
   Array.from({ length: n }, (_, k) => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
@@ -7,6 +7,7 @@ import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
 import { fileFingerprint } from '../../ingest/lake/summary.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
+import { addEarlierQuarters } from '../support/earlier-quarters.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll } from '../support/page-all.ts';
 
@@ -29,12 +30,16 @@ describe('insider owner pages located by the key index', () => {
     app = await createTestApp({ env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
     await app.ingestSample(datasetInsider, { skipDiff: true });
     dir = join(app.settings.lakeDir, table);
-    await addEarlierYears(dir);
+    // The sample's quarter again one and two years earlier. The year-before copy adds a joint owner (`JOINT`) to
+    // every other filing, so that owner sits under several issuers; the oldest adds it to every third, and gives one
+    // filing's owners to `ONLY_OLDEST`, an owner of that quarter alone.
+    const joint = (every: number) => `CASE WHEN hash(accession) % ${every} = 0 THEN owner_ciks || ',${JOINT}' ELSE owner_ciks END`;
+    const first = `(SELECT min(accession) FROM read_parquet(${sqlString(join(dir, '*', 'data.parquet'))}))`;
+    quarters = await addEarlierQuarters(dir, insiderTransactionsTable, 'filed_date', [
+      { years: 1, replace: { owner_ciks: joint(2) } },
+      { years: 2, replace: { owner_ciks: `CASE WHEN accession = ${first} THEN '${ONLY_OLDEST}' ELSE ${joint(3)} END` } },
+    ]);
     await app.services.lake.refresh();
-    quarters = (await readdir(dir))
-      .filter((f) => f.includes('='))
-      .sort()
-      .reverse();
     const lake = app.services.lake;
     const original = lake.query;
     lake.query = (text, params, opts) => {
@@ -124,7 +129,8 @@ describe('insider owner pages located by the key index', () => {
       // The joint owner under an issuer the newest quarter's index does not name for it, in a new filing.
       await conn.run(
         `COPY (SELECT * REPLACE ('APPEND-0001' AS accession, ${sqlString(String(other[0].i))} AS issuer_cik, ${sqlString(JOINT)} AS owner_ciks) ` +
-          `FROM read_parquet(${sqlString(join(newest, 'data.parquet'))}) LIMIT 1) TO ${sqlString(join(newest, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
+          `FROM read_parquet(${sqlString(join(newest, 'data.parquet'))}) LIMIT 1) ` +
+          `TO ${sqlString(join(newest, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
       );
     } finally {
       conn.closeSync();
@@ -151,34 +157,3 @@ describe('insider owner pages located by the key index', () => {
     for (const owner of [JOINT, ONLY_OLDEST]) expect(await ids(`owner_cik=${owner}`, 7)).toEqual(await expected(owner));
   });
 });
-
-/**
- * The sample holds one quarter: its rows are written again one and two years earlier (date and partition moved
- * together), each with its key index as the writer writes it. The year-before copy adds a joint owner (`JOINT`) to
- * every other filing, so that owner sits under several issuers; the oldest adds it to every third, and gives one
- * filing's owners to `ONLY_OLDEST`, an owner of that quarter alone.
- */
-async function addEarlierYears(dir: string): Promise<void> {
-  const [current] = (await readdir(dir)).filter((f) => f.includes('='));
-  const src = sqlString(join(dir, current, 'data.parquet'));
-  const { instance, conn } = await openDuck();
-  try {
-    for (const years of [1, 2]) {
-      const moved = `CAST(filed_date - INTERVAL ${years} YEAR AS DATE)`;
-      const quarter = `strftime(${moved}, '%Y') || 'Q' || quarter(${moved})`;
-      const [{ q }] = await queryRows(conn, `SELECT DISTINCT ${quarter} AS q FROM read_parquet(${src})`);
-      const out = join(dir, `filed_quarter=${q}`);
-      const joint = `CASE WHEN hash(accession) % ${years + 1} = 0 THEN owner_ciks || ',${JOINT}' ELSE owner_ciks END`;
-      const owners = years === 2 ? `CASE WHEN accession = (SELECT min(accession) FROM read_parquet(${src})) THEN '${ONLY_OLDEST}' ELSE ${joint} END` : joint;
-      await mkdir(out, { recursive: true });
-      await conn.run(
-        `COPY (SELECT * REPLACE (${moved} AS filed_date, ${owners} AS owner_ciks) FROM read_parquet(${src}) ORDER BY issuer_cik, filed_date, accession, row_seq) ` +
-          `TO ${sqlString(join(out, 'data.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
-      );
-      await writeKeyIndex(conn, insiderTransactionsTable, join(out, 'data.parquet'), join(out, KEY_INDEX_FILE));
-    }
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}

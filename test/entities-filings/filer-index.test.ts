@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
+import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import { KEY_INDEX_FILE } from '../../ingest/lake/key-index.ts';
+import { filingsTable } from '../../schemas/tables/filings.ts';
+import { addEarlierQuarters } from '../support/earlier-quarters.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { pageAll } from '../support/page-all.ts';
+
+/**
+ * `/v1/filings?cik=` looks the filer up in each quarter's key index (TableSpec.keyIndex, docs/layouts.md): the quarters
+ * it did not file in are never opened, and the pages are the rows of the plain filter over every quarter, in order.
+ */
+const ONLY_OLDEST = '0009000001';
+
+describe('a filer’s pages located by the key index', () => {
+  let app: TestApp;
+  let quarters: string[];
+  let renamed: string;
+  const sql: string[] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    await app.ingestSample(datasetEntities, { skipDiff: true });
+    await app.ingestSample(datasetFilings, { skipDiff: true });
+    [{ c: renamed }] = (await app.services.lake.query('SELECT min(cik) AS c FROM filings')) as { c: string }[];
+    // The sample's quarter again one and two years earlier: about half of the filers left out of the middle one, and
+    // the first filer of the oldest renamed to a CIK found nowhere else.
+    quarters = await addEarlierQuarters(join(app.settings.lakeDir, 'filings'), filingsTable, 'filed_date', [
+      { years: 1, where: 'hash(cik) % 2 = 0' },
+      { years: 2, replace: { cik: `CASE WHEN cik = '${renamed}' THEN '${ONLY_OLDEST}' ELSE cik END` } },
+    ]);
+    await app.services.lake.refresh();
+    const lake = app.services.lake;
+    const original = lake.query;
+    lake.query = (text, params, opts) => {
+      sql.push(text);
+      return original.call(lake, text, params, opts);
+    };
+  });
+  afterAll(() => app?.close());
+
+  async function expected(cik: string): Promise<string[]> {
+    const rows = await app.services.lake.query(
+      'SELECT accession, cik FROM filings WHERE cik = $1 ORDER BY filed_quarter DESC, filed_date DESC, accession DESC, cik',
+      [cik],
+    );
+    return rows.map((r) => `${r.accession}/${r.cik}`);
+  }
+  const ids = async (cik: string, limit: number) => (await pageAll(app, '/v1/filings', { qs: `cik=${cik}`, limit })).map((d) => `${d.accession}/${d.cik}`);
+
+  it('every filer’s pages hold the plain filter’s rows in its order, at any page size', async () => {
+    const ciks = (await app.services.lake.query('SELECT DISTINCT cik FROM filings ORDER BY cik')).map((r) => String(r.cik));
+    expect(ciks).toContain(ONLY_OLDEST);
+    for (const cik of ciks) {
+      const want = await expected(cik);
+      for (const limit of [2, 100]) expect(await ids(cik, limit), `${cik} limit ${limit}`).toEqual(want);
+    }
+  });
+
+  it('a page opens only the quarters the filer filed in; an unknown filer opens none', async () => {
+    sql.length = 0;
+    const r = await app.get(`/v1/filings?cik=${ONLY_OLDEST}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThan(0);
+    const reads = sql.filter((s) => s.includes('data.parquet'));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain(`/${quarters.at(-1)}/`);
+    for (const q of quarters.slice(0, -1)) expect(reads[0]).not.toContain(`/${q}/`);
+    // A filer left out of the middle quarter: its page reads the newest and the oldest only.
+    const [{ c: skipped }] = await app.services.lake.query(`SELECT min(cik) AS c FROM filings WHERE cik <> '${renamed}' AND hash(cik) % 2 = 1`);
+    sql.length = 0;
+    expect(await ids(String(skipped), 100)).toEqual(await expected(String(skipped)));
+    const opened = sql.filter((s) => s.includes('data.parquet')).join('\n');
+    expect(opened).not.toContain(`/${quarters[1]}/`);
+    expect(opened).toContain(`/${quarters[0]}/`);
+    expect(opened).toContain(`/${quarters[2]}/`);
+    sql.length = 0;
+    const none = await app.get('/v1/filings?cik=0000000001');
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+    expect(sql.filter((s) => s.includes('data.parquet'))).toEqual([]);
+    expect(sql.some((s) => s.includes(KEY_INDEX_FILE))).toBe(true);
+  });
+});
