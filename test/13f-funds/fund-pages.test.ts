@@ -5,6 +5,7 @@ import nportRoutes from '../../api/nport/routes.ts';
 import datasetNport from '../../ingest/datasets/nport/dataset.ts';
 import { fundHoldings } from '../../schemas/tables/nport.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { logQueries } from '../support/query-log.ts';
 import { generateNportDataSet } from '../bench/nport-ingest.bench.ts';
 import { pageAll as walk } from '../support/page-all.ts';
 
@@ -30,12 +31,7 @@ describe('fund holdings pages in the file order', () => {
     await writeFile(submission, lines.map((l, i) => (i > 0 && i % 2 ? l.replace(/-2024\t/, '-2023\t') : l)).join('\n'));
     await app.ingest(datasetNport, { from: gen }, { skipDiff: true });
     await app.ingestSample(datasetNport, { seed: 3, scale: 0.3, skipDiff: true });
-    const lake = app.services.lake;
-    const original = lake.query;
-    lake.query = (text, params, opts) => {
-      if (text.includes('fund_holdings')) sql.push(text);
-      return original.call(lake, text, params, opts);
-    };
+    logQueries(app.services.lake, sql, (s) => s.includes('fund_holdings'));
   });
   afterAll(() => app.close());
 

@@ -6,6 +6,7 @@ import { KEY_INDEX_FILE } from '../../ingest/lake/key-index.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { addEarlierQuarters } from '../support/earlier-quarters.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
 
 /**
@@ -32,12 +33,7 @@ describe('a filer’s pages located by the key index', () => {
       { years: 2, replace: { cik: `CASE WHEN cik = '${renamed}' THEN '${ONLY_OLDEST}' ELSE cik END` } },
     ]);
     await app.services.lake.refresh();
-    const lake = app.services.lake;
-    const original = lake.query;
-    lake.query = (text, params, opts) => {
-      sql.push(text);
-      return original.call(lake, text, params, opts);
-    };
+    logQueries(app.services.lake, sql);
   });
   afterAll(() => app?.close());
 

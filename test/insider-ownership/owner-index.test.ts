@@ -9,6 +9,7 @@ import { fileFingerprint } from '../../ingest/lake/summary.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { addEarlierQuarters } from '../support/earlier-quarters.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
 
 /**
@@ -40,12 +41,7 @@ describe('insider owner pages located by the key index', () => {
       { years: 2, replace: { owner_ciks: `CASE WHEN accession = ${first} THEN '${ONLY_OLDEST}' ELSE ${joint(3)} END` } },
     ]);
     await app.services.lake.refresh();
-    const lake = app.services.lake;
-    const original = lake.query;
-    lake.query = (text, params, opts) => {
-      sql.push(text);
-      return original.call(lake, text, params, opts);
-    };
+    logQueries(app.services.lake, sql);
   });
   afterAll(() => app?.close());
 
