@@ -300,8 +300,8 @@ type KeyLocator = (partitions: string[]) => Promise<ReadonlyMap<string, Located>
 const MAX_LOCATE = 500;
 
 /**
- * The key index's locator for a page whose filters bind the table's key index column to one value; null for any
- * other page. Each call is one query over the index files of its partitions (about 1.2 ms of CPU a file, one row
+ * The key index's locator for a page of a windowed walk whose filters bind the table's key index column to one
+ * value; null for any other page. Each call is one query over the index files of its partitions (about 1.2 ms of CPU a file, one row
  * group read) and over their live append files, which no index covers.
  */
 function keyLocator(lake: Lake, table: TableSpec, filters: Filters): KeyLocator | null {
