@@ -46,20 +46,37 @@ export async function writeKeyIndex(conn: DuckDBConnection, spec: TableSpec, dat
 }
 
 /**
- * The index file in partition folder `dir` when it describes the data there now: `fp` is the partition's
- * `baseDataFingerprint` (its `data.parquet`, whatever live append files sit beside it). Null otherwise.
+ * The index file in partition folder `dir` when it describes the data there now (`fp`: the partition's
+ * `baseDataFingerprint`, its `data.parquet` whatever live append files sit beside it), else null.
  */
-export async function currentKeyIndex(conn: DuckDBConnection, dir: string, fp: string | null): Promise<string | null> {
-  if (fp === null) return null;
-  const path = join(dir, KEY_INDEX_FILE);
-  try {
-    await stat(path);
-  } catch {
-    return null;
-  }
-  const rows = await queryRows(conn, `SELECT data_fingerprint FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
-  // An empty index may be of an empty file: nothing to prove with it, read the partition.
-  return rows.length && rows[0].data_fingerprint === fp ? path : null;
+export type KeyIndexCheck = (dir: string, fp: string | null) => Promise<string | null>;
+
+/**
+ * A `KeyIndexCheck` that reads an index's recorded fingerprint only when the index file or the data file changed since
+ * it last looked (a stat otherwise): the reader checks every partition of a table on each new listing, and the live
+ * lane lists the filing index and insider transactions again after every batch.
+ */
+export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
+  const seen = new Map<string, { stamp: string; path: string | null }>();
+  return async (dir, fp) => {
+    if (fp === null) return null;
+    const path = join(dir, KEY_INDEX_FILE);
+    let stamp: string;
+    try {
+      const st = await stat(path);
+      stamp = `${fp}|${st.size}|${st.mtimeMs}|${st.ino}`;
+    } catch {
+      seen.delete(dir);
+      return null;
+    }
+    const prior = seen.get(dir);
+    if (prior?.stamp === stamp) return prior.path;
+    const rows = await queryRows(conn, `SELECT data_fingerprint FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
+    // An empty index may be of an empty file: nothing to prove with it, read the partition.
+    const current = rows.length && rows[0].data_fingerprint === fp ? path : null;
+    seen.set(dir, { stamp, path: current });
+    return current;
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { type AttachedLookup, attachServing, servingIdentity, servingRelation } 
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
-import { currentKeyIndex } from './key-index.ts';
+import { keyIndexChecker } from './key-index.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
@@ -158,6 +158,7 @@ export async function openLakeReader(
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
   let keyIndexes = new Map<string, ReadonlyMap<string, IndexedPartition>>();
+  const currentKeyIndex = keyIndexChecker(conn);
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
@@ -215,7 +216,7 @@ export async function openLakeReader(
   async function keyIndexesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, IndexedPartition>> {
     const out = new Map<string, IndexedPartition>();
     for (const [value, files] of l.byPartition) {
-      out.set(value, { index: await currentKeyIndex(conn, dirname(files[0]), fps.get(value) ?? null), appended: files.filter(isAppendFile) });
+      out.set(value, { index: await currentKeyIndex(dirname(files[0]), fps.get(value) ?? null), appended: files.filter(isAppendFile) });
     }
     return out;
   }

@@ -71,19 +71,22 @@ const lists = (quarters: number): DateList[] => [
     perQuarter: Number(process.env.BENCH_FILINGS_PER_QUARTER ?? 300_000),
     // A filer's filings fall in a quarter independently of the others (about one quarter in three), as a company that
     // files now and then: the CIK hashes the row's number with its quarter's.
-    expr: (q) => ({
-      accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
-      cik: `lpad(CAST(hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000 AS VARCHAR), 10, '0')`,
-      company: `'COMPANY ' || (hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000)`,
-      form: FORMS,
-      base_form: FORMS,
-      is_amendment: 'false',
-      filed_date: `${q.start} + CAST(i * 90 // $per AS INTEGER)`,
-      size: 'hash(i) % 1000000',
-      filing_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '.txt'`,
-      index_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '-index.htm'`,
-      detail_source: `'index'`,
-    }),
+    expr: (q) => {
+      const filer = `hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000`;
+      return {
+        accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
+        cik: `lpad(CAST(${filer} AS VARCHAR), 10, '0')`,
+        company: `'COMPANY ' || (${filer})`,
+        form: FORMS,
+        base_form: FORMS,
+        is_amendment: 'false',
+        filed_date: `${q.start} + CAST(i * 90 // $per AS INTEGER)`,
+        size: 'hash(i) % 1000000',
+        filing_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '.txt'`,
+        index_url: `'https://www.sec.gov/Archives/edgar/data/' || i || '-index.htm'`,
+        detail_source: `'index'`,
+      };
+    },
     order: 'filed_date DESC, accession DESC, cik',
     keys: ['cik'],
     pages: ({ cik }, month) => [

@@ -4,7 +4,7 @@ import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
 import { KEY_INDEX_FILE } from '../../ingest/lake/key-index.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
-import { addEarlierQuarters } from '../support/earlier-quarters.ts';
+import { addEarlierPartitions } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
@@ -28,7 +28,7 @@ describe('a filer’s pages located by the key index', () => {
     [{ c: renamed }] = (await app.services.lake.query('SELECT min(cik) AS c FROM filings')) as { c: string }[];
     // The sample's quarter again one and two years earlier: about half of the filers left out of the middle one, and
     // the first filer of the oldest renamed to a CIK found nowhere else.
-    quarters = await addEarlierQuarters(join(app.settings.lakeDir, 'filings'), filingsTable, 'filed_date', [
+    quarters = await addEarlierPartitions(join(app.settings.lakeDir, 'filings'), filingsTable, 'filed_date', [
       { years: 1, where: 'hash(cik) % 2 = 0' },
       { years: 2, replace: { cik: `CASE WHEN cik = '${renamed}' THEN '${ONLY_OLDEST}' ELSE cik END` } },
     ]);

@@ -7,7 +7,7 @@ import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
 import { fileFingerprint } from '../../ingest/lake/summary.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
-import { addEarlierQuarters } from '../support/earlier-quarters.ts';
+import { addEarlierPartitions } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
@@ -36,7 +36,7 @@ describe('insider owner pages located by the key index', () => {
     // filing's owners to `ONLY_OLDEST`, an owner of that quarter alone.
     const joint = (every: number) => `CASE WHEN hash(accession) % ${every} = 0 THEN owner_ciks || ',${JOINT}' ELSE owner_ciks END`;
     const first = `(SELECT min(accession) FROM read_parquet(${sqlString(join(dir, '*', 'data.parquet'))}))`;
-    quarters = await addEarlierQuarters(dir, insiderTransactionsTable, 'filed_date', [
+    quarters = await addEarlierPartitions(dir, insiderTransactionsTable, 'filed_date', [
       { years: 1, replace: { owner_ciks: joint(2) } },
       { years: 2, replace: { owner_ciks: `CASE WHEN accession = ${first} THEN '${ONLY_OLDEST}' ELSE ${joint(3)} END` } },
     ]);

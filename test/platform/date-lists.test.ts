@@ -1,4 +1,3 @@
-import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetEnforcement from '../../ingest/datasets/enforcement/dataset.ts';
@@ -14,7 +13,8 @@ import datasetRaises from '../../ingest/datasets/raises/dataset.ts';
 import datasetSuspensions from '../../ingest/datasets/trading-suspensions/dataset.ts';
 import datasetWhistleblower from '../../ingest/datasets/whistleblower/dataset.ts';
 import { keysetCursor } from '../../api/core/cursor.ts';
-import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { ALL_TABLES } from '../../schemas/tables/index.ts';
+import { addEarlierPartitions, quarterOf } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll as walk } from '../support/page-all.ts';
 
@@ -24,7 +24,6 @@ import { pageAll as walk } from '../support/page-all.ts';
  * query ordered by the date alone (the partition is the date's quarter or year on every row), and a first page the
  * newest partition fills reads that partition alone.
  */
-const quarterOf = (date: string) => `strftime(${date}, '%Y') || 'Q' || quarter(${date})`;
 const yearOf = (date: string) => `year(${date})`;
 /** U.S. federal fiscal year: October to September. */
 const fiscalYearOf = (date: string) => `year(${date}) + CASE WHEN month(${date}) >= 10 THEN 1 ELSE 0 END`;
@@ -155,26 +154,9 @@ const lists: {
  * partition moved together), as the writer lays a partition out, so the lists have older partitions to walk.
  */
 async function addEarlierYears(lakeDir: string): Promise<void> {
-  const { instance, conn } = await openDuck();
-  try {
-    for (const l of lists) {
-      const dir = join(lakeDir, l.table);
-      const [current] = (await readdir(dir)).filter((f) => f.includes('='));
-      for (const years of [1, 2]) {
-        const moved = `CAST(${l.date} - INTERVAL ${years} YEAR AS DATE)`;
-        const tmp = join(lakeDir, `.moved-${l.table}-${years}`);
-        await conn.run(
-          `COPY (SELECT * REPLACE (${moved} AS ${l.date}), ${l.of(moved)} AS ${l.partition} ` +
-            `FROM read_parquet(${sqlString(join(dir, current, '*.parquet'))}, hive_partitioning = false)) ` +
-            `TO ${sqlString(tmp)} (FORMAT parquet, PARTITION_BY (${l.partition}))`,
-        );
-        for (const part of await readdir(tmp)) await rename(join(tmp, part), join(dir, part));
-        await rm(tmp, { recursive: true });
-      }
-    }
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
+  for (const l of lists) {
+    const spec = ALL_TABLES.find((t) => t.name === l.table)!;
+    await addEarlierPartitions(join(lakeDir, l.table), spec, l.date, [{ years: 1 }, { years: 2 }], l.of);
   }
 }
 
