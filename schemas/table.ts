@@ -71,13 +71,13 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    */
   summary?: { key: string; max: string };
   /**
-   * A per-partition key index written beside each partition file by the same commit (ingest/lake/key-index.ts): per
-   * value of `key` (each comma-separated item of it, with `list`), the values of the first sort column on its rows and
-   * their count. A page filtering on `key` (an equality bound) reads the index of the partitions it walks first:
-   * it skips those without the key and adds the sort column's values as an `IN` filter, which the file's row-group
-   * statistics prune, where the filter alone scans every row of the column (docs/layouts.md).
+   * Per-partition key indexes written beside each partition file by the same commit (ingest/lake/key-index.ts), one
+   * file per entry. A page filtering on one of their keys (an equality bound) reads that index of the partitions it
+   * walks first: it skips those without the key and adds the first sort column's values on the key's rows as an `IN`
+   * filter, which the file's row-group statistics prune, where the filter alone scans every row of the column
+   * (docs/layouts.md).
    */
-  keyIndex?: { key: string; list?: boolean };
+  keyIndexes?: readonly KeyIndexSpec[];
   /**
    * A serving copy beside each partition file (ingest/lake/serving.ts): the same rows, columns and order in a native
    * DuckDB database file, renamed in by the same commit. Pages read it instead of the Parquet file when it describes
@@ -147,8 +147,10 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
   for (const c of spec.summary ? [spec.summary.key, spec.summary.max] : []) {
     if (!spec.columns[c]) throw new Error(`table ${spec.name}: summary column ${c} not in columns`);
   }
-  if (spec.keyIndex && (!spec.columns[spec.keyIndex.key] || !spec.sortBy.length)) {
-    throw new Error(`table ${spec.name}: key index column ${spec.keyIndex.key} not in columns, or no sort column to locate it by`);
+  for (const [i, { key }] of (spec.keyIndexes ?? []).entries()) {
+    if (!spec.columns[key] || !spec.sortBy.length || spec.keyIndexes!.findIndex((x) => x.key === key) !== i) {
+      throw new Error(`table ${spec.name}: key index column ${key} not in columns, indexed twice, or no sort column to locate it by`);
+    }
   }
   if (spec.servingLookup) checkServingLookup(spec);
   return spec;
@@ -164,6 +166,26 @@ function checkServingLookup(spec: TableSpec): void {
     if (!all[c] || c === key) throw new Error(`table ${spec.name}: serving lookup column ${c} not in columns, or the key`);
     if (keyed.has(c)) throw new Error(`table ${spec.name}: serving lookup column ${c} is a partition, sort, key or summary column`);
   }
+}
+
+/** One key index of a table (`TableSpec.keyIndexes`): per value of `key`, the first sort column's values on its rows and their count. */
+export interface KeyIndexSpec {
+  key: string;
+  /** The column holds comma-separated keys (an insider row's owners): each item is indexed. */
+  list?: boolean;
+  /** A coarse value each key spells out (an accession's year), which lets a page skip partitions without a lookup. */
+  bucket?: KeyBucket;
+}
+
+/**
+ * A coarse value a key carries in its own spelling, in SQL (over the key's SQL) and in JS, which must agree: the reader
+ * keeps the set of them that each partition's index holds, and a page skips, without reading its index, a partition
+ * whose set lacks its key's (an accession of 2021 is looked up in the quarters that hold any 2021 accession, whatever
+ * their dates). `of` answers null for a key it cannot place: that page looks up every partition.
+ */
+export interface KeyBucket {
+  sql: (key: string) => string;
+  of: (key: string) => string | null;
 }
 
 /** Columns the framework adds to every table. */

@@ -46,8 +46,11 @@ export interface Lake {
   tableInfo(table: string): Promise<TableInfo>;
   /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
-  /** Per partition value, its current key index and live append files, as of the last refresh; undefined: none declared. */
-  keyIndexes(table: string): ReadonlyMap<string, IndexedPartition> | undefined;
+  /**
+   * Per partition value, its current index over `key` (and its keys' buckets) and its live append files, as of the last
+   * refresh; undefined: the table declares no index over `key`.
+   */
+  keyIndexes(table: string, key: string): ReadonlyMap<string, IndexedPartition> | undefined;
   /**
    * The table read over these partitions' files only (paths from the listing): a FROM item, and what fills in on its
    * rows the columns serving copies keep once per filing (call it on the rows a page keeps).
@@ -224,7 +227,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     catalog: () => readCatalog(lakeDir),
     partitions: async (table) => reader.partitions(table),
     summaries: (table) => reader.summaries(table),
-    keyIndexes: (table) => reader.keyIndexes(table),
+    keyIndexes: (table, key) => reader.keyIndexes(table, key),
     relation: (table, partitions) => reader.relation(table, partitions),
     topRelation: (table, partitions) => reader.topRelation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),

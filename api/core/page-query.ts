@@ -290,7 +290,7 @@ interface Located {
   values: readonly string[] | null;
 }
 
-/** What a table's key index (`TableSpec.keyIndex`) says of some partitions: those that may hold the page's key. */
+/** What a table's key index (`TableSpec.keyIndexes`) says of some partitions: those that may hold the page's key. */
 type KeyLocator = (partitions: string[]) => Promise<ReadonlyMap<string, Located>>;
 
 /**
@@ -300,19 +300,24 @@ type KeyLocator = (partitions: string[]) => Promise<ReadonlyMap<string, Located>
 const MAX_LOCATE = 500;
 
 /**
- * The key index's locator for a page of a windowed walk whose filters bind the table's key index column to one
- * value; null for any other page. Each call is one query over the index files of its partitions (about 1.2 ms of CPU a file, one row
- * group read) and over their live append files, which no index covers.
+ * The key index's locator for a page of a windowed walk whose filters bind the key of one of the table's key indexes
+ * to one value (the first such index); null for any other page. Each call is one query over the index files of its
+ * partitions (about 1.2 ms of CPU a file, one row group read) and over their live append files, which no index covers;
+ * a partition whose index holds no key of the page key's bucket (`KeyIndexSpec.bucket`) is left out without a read.
  */
 function keyLocator(lake: Lake, table: TableSpec, filters: Filters): KeyLocator | null {
-  const keys = table.keyIndex && filters.bounds?.[table.keyIndex.key]?.in;
-  const indexes = table.keyIndex && lake.keyIndexes(table.name);
-  if (keys?.length !== 1 || !indexes) return null;
+  const spec = table.keyIndexes?.find((x) => filters.bounds?.[x.key]?.in?.length === 1);
+  const indexes = spec && lake.keyIndexes(table.name, spec.key);
+  if (!spec || !indexes) return null;
+  const key = filters.bounds![spec.key].in![0];
+  const bucket = spec.bucket?.of(key) ?? null;
   return async (partitions) => {
     const out = new Map<string, Located>();
     const indexed: { p: string; index: string; appended: readonly string[] }[] = [];
     for (const p of partitions) {
       const at = indexes.get(p);
+      // Its index holds no key of the bucket and no append file sits beside it: the key is not in the partition.
+      if (at?.index && at.buckets && bucket !== null && !at.buckets.has(bucket) && !at.appended.length) continue;
       // A partition without a current index (a lake written before indexes, a crash between renames) is read whole.
       if (at?.index) indexed.push({ p, index: at.index, appended: at.appended });
       else out.set(p, { rows: Number.POSITIVE_INFINITY, values: null });
@@ -321,11 +326,12 @@ function keyLocator(lake: Lake, table: TableSpec, filters: Filters): KeyLocator 
     const partitionOf = new Map(indexed.map((x) => [dirname(x.index), x.p]));
     const sql = keyLookupSql(
       table,
+      spec,
       indexed.map((x) => x.index),
       indexed.flatMap((x) => x.appended),
     );
     const found = new Map<string, { rows: number; values: Set<string> }>();
-    for (const r of await lake.query(sql, [keys[0]])) {
+    for (const r of await lake.query(sql, [key])) {
       const p = partitionOf.get(dirname(String(r.file)));
       if (p === undefined) continue;
       const at = found.get(p) ?? { rows: 0, values: new Set<string>() };

@@ -86,8 +86,8 @@ export default [
       { column: 'accession', dir: 'desc' },
       { column: 'cik', dir: 'asc' },
     ],
-    // The quarters' key indexes say which quarters hold a filer, and how many rows (TableSpec.keyIndex).
-    bounds: (v) => ({ cik: v.cik === undefined ? undefined : { in: [v.cik] } }),
+    // The quarters' key indexes say which quarters hold a filer or a filing, and how many rows (TableSpec.keyIndexes).
+    bounds: (v) => ({ cik: v.cik === undefined ? undefined : { in: [v.cik] }, accession: v.accession === undefined ? undefined : { in: [v.accession] } }),
     walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },
     record: FilingRecord,
     toRecord,

@@ -102,7 +102,7 @@ const list = defineList({
     min_value_usd: f.gte('value_usd'),
   },
   validate: (v) => [rangeIssue(v, 'date_from', 'date_to')],
-  // The quarters' key indexes locate an owner's rows (TableSpec.keyIndex): the filter alone scans every owner list.
+  // The quarters' key indexes locate an owner's rows (TableSpec.keyIndexes): the filter alone scans every owner list.
   bounds: (v) => ({ owner_ciks: v.owner_cik === undefined ? undefined : { in: [v.owner_cik] } }),
   // Newest quarter first: the quarter is the filing date's (ingest/datasets/insider/rows.ts), so the order is the same
   // as by date alone, and a page reads the newest quarters until it is full instead of every quarter's file

@@ -3,19 +3,19 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { fileFingerprint } from './summary.ts';
-import type { TableSpec } from '../../schemas/table.ts';
+import type { KeyIndexSpec, TableSpec } from '../../schemas/table.ts';
 
 /**
- * Per-partition key indexes (`TableSpec.keyIndex`): beside a partition's `data.parquet`, a small Parquet file (named so
- * the listing, which takes `*.parquet`, never reads it as data) with one row per (key value, value of the table's first
- * sort column) on the same rows, their row count, and the fingerprint of the data file it was computed from, sorted by
- * key so a lookup reads one row group of it. The data file is sorted by that first column, so its values as an `IN`
- * filter let DuckDB skip every row group that cannot hold the key by statistics: an insider's page (`?owner_cik=`)
- * otherwise scans the owners column of every quarter it walks (docs/layouts.md). Renamed into place by the same commit
- * as its data file, after it; an index that does not describe the `data.parquet` there now (a crash between the
- * renames, a compaction) is not used, and the partition is read as if it had none.
+ * Per-partition key indexes (`TableSpec.keyIndexes`): beside a partition's `data.parquet`, a small Parquet file per
+ * index (named so the listing, which takes `*.parquet`, never reads it as data) with one row per (key value, value of
+ * the table's first sort column) on the same rows, their row count, and the fingerprint of the data file it was
+ * computed from, sorted by key so a lookup reads one row group of it. The data file is sorted by that first column, so
+ * its values as an `IN` filter let DuckDB skip every row group that cannot hold the key by statistics: an insider's
+ * page (`?owner_cik=`) otherwise scans the owners column of every quarter it walks (docs/layouts.md). Renamed into
+ * place by the same commit as its data file, after it; an index that does not describe the `data.parquet` there now
+ * (a crash between the renames, a compaction) is not used, and the partition is read as if it had none.
  */
-export const KEY_INDEX_FILE = 'data.keys';
+export const keyIndexFile = (key: string): string => `data.${key}.keys`;
 
 /** Rows per row group of an index: a lookup decodes one (measured: 1.2 ms a file at 1,024–8,192 rows, so the default). */
 const INDEX_ROW_GROUP = 8_192;
@@ -24,8 +24,7 @@ const INDEX_ROW_GROUP = 8_192;
  * The index of `spec` over its key, as SQL over `from` (rows of data files): key, locate (the first sort column's value
  * as text), rows; with `file`, per file too (`from` then reads with `filename = true`).
  */
-function indexSelect(spec: TableSpec, from: string, file = false): string {
-  const { key, list } = spec.keyIndex!;
+function indexSelect(spec: TableSpec, { key, list }: KeyIndexSpec, from: string, file = false): string {
   const locate = sqlIdent(spec.sortBy[0]);
   const items = list ? `unnest(string_split(${sqlIdent(key)}, ','))` : `CAST(${sqlIdent(key)} AS VARCHAR)`;
   // NULL keys are left out: an equality filter never matches them.
@@ -35,46 +34,64 @@ function indexSelect(spec: TableSpec, from: string, file = false): string {
   );
 }
 
-/** Writes the key index of the (staged) data file `dataFile` to `indexFile`. */
-export async function writeKeyIndex(conn: DuckDBConnection, spec: TableSpec, dataFile: string, indexFile: string): Promise<void> {
-  if (!spec.keyIndex) throw new Error(`table ${spec.name} declares no key index`);
+/** Writes the key index `index` of the (staged) data file `dataFile` to `indexFile`. */
+export async function writeKeyIndex(conn: DuckDBConnection, spec: TableSpec, index: KeyIndexSpec, dataFile: string, indexFile: string): Promise<void> {
   const fp = await fileFingerprint(dataFile);
+  const rows = indexSelect(spec, index, `read_parquet(${sqlString(dataFile)})`);
+  // The keys' buckets as a list on every row (one value to the encodings): the reader takes them with the fingerprint
+  // from the first row, where working them out from the keys costs 45–90 ms of CPU a 300,000-key index.
+  const buckets = index.bucket
+    ? `, (SELECT list(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL) FROM (SELECT ${index.bucket.sql('key')} AS b FROM ix)) AS key_buckets`
+    : '';
   await conn.run(
-    `COPY (SELECT *, ${sqlString(fp)} AS data_fingerprint FROM (${indexSelect(spec, `read_parquet(${sqlString(dataFile)})`)}) ORDER BY key, locate) ` +
+    `COPY (WITH ix AS MATERIALIZED (${rows}) SELECT *, ${sqlString(fp)} AS data_fingerprint${buckets} FROM ix ORDER BY key, locate) ` +
       `TO ${sqlString(indexFile)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${INDEX_ROW_GROUP})`,
   );
 }
 
-/**
- * The index file in partition folder `dir` when it describes the data there now (`fp`: the partition's
- * `baseDataFingerprint`, its `data.parquet` whatever live append files sit beside it), else null.
- */
-export type KeyIndexCheck = (dir: string, fp: string | null) => Promise<string | null>;
+/** Writes every key index of `spec` for the data file `dataFile` into folder `dir` (the test and bench lakes' layout). */
+export async function writeKeyIndexes(conn: DuckDBConnection, spec: TableSpec, dataFile: string, dir: string): Promise<void> {
+  for (const index of spec.keyIndexes ?? []) await writeKeyIndex(conn, spec, index, dataFile, join(dir, keyIndexFile(index.key)));
+}
+
+/** A partition's current index file, and the buckets of its keys when the index declares a bucket (else null). */
+export interface CurrentKeyIndex {
+  path: string;
+  buckets: ReadonlySet<string> | null;
+}
 
 /**
- * A `KeyIndexCheck` that reads an index's recorded fingerprint only when the index file or the data file changed since
- * it last looked (a stat otherwise): the reader checks every partition of a table on each new listing, and the live
- * lane lists the filing index and insider transactions again after every batch.
+ * The index `index` in partition folder `dir` when it describes the data there now (`fp`: the partition's
+ * `baseDataFingerprint`, its `data.parquet` whatever live append files sit beside it), else null.
+ */
+export type KeyIndexCheck = (dir: string, index: KeyIndexSpec, fp: string | null) => Promise<CurrentKeyIndex | null>;
+
+/**
+ * A `KeyIndexCheck` that reads an index's recorded fingerprint (and its keys' buckets) only when the index file or
+ * the data file changed since it last looked (a stat otherwise): the reader checks every partition of a table on each
+ * new listing, and the live lane lists the filing index and insider transactions again after every batch.
  */
 export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
-  const seen = new Map<string, { stamp: string; path: string | null }>();
-  return async (dir, fp) => {
+  const seen = new Map<string, { stamp: string; current: CurrentKeyIndex | null }>();
+  return async (dir, index, fp) => {
+    const path = join(dir, keyIndexFile(index.key));
     if (fp === null) return null;
-    const path = join(dir, KEY_INDEX_FILE);
     let stamp: string;
     try {
       const st = await stat(path);
       stamp = `${fp}|${st.size}|${st.mtimeMs}|${st.ino}`;
     } catch {
-      seen.delete(dir);
+      seen.delete(path);
       return null;
     }
-    const prior = seen.get(dir);
-    if (prior?.stamp === stamp) return prior.path;
-    const rows = await queryRows(conn, `SELECT data_fingerprint FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
+    const prior = seen.get(path);
+    if (prior?.stamp === stamp) return prior.current;
+    const columns = index.bucket ? 'data_fingerprint, key_buckets' : 'data_fingerprint';
+    const rows = await queryRows(conn, `SELECT ${columns} FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
     // An empty index may be of an empty file: nothing to prove with it, read the partition.
-    const current = rows.length && rows[0].data_fingerprint === fp ? path : null;
-    seen.set(dir, { stamp, path: current });
+    const current: CurrentKeyIndex | null =
+      rows.length && rows[0].data_fingerprint === fp ? { path, buckets: index.bucket ? new Set((rows[0].key_buckets as unknown[]).map(String)) : null } : null;
+    seen.set(path, { stamp, current });
     return current;
   };
 }
@@ -83,9 +100,9 @@ export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
  * SQL answering, for the key bound to `$1`, the (file, locate, rows) rows of the index files `indexes`, and of the
  * live append files `appended` (computed from their rows: they are small, and no index describes them).
  */
-export function keyLookupSql(spec: TableSpec, indexes: readonly string[], appended: readonly string[]): string {
+export function keyLookupSql(spec: TableSpec, index: KeyIndexSpec, indexes: readonly string[], appended: readonly string[]): string {
   const list = (files: readonly string[]) => files.map(sqlString).join(', ');
-  const ofAppended = indexSelect(spec, `read_parquet([${list(appended)}], union_by_name = true, filename = true)`, true);
+  const ofAppended = indexSelect(spec, index, `read_parquet([${list(appended)}], union_by_name = true, filename = true)`, true);
   const selects = [
     ...(indexes.length ? [`SELECT filename AS file, locate, rows FROM read_parquet([${list(indexes)}], filename = true) WHERE key = $1`] : []),
     ...(appended.length ? [`SELECT file, locate, rows FROM (${ofAppended}) WHERE key = $1`] : []),

@@ -12,9 +12,13 @@ import { catalogMtime, listTable, sameFiles, type TableListing } from './listing
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
 
-/** A partition as its key index describes it: the index (null: none, or stale) and the files it does not cover. */
+/**
+ * A partition as one of its key indexes describes it: the index (null: none, or stale), the buckets of its keys (null:
+ * the index declares none), and the files it does not cover.
+ */
 export interface IndexedPartition {
   index: string | null;
+  buckets: ReadonlySet<string> | null;
   appended: readonly string[];
 }
 
@@ -45,7 +49,7 @@ export interface LakeReader {
    * Per partition value, its key index file when it describes the partition's `data.parquet` (else null) and its live
    * append files, as of the last refresh; undefined for a table that declares no key index (ingest/lake/key-index.ts).
    */
-  keyIndexes(table: string): ReadonlyMap<string, IndexedPartition> | undefined;
+  keyIndexes(table: string, key: string): ReadonlyMap<string, IndexedPartition> | undefined;
   /**
    * The table's relation over the files of `partitions` only, as the last refresh listed them: SQL text naming our
    * own file paths (never user input), read like the table's view, and what completes its rows.
@@ -157,7 +161,8 @@ export async function openLakeReader(
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
-  let keyIndexes = new Map<string, ReadonlyMap<string, IndexedPartition>>();
+  // Per table, per indexed key, per partition value.
+  let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
   const currentKeyIndex = keyIndexChecker(conn);
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
@@ -212,11 +217,20 @@ export async function openLakeReader(
     return out;
   }
 
-  /** The key index of each partition of a listing (a table that declares one), checked against `fps` (base). */
-  async function keyIndexesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, IndexedPartition>> {
-    const out = new Map<string, IndexedPartition>();
-    for (const [value, files] of l.byPartition) {
-      out.set(value, { index: await currentKeyIndex(dirname(files[0]), fps.get(value) ?? null), appended: files.filter(isAppendFile) });
+  /** Each key index of each partition of a listing (a table that declares some), checked against `fps` (base). */
+  async function keyIndexesOf(
+    spec: TableSpec,
+    l: TableListing,
+    fps: ReadonlyMap<string, string | null>,
+  ): Promise<ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>> {
+    const out = new Map<string, Map<string, IndexedPartition>>();
+    for (const index of spec.keyIndexes ?? []) {
+      const of = new Map<string, IndexedPartition>();
+      for (const [value, files] of l.byPartition) {
+        const current = await currentKeyIndex(dirname(files[0]), index, fps.get(value) ?? null);
+        of.set(value, { index: current?.path ?? null, buckets: current?.buckets ?? null, appended: files.filter(isAppendFile) });
+      }
+      out.set(index.key, of);
     }
     return out;
   }
@@ -335,9 +349,9 @@ export async function openLakeReader(
       const serve = t.serving === true && options.serving !== false;
       // Each partition's data file fingerprinted once, for its summary and its serving copy alike.
       const fps =
-        t.summary || serve || t.keyIndex ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
+        t.summary || serve || t.keyIndexes ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
-      if (t.keyIndex) nextIndexes.set(t.name, await keyIndexesOf(l, fps.base));
+      if (t.keyIndexes) nextIndexes.set(t.name, await keyIndexesOf(t, l, fps.base));
       if (serve) {
         const before = nextServed.get(t.name);
         const now = await servingOf(t, l, fps.base, superseded, fresh);
@@ -408,9 +422,9 @@ export async function openLakeReader(
       if (!tables.find((t) => t.name === table)?.summary) return undefined;
       return summaries.get(table) ?? new Map();
     },
-    keyIndexes(table) {
-      if (!tables.find((t) => t.name === table)?.keyIndex) return undefined;
-      return keyIndexes.get(table) ?? new Map();
+    keyIndexes(table, key) {
+      if (!tables.find((t) => t.name === table)?.keyIndexes?.some((x) => x.key === key)) return undefined;
+      return keyIndexes.get(table)?.get(key) ?? new Map();
     },
     relation(table, partitions) {
       const spec = tables.find((t) => t.name === table);

@@ -8,7 +8,7 @@ import type { Rename } from './commit.ts';
 import { APPEND_PREFIX, isAppendFile, partitionDir } from './layout.ts';
 import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
-import { KEY_INDEX_FILE, writeKeyIndex } from './key-index.ts';
+import { keyIndexFile, writeKeyIndex } from './key-index.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -39,22 +39,22 @@ export interface StagedPartition extends WrittenPartition {
   summary?: Rename;
   /** The partition's serving copy (`spec.serving`), staged beside the file and renamed after it. */
   serving?: Rename;
-  /** The partition's key index (`spec.keyIndex`), staged beside the file and renamed after it. */
-  keyIndex?: Rename;
+  /** The partition's key indexes (`spec.keyIndexes`), staged beside the file and renamed after it. */
+  keyIndexes?: Rename[];
 }
 
 /**
  * A staged partition's renames in commit order: the data file, then its summary (ingest/lake/summary.ts), its
- * serving copy (ingest/lake/serving.ts) and its key index (key-index.ts), which describe it by fingerprint and are
+ * serving copy (ingest/lake/serving.ts) and its key indexes (key-index.ts), which describe it by fingerprint and are
  * ignored until they match it.
  */
 export function partitionRenames(p: StagedPartition): Rename[] {
-  return [{ from: p.staged, to: p.target }, ...[p.summary, p.serving, p.keyIndex].filter((r): r is Rename => r !== undefined)];
+  return [{ from: p.staged, to: p.target }, ...[p.summary, p.serving, ...(p.keyIndexes ?? [])].filter((r): r is Rename => r !== undefined)];
 }
 
 /** Every file a staged partition left under a temp name (removed when its run commits nothing). */
 export function stagedFiles(p: StagedPartition): string[] {
-  return [p.staged, ...[p.summary, p.serving, p.keyIndex].flatMap((r) => (r ? [r.from] : []))];
+  return [p.staged, ...[p.summary, p.serving, ...(p.keyIndexes ?? [])].flatMap((r) => (r ? [r.from] : []))];
 }
 
 /** The partition values present in a staging table (quoted identifiers), in order. */
@@ -136,7 +136,10 @@ async function writePartitions(
     // The summary is staged beside it under the same prefix and run id (a dead run's leftovers are swept alike).
     const summaryTmp = join(dir, `${mark}-${SUMMARY_FILE}.tmp-${runId}`);
     const servingTmp = join(dir, `${mark}-${SERVING_FILE}.tmp-${runId}`);
-    const indexTmp = join(dir, `${mark}-${KEY_INDEX_FILE}.tmp-${runId}`);
+    const indexes = (spec.keyIndexes ?? []).map((index) => ({
+      index,
+      rename: { from: join(dir, `${mark}-${keyIndexFile(index.key)}.tmp-${runId}`), to: join(dir, keyIndexFile(index.key)) },
+    }));
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
     const codes = order ? await sortCodes.of(spec, staging, inPartition) : [];
@@ -157,18 +160,15 @@ async function writePartitions(
         serving = { from: servingTmp, to: join(dir, SERVING_FILE) };
         await writeServingCopy(conn, spec, tmp, servingTmp);
       }
-      let keyIndex: Rename | undefined;
-      if (spec.keyIndex) {
-        keyIndex = { from: indexTmp, to: join(dir, KEY_INDEX_FILE) };
-        await writeKeyIndex(conn, spec, tmp, indexTmp);
-      }
-      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary, serving, keyIndex });
+      for (const { index, rename } of indexes) await writeKeyIndex(conn, spec, index, tmp, rename.from);
+      const keyIndexes = indexes.map((x) => x.rename);
+      written.push({ value, rows: Number(n), staged: tmp, target, superseded: appended, summary, serving, keyIndexes });
     } catch (err) {
       await rm(tmp, { force: true });
       await rm(summaryTmp, { force: true });
       await rm(servingTmp, { force: true });
       await rm(`${servingTmp}.wal`, { force: true });
-      await rm(indexTmp, { force: true });
+      for (const { rename } of indexes) await rm(rename.from, { force: true });
       throw err;
     }
   }

@@ -1,3 +1,4 @@
+import { accessionYear } from '../key-buckets.ts';
 import { defineTable } from '../table.ts';
 
 /**
@@ -47,6 +48,8 @@ export const filingsTable = defineTable({
   // columns: 16,384 rows instead of 122,880 (docs/layouts.md, "Row groups").
   rowGroupSize: 16_384,
   // A filer's page looks its CIK up in each quarter's index first: the quarters it did not file in are never opened,
-  // and the ones it did are read in one query, as many as fill the page (docs/layouts.md, "Key indexes").
-  keyIndex: { key: 'cik' },
+  // and the ones it did are read in one query, as many as fill the page (docs/layouts.md, "Key indexes"). A filing's
+  // page (?accession=) looks it up in the quarters holding accessions of its year only, and reads the one row group
+  // of its filer there.
+  keyIndexes: [{ key: 'cik' }, { key: 'accession', bucket: accessionYear }],
 });

@@ -90,7 +90,7 @@ export const insiderTransactionsTable = defineTable({
   lateMaterialization: true,
   // An owner's page (`?owner_cik=`) finds in each quarter's index the issuers the owner's rows are under, and reads
   // their row groups only, where the owners column alone was scanned in full (docs/layouts.md, "Key indexes").
-  keyIndex: { key: 'owner_ciks', list: true },
+  keyIndexes: [{ key: 'owner_ciks', list: true }],
 });
 
 export const insiderHoldingsTable = defineTable({

@@ -5,7 +5,7 @@ import filingsRoutes from '../../api/filings/routes.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
 import raisesRoutes from '../../api/raises/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
-import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
+import { writeKeyIndexes } from '../../ingest/lake/key-index.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
@@ -32,6 +32,8 @@ import { measure, type BenchResult } from './support.ts';
  */
 const QUARTERS = Number(process.env.BENCH_DATE_LISTS_QUARTERS ?? 40);
 const RUNS = Number(process.env.BENCH_DATE_LISTS_RUNS ?? 20);
+/** How far back (in quarters) the older key of a page lies (`column@old`). */
+const OLD_QUARTER = 20;
 const FORMS = `['4', '8-K', '10-Q', 'SC 13G', '424B2', '10-K', 'D', 'S-1'][1 + CAST(hash(i * 7) % 8 AS BIGINT)]`;
 const CODES = `['S', 'P', 'M', 'A', 'F', 'G'][1 + CAST(hash(i * 5) % 6 AS BIGINT)]`;
 
@@ -74,7 +76,8 @@ const lists = (quarters: number): DateList[] => [
     expr: (q) => {
       const filer = `hash(i + ${quarterNumber(q)}::BIGINT * 1000003) % 700000`;
       return {
-        accession: `lpad(CAST(1000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
+        // Unique across the lake, as the regulator's are: the filer agent's number leads with the quarter of its year.
+        accession: `lpad(CAST(${q.name.slice(5)}000000 + i % 900000 AS VARCHAR), 10, '0') || '-${q.name.slice(2, 4)}-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
         cik: `lpad(CAST(${filer} AS VARCHAR), 10, '0')`,
         company: `'COMPANY ' || (${filer})`,
         form: FORMS,
@@ -88,8 +91,8 @@ const lists = (quarters: number): DateList[] => [
       };
     },
     order: 'filed_date DESC, accession DESC, cik',
-    keys: ['cik'],
-    pages: ({ cik }, month) => [
+    keys: ['cik', 'accession'],
+    pages: ({ cik, accession, 'accession@old': old }, month) => [
       { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
       { name: '?form_type=10-K', query: () => 'form_type=10-K', where: 'form = $1', values: () => ['10-K'] },
       {
@@ -97,6 +100,18 @@ const lists = (quarters: number): DateList[] => [
         query: (i) => `cik=${cik[i % 10]}`,
         where: 'cik = $1',
         values: (i) => [cik[i % 10]],
+      },
+      {
+        name: '?accession= (a filing of the newest quarter)',
+        query: (i) => `accession=${accession[i % 10]}`,
+        where: 'accession = $1',
+        values: (i) => [accession[i % 10]],
+      },
+      {
+        name: `?accession= (a filing ${OLD_QUARTER} quarters back)`,
+        query: (i) => `accession=${old[i % 10]}`,
+        where: 'accession = $1',
+        values: (i) => [old[i % 10]],
       },
       {
         name: `?filed_from=&filed_to= (${month}, two years back)`,
@@ -232,8 +247,8 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
   const rowGroup = list.table.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
   // The same rows as the table was laid out and read with the defaults, served by an app of their own (null: the table
   // keeps the defaults).
-  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false, keyIndex: undefined };
-  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true || list.table.keyIndex !== undefined;
+  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false, keyIndexes: undefined };
+  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true || list.table.keyIndexes !== undefined;
   const routes = list.routes.map((ep) => ('table' in ep && ep.table === list.table ? { ...ep, table: defaults } : ep));
   const other = chose ? await createTestApp({ routes, env }) : null;
   const { instance, conn } = await openDuck(':memory:', { threads: '2', memory_limit: '4GB' });
@@ -249,8 +264,8 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         `COPY (SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${list.perQuarter}) t(i) ORDER BY ${list.table.sortBy.join(', ')}) ` +
           `TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowGroup})`,
       );
-      // The key index the writer puts beside the file (TableSpec.keyIndex).
-      if (list.table.keyIndex) await writeKeyIndex(conn, list.table, file, join(dirname(file), KEY_INDEX_FILE));
+      // The key indexes the writer puts beside the file (TableSpec.keyIndexes).
+      await writeKeyIndexes(conn, list.table, file, dirname(file));
       if (other) {
         const otherFile = join(other.settings.lakeDir, list.table.name, `${part}=${q.name}`, 'data.parquet');
         await mkdir(dirname(otherFile), { recursive: true });
@@ -270,10 +285,16 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
     // Keys of the newest quarter, so a page starts in it and walks back through the quarters.
     const newest = sqlString(join(dir, `${part}=${quarters[0].name}`, '*.parquet'));
     const keys: Record<string, string[]> = {};
-    for (const c of list.keys) {
-      const rows = await queryRows(conn, `SELECT DISTINCT ${c} AS k FROM read_parquet(${newest}) ORDER BY hash(k) LIMIT 10`);
-      keys[c] = rows.map((r) => String(r.k));
-    }
+    // And of an older quarter (`column@old`), for a page whose rows lie in one quarter far back.
+    const older = sqlString(join(dir, `${part}=${quarters[Math.min(OLD_QUARTER, quarters.length - 1)].name}`, '*.parquet'));
+    for (const c of list.keys)
+      for (const [key, file] of [
+        [c, newest],
+        [`${c}@old`, older],
+      ]) {
+        const rows = await queryRows(conn, `SELECT DISTINCT ${c} AS k FROM read_parquet(${file}) ORDER BY hash(k) LIMIT 10`);
+        keys[key] = rows.map((r) => String(r.k));
+      }
     const month = quarters[Math.min(8, quarters.length - 1)].start.slice(6, 13);
     const out: BenchResult[] = [
       {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
-import { KEY_INDEX_FILE } from '../../ingest/lake/key-index.ts';
+import { keyIndexFile } from '../../ingest/lake/key-index.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { addEarlierPartitions } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -10,7 +10,7 @@ import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
 
 /**
- * `/v1/filings?cik=` looks the filer up in each quarter's key index (TableSpec.keyIndex, docs/layouts.md): the quarters
+ * `/v1/filings?cik=` looks the filer up in each quarter's key index (TableSpec.keyIndexes, docs/layouts.md): the quarters
  * it did not file in are never opened, and the pages are the rows of the plain filter over every quarter, in order.
  */
 const ONLY_OLDEST = '0009000001';
@@ -77,6 +77,6 @@ describe('a filer’s pages located by the key index', () => {
     expect(none.status).toBe(200);
     expect(none.body.data).toEqual([]);
     expect(sql.filter((s) => s.includes('data.parquet'))).toEqual([]);
-    expect(sql.some((s) => s.includes(KEY_INDEX_FILE))).toBe(true);
+    expect(sql.some((s) => s.includes(keyIndexFile('cik')))).toBe(true);
   });
 });

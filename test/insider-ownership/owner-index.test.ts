@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetInsider from '../../ingest/datasets/insider/dataset.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
-import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
+import { keyIndexFile, writeKeyIndex } from '../../ingest/lake/key-index.ts';
 import { fileFingerprint } from '../../ingest/lake/summary.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { addEarlierPartitions } from '../support/earlier-partitions.ts';
@@ -13,10 +13,12 @@ import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
 
 /**
- * `/v1/insider?owner_cik=` reads each quarter's key index first (TableSpec.keyIndex, docs/layouts.md): the quarters
+ * `/v1/insider?owner_cik=` reads each quarter's key index first (TableSpec.keyIndexes, docs/layouts.md): the quarters
  * without the owner are skipped, and the others are read under the issuers the index names for it. The pages must be
  * the rows, in the order, of the plain filter over every quarter, whatever the index holds or lacks.
  */
+const OWNERS = insiderTransactionsTable.keyIndexes![0];
+const OWNER_INDEX = keyIndexFile(OWNERS.key);
 const JOINT = '0001000001';
 const ONLY_OLDEST = '0001000002';
 const table = 'insider_transactions';
@@ -62,7 +64,7 @@ describe('insider owner pages located by the key index', () => {
 
   it('the writer puts a key index beside the partition it writes: each owner with the issuers of its rows, and the data file it describes', async () => {
     const ingested = join(dir, quarters[0]);
-    const index = join(ingested, KEY_INDEX_FILE);
+    const index = join(ingested, OWNER_INDEX);
     expect(existsSync(index)).toBe(true);
     const { instance, conn } = await openDuck();
     try {
@@ -111,7 +113,7 @@ describe('insider owner pages located by the key index', () => {
     expect(none.status).toBe(200);
     expect(none.body.data).toEqual([]);
     expect(sql.filter((s) => s.includes('data.parquet'))).toEqual([]);
-    expect(sql.some((s) => s.includes(KEY_INDEX_FILE))).toBe(true);
+    expect(sql.some((s) => s.includes(OWNER_INDEX))).toBe(true);
   });
 
   it('a live append file’s rows are found beside the index, a missing or stale index leaves its quarter read whole', async () => {
@@ -137,14 +139,14 @@ describe('insider owner pages located by the key index', () => {
     expect(want.filter((id) => id.startsWith('APPEND-0001/'))).toHaveLength(1);
     for (const limit of [7, 100]) expect(await ids(`owner_cik=${JOINT}`, limit)).toEqual(want);
     // No index in the middle quarter: it is read whole, the others still located.
-    await rm(join(dir, quarters[1], KEY_INDEX_FILE));
+    await rm(join(dir, quarters[1], OWNER_INDEX));
     await app.services.lake.refresh();
     expect(await ids(`owner_cik=${JOINT}`, 7)).toEqual(want);
     // A stale index (of another data file) in the oldest quarter: ignored the same way.
-    await rm(join(dir, quarters[2], KEY_INDEX_FILE));
+    await rm(join(dir, quarters[2], OWNER_INDEX));
     const { instance: i2, conn: c2 } = await openDuck();
     try {
-      await writeKeyIndex(c2, insiderTransactionsTable, join(dir, quarters[0], 'data.parquet'), join(dir, quarters[2], KEY_INDEX_FILE));
+      await writeKeyIndex(c2, insiderTransactionsTable, OWNERS, join(dir, quarters[0], 'data.parquet'), join(dir, quarters[2], OWNER_INDEX));
     } finally {
       c2.closeSync();
       i2.closeSync();

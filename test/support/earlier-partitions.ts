@@ -1,7 +1,7 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDuck, sqlIdent, sqlString } from '../../ingest/lake/duck.ts';
-import { KEY_INDEX_FILE, writeKeyIndex } from '../../ingest/lake/key-index.ts';
+import { writeKeyIndexes } from '../../ingest/lake/key-index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 /** One copy of a partition's rows, `years` earlier: columns replaced by SQL expressions, rows kept by a condition. */
@@ -18,7 +18,7 @@ export const quarterOf = (date: string) => `strftime(${date}, '%Y') || 'Q' || qu
  * Writes the rows of the one partition a sample left in `dir` (a table's folder) again for each copy, `years` earlier
  * (`date` and the partition moved together; `of` gives the partition of a date, in SQL), as the writer lays a
  * partition out: `data.parquet` without the partition column, sorted by the table's `sortBy`, with its key index when
- * the table declares one. Returns the table's partition folders, newest first.
+ * the table declares some. Returns the table's partition folders, newest first.
  */
 export async function addEarlierPartitions(
   dir: string,
@@ -46,7 +46,7 @@ export async function addEarlierPartitions(
         const out = join(dir, folder);
         await mkdir(out, { recursive: true });
         await rename(join(tmp, folder, file), join(out, 'data.parquet'));
-        if (spec.keyIndex) await writeKeyIndex(conn, spec, join(out, 'data.parquet'), join(out, KEY_INDEX_FILE));
+        await writeKeyIndexes(conn, spec, join(out, 'data.parquet'), out);
       }
       await rm(tmp, { recursive: true });
     }
