@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { keysetCursor } from './cursor.ts';
-import type { CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
+import type { ColumnBound, CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
 import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
@@ -142,7 +142,7 @@ export interface FilteredList {
   where: string[];
   params: unknown[];
   scope: { sql: string | null; partition: string | null };
-  bounds?: Record<string, { in?: readonly string[]; gte?: number }>;
+  bounds?: Record<string, ColumnBound>;
 }
 
 /**
@@ -162,7 +162,7 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
   const bounds = Object.fromEntries(
-    Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, { in?: readonly string[]; gte?: number }] => !!e[1]),
+    Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, ColumnBound] => !!e[1]),
   );
   return { ep, values, where, params: b.params, scope, bounds };
 }

@@ -75,6 +75,20 @@ export interface Variant<P extends ParamDefs = ParamDefs, C extends string = str
   orderBy: OrderColumn<C>[];
 }
 
+/** What a list's validated filters bound on one column (`ListEndpoint.bounds`). */
+export interface ColumnBound {
+  /** Equality to one of these values. */
+  in?: readonly string[];
+  /** A minimum. */
+  gte?: number;
+  /**
+   * Equality to one of the values (column `k`) this query answers: a filter that resolves an identifier through another
+   * table (a ticker to its filers' CIKs). Our SQL text, the user's values bound; run only by a page that can use the
+   * keys (a key index over the column), which the filter's own SQL still decides row by row.
+   */
+  keysOf?: { sql: string; params: unknown[] };
+}
+
 export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C extends string = string> extends Common {
   kind: 'list';
   table: TableSpec;
@@ -96,7 +110,7 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C ex
    * What the validated (and resolved) values bound, per column: equality to one of `in`, a minimum `gte`. A table
    * with a key summary (`TableSpec.summary`) skips partitions that cannot match; the filters still apply in full.
    */
-  bounds?: (values: ParamValues<P>) => Record<string, { in?: readonly string[]; gte?: number } | undefined>;
+  bounds?: (values: ParamValues<P>) => Record<string, ColumnBound | undefined>;
   /**
    * How a page whose order starts with the partition column walks the partitions (api/core/page-query.ts): in
    * growing windows (`windows`, for many small partitions such as the events' days), and only within the partition

@@ -1,7 +1,7 @@
 import { allInTop, keyLookupSql, mayMatch, type PartitionRelation, type PartitionSummary, rowsAtMost, type SummaryBounds } from '../../ingest/lake/index.ts';
 import { dirname } from 'node:path';
 import type { TableSpec } from '../../schemas/table.ts';
-import type { OrderColumn } from './endpoint.ts';
+import type { ColumnBound, OrderColumn } from './endpoint.ts';
 import { MISSING_FILE, type Lake } from './lake.ts';
 import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';
 
@@ -13,7 +13,7 @@ export interface Filters {
    * What the filters bound, per column: equality to one of `in`, a minimum `gte`. A table with a key summary skips
    * the partitions whose summary rules the bounds out (`TableSpec.summary`, docs/read-path.md).
    */
-  bounds?: Record<string, { in?: readonly string[]; gte?: number }>;
+  bounds?: Record<string, ColumnBound>;
 }
 
 /** Most partitions read at once after the first (the API's pool has 4 connections, DuckDB 2 threads). */
@@ -139,7 +139,7 @@ async function readPage(
     // The one query reads the top index when every candidate's matches are among its key's top rows.
     return read(topOrRelation(lake, table, candidates, keyBounds), null, order, n);
   }
-  const locate = walk.windows ? keyLocator(lake, table, filters) : null;
+  const locate = walk.windows ? await keyLocator(lake, table, filters) : null;
   // The key index says which partitions hold the key, how many rows, and under which values of the sort column.
   if (locate) return readLocated(lake, table, order, String(start), later, cursorKey, n, walk, read, locate);
   walk.onRead?.([String(start)]);
@@ -299,39 +299,48 @@ type KeyLocator = (partitions: string[]) => Promise<ReadonlyMap<string, Located>
  */
 const MAX_LOCATE = 500;
 
+/** Most keys a page looks up at once (a ticker's filers, say); a filter resolving to more walks without the index. */
+const MAX_LOOKUP_KEYS = 20;
+
 /**
  * The key index's locator for a page of a windowed walk whose filters bind the key of one of the table's key indexes
- * to one value (the first such index); null for any other page. Each call is one query over the index files of its
- * partitions (about 1.2 ms of CPU a file, one row group read) and over their live append files, which no index covers;
- * a partition whose index holds no key of the page key's bucket (`KeyIndexSpec.bucket`) is left out without a read.
+ * to one value, or to the few values a query resolves (`ColumnBound.keysOf`): the first such index; null for any other
+ * page. Each call is one query over the index files of its partitions (about 1.2 ms of CPU a file, one row group read)
+ * and over their live append files, which no index covers; a partition whose index holds no key of the page keys'
+ * buckets (`KeyIndexSpec.bucket`) is left out without a read.
  */
-function keyLocator(lake: Lake, table: TableSpec, filters: Filters): KeyLocator | null {
-  const spec = table.keyIndexes?.find((x) => filters.bounds?.[x.key]?.in?.length === 1);
+async function keyLocator(lake: Lake, table: TableSpec, filters: Filters): Promise<KeyLocator | null> {
+  const spec = table.keyIndexes?.find((x) => filters.bounds?.[x.key]?.in?.length === 1 || filters.bounds?.[x.key]?.keysOf);
   const indexes = spec && lake.keyIndexes(table.name, spec.key);
   if (!spec || !indexes) return null;
-  const key = filters.bounds![spec.key].in![0];
-  const bucket = spec.bucket?.of(key) ?? null;
+  const bound = filters.bounds![spec.key];
+  const keys = bound.in ?? (await lake.query(bound.keysOf!.sql, [...bound.keysOf!.params])).map((r) => String(r.k));
+  if (keys.length > MAX_LOOKUP_KEYS) return null;
+  const buckets = spec.bucket && keys.map((k) => spec.bucket!.of(k));
+  // Null: some key has no bucket (every partition may hold it), or the index declares none.
+  const wanted = buckets && !buckets.includes(null) ? new Set(buckets as string[]) : null;
   return async (partitions) => {
     const out = new Map<string, Located>();
     const indexed: { p: string; index: string; appended: readonly string[] }[] = [];
     for (const p of partitions) {
       const at = indexes.get(p);
-      // Its index holds no key of the bucket and no append file sits beside it: the key is not in the partition.
-      if (at?.index && at.buckets && bucket !== null && !at.buckets.has(bucket) && !at.appended.length) continue;
+      // Its index holds no key of the buckets and no append file sits beside it: no key is in the partition.
+      if (at?.index && at.buckets && wanted && ![...wanted].some((b) => at.buckets!.has(b)) && !at.appended.length) continue;
       // A partition without a current index (a lake written before indexes, a crash between renames) is read whole.
       if (at?.index) indexed.push({ p, index: at.index, appended: at.appended });
       else out.set(p, { rows: Number.POSITIVE_INFINITY, values: null });
     }
-    if (!indexed.length) return out;
+    if (!indexed.length || !keys.length) return out;
     const partitionOf = new Map(indexed.map((x) => [dirname(x.index), x.p]));
     const sql = keyLookupSql(
       table,
       spec,
       indexed.map((x) => x.index),
       indexed.flatMap((x) => x.appended),
+      keys.length,
     );
     const found = new Map<string, { rows: number; values: Set<string> }>();
-    for (const r of await lake.query(sql, [key])) {
+    for (const r of await lake.query(sql, [...keys])) {
       const p = partitionOf.get(dirname(String(r.file)));
       if (p === undefined) continue;
       const at = found.get(p) ?? { rows: 0, values: new Set<string>() };

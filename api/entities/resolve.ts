@@ -1,6 +1,7 @@
 import type { Services } from '../core/services.ts';
 import { padCik } from '../../ingest/sources/common/index.ts';
 import { coreName, normalizeName } from '../../schemas/tables/entities.ts';
+import { holdsTicker } from './filters.ts';
 import { pickRange } from '../../ingest/sources/edgar/index.ts';
 
 /**
@@ -89,7 +90,7 @@ async function byTicker(services: Services, identifier: string, date?: string): 
     return { cik: hit.cik, name: String(hit.name ?? hit.listed_name ?? hit.cik), ticker, confidence: isCurrentHolder ? 1 : 0.95 };
   }
   // Directory loaded without the ticker history (submissions only): the entity's current ticker list.
-  const e = await q(services, `SELECT cik, name FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1) ORDER BY cik LIMIT 1`, [ticker]);
+  const e = await q(services, `SELECT cik, name FROM entities WHERE ${holdsTicker('$1')} ORDER BY cik LIMIT 1`, [ticker]);
   return e[0] ? { cik: String(e[0].cik), name: String(e[0].name), ticker, confidence: 1 } : null;
 }
 

@@ -97,15 +97,17 @@ export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
 }
 
 /**
- * SQL answering, for the key bound to `$1`, the (file, locate, rows) rows of the index files `indexes`, and of the
- * live append files `appended` (computed from their rows: they are small, and no index describes them).
+ * SQL answering, for the `keys` keys bound to `$1` … `$keys`, the (file, locate, rows) rows of the index files
+ * `indexes`, and of the live append files `appended` (computed from their rows: they are small, and no index describes
+ * them).
  */
-export function keyLookupSql(spec: TableSpec, index: KeyIndexSpec, indexes: readonly string[], appended: readonly string[]): string {
+export function keyLookupSql(spec: TableSpec, index: KeyIndexSpec, indexes: readonly string[], appended: readonly string[], keys = 1): string {
   const list = (files: readonly string[]) => files.map(sqlString).join(', ');
+  const matches = keys === 1 ? 'key = $1' : `key IN (${Array.from({ length: keys }, (_, i) => `$${i + 1}`).join(', ')})`;
   const ofAppended = indexSelect(spec, index, `read_parquet([${list(appended)}], union_by_name = true, filename = true)`, true);
   const selects = [
-    ...(indexes.length ? [`SELECT filename AS file, locate, rows FROM read_parquet([${list(indexes)}], filename = true) WHERE key = $1`] : []),
-    ...(appended.length ? [`SELECT file, locate, rows FROM (${ofAppended}) WHERE key = $1`] : []),
+    ...(indexes.length ? [`SELECT filename AS file, locate, rows FROM read_parquet([${list(indexes)}], filename = true) WHERE ${matches}`] : []),
+    ...(appended.length ? [`SELECT file, locate, rows FROM (${ofAppended}) WHERE ${matches}`] : []),
   ];
   return selects.join(' UNION ALL ');
 }

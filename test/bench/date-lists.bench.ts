@@ -8,6 +8,7 @@ import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { writeKeyIndexes } from '../../ingest/lake/key-index.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
+import { entitiesTable, entityTickersTable } from '../../schemas/tables/entities.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
@@ -61,7 +62,12 @@ interface DateList {
   order: string;
   /** Filter keys: values of each in the newest quarter are the keys its pages look up (10 a column). */
   keys: string[];
-  pages: (keys: Record<string, string[]>, month: string) => Page[];
+  /** Keys computed from the newest quarter's rows (an expression over them, for the rows `where` keeps). */
+  derivedKeys?: Record<string, { expr: string; where: string }>;
+  /** Other tables of the lake the list's filters read (one partition each), generated like the list's rows. */
+  beside?: { table: TableSpec; partition: string; rows: number; expr: Record<string, string> }[];
+  /** `lakeDir`: the API's lake, for raw SQL reading another of its tables. */
+  pages: (keys: Record<string, string[]>, month: string, lakeDir: string) => Page[];
 }
 
 const lists = (quarters: number): DateList[] => [
@@ -92,7 +98,38 @@ const lists = (quarters: number): DateList[] => [
     },
     order: 'filed_date DESC, accession DESC, cik',
     keys: ['cik', 'accession'],
-    pages: ({ cik, accession, 'accession@old': old }, month) => [
+    // One filer in 70 has a ticker (10,000 of 700,000, about the regulator's ticker file beside its directory).
+    derivedKeys: { ticker: { expr: `'T' || CAST(cik AS BIGINT)`, where: 'CAST(cik AS BIGINT) % 70 = 0' } },
+    beside: [
+      {
+        table: entitiesTable,
+        partition: '00000',
+        rows: 700_000,
+        expr: {
+          cik: `lpad(CAST(i AS VARCHAR), 10, '0')`,
+          name: `'COMPANY ' || i`,
+          ticker: `CASE WHEN i % 70 = 0 THEN 'T' || i END`,
+          tickers: `CASE WHEN i % 70 = 0 THEN '["T' || i || '"]' ELSE '[]' END`,
+          exchanges: `CASE WHEN i % 70 = 0 THEN '["Nasdaq"]' ELSE '[]' END`,
+          former_names: `'[]'`,
+          detail_source: `'submissions'`,
+          source_url: `'https://data.sec.gov/submissions/CIK' || lpad(CAST(i AS VARCHAR), 10, '0') || '.json'`,
+          updated_date: `DATE '2025-12-01'`,
+        },
+      },
+      {
+        table: entityTickersTable,
+        partition: 'T',
+        rows: 10_000,
+        expr: {
+          ticker: `'T' || (i * 70)`,
+          cik: `lpad(CAST(i * 70 AS VARCHAR), 10, '0')`,
+          valid_from: `DATE '2020-01-01'`,
+          last_seen: `DATE '2025-12-01'`,
+        },
+      },
+    ],
+    pages: ({ cik, accession, 'accession@old': old, ticker }, month, lakeDir) => [
       { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
       { name: '?form_type=10-K', query: () => 'form_type=10-K', where: 'form = $1', values: () => ['10-K'] },
       {
@@ -100,6 +137,12 @@ const lists = (quarters: number): DateList[] => [
         query: (i) => `cik=${cik[i % 10]}`,
         where: 'cik = $1',
         values: (i) => [cik[i % 10]],
+      },
+      {
+        name: `?ticker= (the same kind of filer, by its symbol)`,
+        query: (i) => `ticker=${ticker[i % 10]}`,
+        where: `cik IN (SELECT cik FROM read_parquet(${sqlString(join(lakeDir, 'entity_tickers', '*', '*.parquet'))}) WHERE ticker = $1)`,
+        values: (i) => [ticker[i % 10]],
       },
       {
         name: '?accession= (a filing of the newest quarter)',
@@ -275,6 +318,16 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         );
       }
     }
+    for (const b of list.beside ?? []) {
+      for (const lakeDir of [app.settings.lakeDir, ...(other ? [other.settings.lakeDir] : [])]) {
+        const file = join(lakeDir, b.table.name, `${b.table.partitionBy}=${b.partition}`, 'data.parquet');
+        await mkdir(dirname(file), { recursive: true });
+        await conn.run(
+          `COPY (SELECT ${generatedColumns(b.table, b.expr, [b.table.partitionBy])} FROM range(${b.rows}) t(i) ORDER BY ${b.table.sortBy.join(', ')}) ` +
+            `TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`,
+        );
+      }
+    }
     const generatedS = Math.round((performance.now() - t0) / 100) / 10;
     await app.services.lake.refresh();
     await other?.services.lake.refresh();
@@ -295,6 +348,10 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         const rows = await queryRows(conn, `SELECT DISTINCT ${c} AS k FROM read_parquet(${file}) ORDER BY hash(k) LIMIT 10`);
         keys[key] = rows.map((r) => String(r.k));
       }
+    for (const [key, { expr, where }] of Object.entries(list.derivedKeys ?? {})) {
+      const rows = await queryRows(conn, `SELECT DISTINCT ${expr} AS k FROM read_parquet(${newest}) WHERE ${where} ORDER BY hash(k) LIMIT 10`);
+      keys[key] = rows.map((r) => String(r.k));
+    }
     const month = quarters[Math.min(8, quarters.length - 1)].start.slice(6, 13);
     const out: BenchResult[] = [
       {
@@ -302,7 +359,7 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         figures: { generated_s: generatedS, row_group_rows: rowGroup, late_materialization: list.table.lateMaterialization ? 'on' : 'off' },
       },
     ];
-    for (const page of list.pages(keys, month)) {
+    for (const page of list.pages(keys, month, app.settings.lakeDir)) {
       const served = async (on: TestApp) => {
         let i = 0;
         return measure(async () => {

@@ -1,7 +1,9 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFilings from '../../ingest/datasets/filings/dataset.ts';
+import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { keyIndexFile } from '../../ingest/lake/key-index.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { addEarlierPartitions } from '../support/earlier-partitions.ts';
@@ -44,7 +46,18 @@ describe('a filer’s pages located by the key index', () => {
     );
     return rows.map((r) => `${r.accession}/${r.cik}`);
   }
-  const ids = async (cik: string, limit: number) => (await pageAll(app, '/v1/filings', { qs: `cik=${cik}`, limit })).map((d) => `${d.accession}/${d.cik}`);
+  const ids = async (cik: string, limit: number, qs = `cik=${cik}`) => (await pageAll(app, '/v1/filings', { qs, limit })).map((d) => `${d.accession}/${d.cik}`);
+  /** The filings of the CIKs that held a ticker, as the plain filter over every quarter finds them. */
+  async function ofTicker(ticker: string): Promise<string[]> {
+    const rows = await app.services.lake.query(
+      `SELECT accession, cik FROM filings WHERE cik IN (SELECT cik FROM entity_tickers WHERE ticker = $1
+         UNION SELECT cik FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1))
+       ORDER BY filed_quarter DESC, filed_date DESC, accession DESC, cik`,
+      [ticker],
+    );
+    return rows.map((r) => `${r.accession}/${r.cik}`);
+  }
+  const filingFiles = () => sql.filter((s) => s.includes('/filings/') && s.includes('data.parquet')).join('\n');
 
   it('every filer’s pages hold the plain filter’s rows in its order, at any page size', async () => {
     const ciks = (await app.services.lake.query('SELECT DISTINCT cik FROM filings ORDER BY cik')).map((r) => String(r.cik));
@@ -78,5 +91,52 @@ describe('a filer’s pages located by the key index', () => {
     expect(none.body.data).toEqual([]);
     expect(sql.filter((s) => s.includes('data.parquet'))).toEqual([]);
     expect(sql.some((s) => s.includes(keyIndexFile('cik')))).toBe(true);
+  });
+
+  it('a ticker’s page looks its filers’ CIKs up in the index: the plain filter’s rows, only the quarters they filed in', async () => {
+    const tickers = (await app.services.lake.query('SELECT DISTINCT ticker FROM entity_tickers WHERE cik IN (SELECT cik FROM filings) ORDER BY 1')).map(
+      (r) => String(r.ticker),
+    );
+    expect(tickers.length).toBeGreaterThan(5);
+    for (const t of tickers) for (const limit of [2, 100]) expect(await ids('', limit, `ticker=${t}`), `${t} limit ${limit}`).toEqual(await ofTicker(t));
+    // A ticker whose filer is left out of the middle quarter: its page never opens that quarter's file.
+    const [{ t: skipping }] = await app.services.lake.query(
+      `SELECT min(ticker) AS t FROM entity_tickers WHERE cik IN (SELECT cik FROM filings) AND cik <> '${renamed}' AND hash(cik) % 2 = 1`,
+    );
+    sql.length = 0;
+    expect(await ids('', 100, `ticker=${skipping}`)).toEqual(await ofTicker(String(skipping)));
+    expect(filingFiles()).not.toContain(`/${quarters[1]}/`);
+    expect(filingFiles()).toContain(`/${quarters[0]}/`);
+    expect(sql.some((s) => s.includes(keyIndexFile('cik')))).toBe(true);
+    // An unknown ticker: an empty page, no file of the filing index opened.
+    sql.length = 0;
+    const none = await app.get('/v1/filings?ticker=ZZZZQ');
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+    expect(filingFiles()).toBe('');
+  });
+
+  it('a ticker held by two filers over time finds both: every key of the ticker is looked up', async () => {
+    const [a, b] = (await app.services.lake.query('SELECT DISTINCT cik FROM entity_tickers WHERE cik IN (SELECT cik FROM filings) ORDER BY 1 LIMIT 2')).map(
+      (r) => String(r.cik),
+    );
+    const [{ t }] = await app.services.lake.query('SELECT min(ticker) AS t FROM entity_tickers WHERE cik = $1', [a]);
+    const folder = (await readdir(join(app.settings.lakeDir, 'entity_tickers'))).find((f) => f === `ticker_initial=${String(t)[0]}`)!;
+    const dir = join(app.settings.lakeDir, 'entity_tickers', folder);
+    const { instance, conn } = await openDuck();
+    try {
+      // The live lane's kind of file: the ticker once held by the second filer, until 2020.
+      await conn.run(
+        `COPY (SELECT * REPLACE ('${b}' AS cik, DATE '2015-01-01' AS valid_from, DATE '2020-01-01' AS valid_to) FROM read_parquet(${sqlString(join(dir, 'data.parquet'))}) ` +
+          `WHERE ticker = '${t}' LIMIT 1) TO ${sqlString(join(dir, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
+      );
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+    await app.services.lake.refresh();
+    const want = await ofTicker(String(t));
+    expect(new Set(want.map((id) => id.split('/')[1]))).toEqual(new Set([a, b]));
+    for (const limit of [3, 100]) expect(await ids('', limit, `ticker=${t}`)).toEqual(want);
   });
 });
