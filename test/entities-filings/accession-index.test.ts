@@ -8,6 +8,7 @@ import { accessionYear } from '../../schemas/key-buckets.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { addEarlierPartitions } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { plainFilings } from '../support/plain-filings.ts';
 import { logQueries } from '../support/query-log.ts';
 
 /**
@@ -42,13 +43,7 @@ describe('a filing’s page located by the accession index', () => {
   });
   afterAll(() => app?.close());
 
-  async function expected(accession: string): Promise<string[]> {
-    const rows = await app.services.lake.query(
-      'SELECT accession, cik FROM filings WHERE accession = $1 ORDER BY filed_quarter DESC, filed_date DESC, accession DESC, cik',
-      [accession],
-    );
-    return rows.map((r) => `${r.accession}/${r.cik}`);
-  }
+  const expected = (accession: string) => plainFilings(app.services.lake, 'accession = $1', [accession]);
   async function page(accession: string): Promise<string[]> {
     const r = await app.get(`/v1/filings?accession=${accession.replaceAll('-', '')}`);
     expect(r.status).toBe(200);

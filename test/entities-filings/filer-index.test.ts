@@ -8,6 +8,7 @@ import { keyIndexFile } from '../../ingest/lake/key-index.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { addEarlierPartitions } from '../support/earlier-partitions.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { plainFilings } from '../support/plain-filings.ts';
 import { logQueries } from '../support/query-log.ts';
 import { pageAll } from '../support/page-all.ts';
 
@@ -39,24 +40,15 @@ describe('a filer’s pages located by the key index', () => {
   });
   afterAll(() => app?.close());
 
-  async function expected(cik: string): Promise<string[]> {
-    const rows = await app.services.lake.query(
-      'SELECT accession, cik FROM filings WHERE cik = $1 ORDER BY filed_quarter DESC, filed_date DESC, accession DESC, cik',
-      [cik],
-    );
-    return rows.map((r) => `${r.accession}/${r.cik}`);
-  }
+  const expected = (cik: string) => plainFilings(app.services.lake, 'cik = $1', [cik]);
   const ids = async (cik: string, limit: number, qs = `cik=${cik}`) => (await pageAll(app, '/v1/filings', { qs, limit })).map((d) => `${d.accession}/${d.cik}`);
   /** The filings of the CIKs that held a ticker, as the plain filter over every quarter finds them. */
-  async function ofTicker(ticker: string): Promise<string[]> {
-    const rows = await app.services.lake.query(
-      `SELECT accession, cik FROM filings WHERE cik IN (SELECT cik FROM entity_tickers WHERE ticker = $1
-         UNION SELECT cik FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1))
-       ORDER BY filed_quarter DESC, filed_date DESC, accession DESC, cik`,
+  const ofTicker = (ticker: string) =>
+    plainFilings(
+      app.services.lake,
+      `cik IN (SELECT cik FROM entity_tickers WHERE ticker = $1 UNION SELECT cik FROM entities WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1))`,
       [ticker],
     );
-    return rows.map((r) => `${r.accession}/${r.cik}`);
-  }
   const filingFiles = () => sql.filter((s) => s.includes('/filings/') && s.includes('data.parquet')).join('\n');
 
   it('every filer’s pages hold the plain filter’s rows in its order, at any page size', async () => {
@@ -94,8 +86,8 @@ describe('a filer’s pages located by the key index', () => {
   });
 
   it('a ticker’s page looks its filers’ CIKs up in the index: the plain filter’s rows, only the quarters they filed in', async () => {
-    const tickers = (await app.services.lake.query('SELECT DISTINCT ticker FROM entity_tickers WHERE cik IN (SELECT cik FROM filings) ORDER BY 1')).map(
-      (r) => String(r.ticker),
+    const tickers = (await app.services.lake.query('SELECT DISTINCT ticker FROM entity_tickers WHERE cik IN (SELECT cik FROM filings) ORDER BY 1')).map((r) =>
+      String(r.ticker),
     );
     expect(tickers.length).toBeGreaterThan(5);
     for (const t of tickers) for (const limit of [2, 100]) expect(await ids('', limit, `ticker=${t}`), `${t} limit ${limit}`).toEqual(await ofTicker(t));

@@ -15,7 +15,9 @@ describe('an entity’s current tickers hold a ticker', () => {
       );
       for (const ticker of ['BRK-B', 'BRK', 'AAPL', 'T', 'TT', 'ZZZ', 'A']) {
         const fast = await queryRows(conn, `SELECT tickers::VARCHAR AS t FROM e WHERE ${holdsTicker('$1')} ORDER BY t`, [ticker]);
-        const parsed = await queryRows(conn, `SELECT tickers::VARCHAR AS t FROM e WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1) ORDER BY t`, [ticker]);
+        const parsed = await queryRows(conn, `SELECT tickers::VARCHAR AS t FROM e WHERE list_contains(from_json(tickers, '["VARCHAR"]'), $1) ORDER BY t`, [
+          ticker,
+        ]);
         expect(fast, ticker).toEqual(parsed);
       }
       const [{ n }] = await queryRows(conn, `SELECT count(*)::INTEGER AS n FROM e WHERE ${holdsTicker('$1')}`, ['AAPL']);
