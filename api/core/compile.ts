@@ -161,9 +161,7 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   const where = whereClauses(ep.filters, values, b);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
-  const bounds = Object.fromEntries(
-    Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, ColumnBound] => !!e[1]),
-  );
+  const bounds = Object.fromEntries(Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, ColumnBound] => !!e[1]));
   return { ep, values, where, params: b.params, scope, bounds };
 }
 
