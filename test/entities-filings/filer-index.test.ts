@@ -120,7 +120,8 @@ describe('a filer’s pages located by the key index', () => {
       // The live lane's kind of file: the ticker once held by the second filer, until 2020.
       await conn.run(
         `COPY (SELECT * REPLACE ('${b}' AS cik, DATE '2015-01-01' AS valid_from, DATE '2020-01-01' AS valid_to) ` +
-          `FROM read_parquet(${sqlString(join(dir, 'data.parquet'))}) WHERE ticker = '${t}' LIMIT 1) TO ${sqlString(join(dir, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
+          `FROM read_parquet(${sqlString(join(dir, 'data.parquet'))}) WHERE ticker = '${t}' LIMIT 1) ` +
+          `TO ${sqlString(join(dir, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
       );
     } finally {
       conn.closeSync();
