@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
@@ -131,5 +131,29 @@ describe('a filer’s pages located by the key index', () => {
     const want = await ofTicker(String(t));
     expect(new Set(want.map((id) => id.split('/')[1]))).toEqual(new Set([a, b]));
     for (const limit of [3, 100]) expect(await ids('', limit, `ticker=${t}`)).toEqual(want);
+  });
+
+  it('a ticker held by more filers than a page looks up walks without the index, to the same rows', async () => {
+    const ciks = (await app.services.lake.query('SELECT DISTINCT cik FROM filings ORDER BY cik LIMIT 21')).map((r) => String(r.cik));
+    expect(ciks).toHaveLength(21);
+    const dir = join(app.settings.lakeDir, 'entity_tickers', 'ticker_initial=W');
+    await mkdir(dir, { recursive: true });
+    const { instance, conn } = await openDuck();
+    try {
+      await conn.run(
+        `COPY (SELECT 'WIDE' AS ticker, cik, DATE '2001-01-01' + i::INTEGER AS valid_from, DATE '2025-01-01' AS last_seen ` +
+          `FROM (SELECT unnest([${ciks.map(sqlString).join(', ')}]) AS cik, unnest(range(${ciks.length})) AS i)) ` +
+          `TO ${sqlString(join(dir, 'part-live-000000000000001-test.parquet'))} (FORMAT parquet)`,
+      );
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+    await app.services.lake.refresh();
+    const want = await ofTicker('WIDE');
+    expect(new Set(want.map((id) => id.split('/')[1]))).toEqual(new Set(ciks));
+    sql.length = 0;
+    expect(await ids('', 100, 'ticker=WIDE')).toEqual(want);
+    expect(sql.some((s) => s.includes(keyIndexFile('cik')))).toBe(false);
   });
 });
