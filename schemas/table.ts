@@ -79,6 +79,12 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    */
   keyIndexes?: readonly KeyIndexSpec[];
   /**
+   * Columns of which each appended data file gets a Bloom filter beside it (ingest/lake/key-filter.ts). A page whose
+   * filters bind one of them skips, without opening them, the partitions whose files all lack the value: for tables of
+   * many small partitions (the events' days), where opening each file is the cost (docs/read-path.md).
+   */
+  keyFilters?: readonly string[];
+  /**
    * A serving copy beside each partition file (ingest/lake/serving.ts): the same rows, columns and order in a native
    * DuckDB database file, renamed in by the same commit. Pages read it instead of the Parquet file when it describes
    * the file there now (docs/read-path.md). The Parquet file stays the lake's interface and source of truth.
@@ -152,6 +158,7 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
       throw new Error(`table ${spec.name}: key index column ${key} not in columns, indexed twice, or no sort column to locate it by`);
     }
   }
+  for (const c of spec.keyFilters ?? []) if (!spec.columns[c]) throw new Error(`table ${spec.name}: key filter column ${c} not in columns`);
   if (spec.servingLookup) checkServingLookup(spec);
   return spec;
 }

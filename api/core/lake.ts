@@ -3,6 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
 import {
+  type FileKeyFilters,
   type IndexedPartition,
   openLakeReader,
   type LakeReader,
@@ -46,6 +47,8 @@ export interface Lake {
   tableInfo(table: string): Promise<TableInfo>;
   /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /** Per partition value, its files' key filters (null: a file has none); undefined: the table declares none. */
+  keyFilters(table: string): ReadonlyMap<string, readonly FileKeyFilters[] | null> | undefined;
   /**
    * Per partition value, its current index over `key` (and its keys' buckets) and its live append files, as of the last
    * refresh; undefined: the table declares no index over `key`.
@@ -228,6 +231,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     partitions: async (table) => reader.partitions(table),
     summaries: (table) => reader.summaries(table),
     keyIndexes: (table, key) => reader.keyIndexes(table, key),
+    keyFilters: (table) => reader.keyFilters(table),
     relation: (table, partitions) => reader.relation(table, partitions),
     topRelation: (table, partitions) => reader.topRelation(table, partitions),
     servedPartitions: (table) => reader.servedPartitions(table),

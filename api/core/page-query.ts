@@ -1,4 +1,13 @@
-import { allInTop, keyLookupSql, mayMatch, type PartitionRelation, type PartitionSummary, rowsAtMost, type SummaryBounds } from '../../ingest/lake/index.ts';
+import {
+  allInTop,
+  keyLookupSql,
+  mayHold,
+  mayMatch,
+  type PartitionRelation,
+  type PartitionSummary,
+  rowsAtMost,
+  type SummaryBounds,
+} from '../../ingest/lake/index.ts';
 import { dirname } from 'node:path';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { ColumnBound, OrderColumn } from './endpoint.ts';
@@ -86,7 +95,9 @@ async function readPage(
   const listed = first.column === table.partitionBy && rest.length && WALKABLE.has(type) ? pageOrder(await lake.partitions(table.name), type, first.dir) : null;
   const bounded = listed && (walk.from !== undefined || walk.to !== undefined) ? within(listed, walk, cmp, first.dir) : listed;
   const keyBounds = summaryBounds(table, filters.bounds);
-  const candidates = bounded && keyBounds && summaryCandidates(lake, table, bounded, keyBounds);
+  const summarized = bounded && keyBounds && summaryCandidates(lake, table, bounded, keyBounds);
+  // The key filters then leave out the partitions none of whose files can hold a bound key.
+  const candidates = (bounded && filteredCandidates(lake, table, summarized ?? bounded, filters.bounds)) || summarized;
   const parts = candidates ?? bounded;
   // No partition within the walk's bounds, or none whose summary holds the key (or a value that large): the page is
   // empty, and no file is opened (without bounds or summaries, an empty listing still runs the query).
@@ -396,6 +407,28 @@ function summaryCandidates(lake: Lake, table: TableSpec, parts: string[], keyBou
   // A lake written before summaries keeps today's path over the view.
   if (!summaries || [...summaries.values()].every((x) => x === null)) return null;
   return parts.filter((p) => mayMatch(summaries.get(p) ?? null, keyBounds));
+}
+
+/**
+ * The partitions (in page order) that may hold every key the filters bind on the table's key filter columns
+ * (`TableSpec.keyFilters`): a partition is left out when, for one such column, none of its files' filters may hold
+ * any of the column's bound values. Null when the filters bind none of the columns (or the table declares none); a
+ * partition with a file without filters stays.
+ */
+function filteredCandidates(lake: Lake, table: TableSpec, parts: string[], bounds: Filters['bounds']): string[] | null {
+  const bound = (table.keyFilters ?? []).flatMap((c) => (bounds?.[c]?.in ? [[c, bounds[c].in] as const] : []));
+  const filters = bound.length ? lake.keyFilters(table.name) : undefined;
+  if (!filters) return null;
+  return parts.filter((p) => {
+    const files = filters.get(p);
+    if (!files) return true;
+    return bound.every(([c, values]) =>
+      files.some((f) => {
+        const x = f.get(c);
+        return !x || values.some((v) => mayHold(x, v));
+      }),
+    );
+  });
 }
 
 /** What the filters' bounds say of the table's summary key and max column; null when they bound neither. */

@@ -74,6 +74,12 @@ const list = defineList({
   ],
   // `since`/`until` bound `detected_at`, whose UTC day is the partition (`detected_date`): days outside are never read.
   walk: { windows: true, bounds: (v) => ({ from: v.since?.slice(0, 10), to: v.until?.slice(0, 10) }) },
+  // Each day file's key filters say which days cannot hold the company or filing (TableSpec.keyFilters).
+  bounds: (v) => ({
+    entity_cik: v.cik === undefined ? undefined : { in: [v.cik] },
+    entity_ticker: v.ticker === undefined ? undefined : { in: [v.ticker] },
+    accession: v.accession === undefined ? undefined : { in: [v.accession] },
+  }),
   record: EventRecord,
   toRecord: toEventRecord,
 });

@@ -8,6 +8,7 @@ import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
+import { type FileKeyFilters, readKeyFilters } from './key-filter.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
@@ -45,6 +46,11 @@ export interface LakeReader {
    * declares no summary (ingest/lake/summary.ts).
    */
   summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
+  /**
+   * Per partition value, the key filters of each of its files (null: a file has none, so the partition may hold any
+   * key), as of the last refresh; undefined for a table that declares no key filters (ingest/lake/key-filter.ts).
+   */
+  keyFilters(table: string): ReadonlyMap<string, readonly FileKeyFilters[] | null> | undefined;
   /**
    * Per partition value, its key index file when it describes the partition's `data.parquet` (else null) and its live
    * append files, as of the last refresh; undefined for a table that declares no key index (ingest/lake/key-index.ts).
@@ -164,6 +170,10 @@ export async function openLakeReader(
   // Per table, per indexed key, per partition value.
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
   const currentKeyIndex = keyIndexChecker(conn);
+  // Per table, per partition value, its files' key filters; and every file's filters read so far (files never change
+  // under their name: a missing filter is looked for again at the next listing, one is renamed in after its file).
+  let keyFilters = new Map<string, ReadonlyMap<string, readonly FileKeyFilters[] | null>>();
+  const filtersRead = new Map<string, FileKeyFilters>();
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
@@ -231,6 +241,22 @@ export async function openLakeReader(
         of.set(value, { index: current?.path ?? null, buckets: current?.buckets ?? null, appended: files.filter(isAppendFile) });
       }
       out.set(index.key, of);
+    }
+    return out;
+  }
+
+  /** Each partition's files' key filters (a table that declares some); null for a partition with a file without. */
+  async function keyFiltersOf(l: TableListing): Promise<ReadonlyMap<string, readonly FileKeyFilters[] | null>> {
+    const out = new Map<string, readonly FileKeyFilters[] | null>();
+    for (const [value, files] of l.byPartition) {
+      const filters: FileKeyFilters[] = [];
+      for (const f of files) {
+        const read = filtersRead.get(f) ?? (await readKeyFilters(f));
+        if (!read) break;
+        filtersRead.set(f, read);
+        filters.push(read);
+      }
+      out.set(value, filters.length === files.length ? filters : null);
     }
     return out;
   }
@@ -335,6 +361,7 @@ export async function openLakeReader(
     const next = new Map(current);
     const nextSummaries = new Map(summaries);
     const nextIndexes = new Map(keyIndexes);
+    const nextFilters = new Map(keyFilters);
     const nextUniform = new Set(uniformTables);
     const views: string[] = [];
     let changed = false;
@@ -352,6 +379,7 @@ export async function openLakeReader(
         t.summary || serve || t.keyIndexes ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
       if (t.keyIndexes) nextIndexes.set(t.name, await keyIndexesOf(t, l, fps.base));
+      if (t.keyFilters) nextFilters.set(t.name, await keyFiltersOf(l));
       if (serve) {
         const before = nextServed.get(t.name);
         const now = await servingOf(t, l, fps.base, superseded, fresh);
@@ -384,6 +412,7 @@ export async function openLakeReader(
     retiringTables = superseded.tables;
     summaries = nextSummaries;
     keyIndexes = nextIndexes;
+    keyFilters = nextFilters;
     uniformTables = nextUniform;
     if (changed) gen++;
     preloader.add(fresh, (alias) => [...served.values()].some((m) => [...m.values()].some((c) => c.alias === alias)));
@@ -421,6 +450,10 @@ export async function openLakeReader(
     summaries(table) {
       if (!tables.find((t) => t.name === table)?.summary) return undefined;
       return summaries.get(table) ?? new Map();
+    },
+    keyFilters(table) {
+      if (!tables.find((t) => t.name === table)?.keyFilters) return undefined;
+      return keyFilters.get(table) ?? new Map();
     },
     keyIndexes(table, key) {
       if (!tables.find((t) => t.name === table)?.keyIndexes?.some((x) => x.key === key)) return undefined;

@@ -9,6 +9,7 @@ import { APPEND_PREFIX, isAppendFile, partitionDir } from './layout.ts';
 import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import { keyIndexFile, writeKeyIndex } from './key-index.ts';
+import { keyFilterFile, writeKeyFilters } from './key-filter.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -273,7 +274,16 @@ export async function appendPartitionFile(conn: DuckDBConnection, lakeDir: strin
       await rm(tmp, { force: true });
       return 0;
     }
+    // The file's key filters are written before it is renamed in and renamed after it: a crash between the two
+    // renames leaves a file without filters, which makes its partition one a page reads (key-filter.ts).
+    const filterTmp = spec.keyFilters ? join(dir, `.${keyFilterFile(name)}.tmp-${randomUUID().slice(0, 8)}`) : null;
+    if (filterTmp)
+      await writeKeyFilters(conn, spec, tmp, filterTmp).catch(async (err) => {
+        await rm(filterTmp, { force: true });
+        throw err;
+      });
     await rename(tmp, join(dir, name));
+    if (filterTmp) await rename(filterTmp, join(dir, keyFilterFile(name)));
     return Number(n);
   } catch (err) {
     await rm(tmp, { force: true });

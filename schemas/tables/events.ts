@@ -31,6 +31,9 @@ export const eventsTable = defineTable({
   },
   partitionBy: 'detected_date',
   sortBy: ['seq', 'id'],
+  // A company's or a filing's events (?cik=, ?accession=, ?ticker=) skip the days that hold none without opening their
+  // files: each file's Bloom filter of these columns (docs/read-path.md, "Events: the day walk").
+  keyFilters: ['entity_cik', 'accession', 'entity_ticker'],
   primaryKey: ['dedup_key'],
   writeMode: 'merge',
 });

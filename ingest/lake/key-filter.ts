@@ -1,0 +1,89 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import type { TableSpec } from '../../schemas/table.ts';
+
+/**
+ * Per-file key filters (`TableSpec.keyFilters`): beside a data file, a Bloom filter of each declared column's values in
+ * it (`part-….parquet` → `part-….filter`, which the listing's `*.parquet` never reads). A filter answers "maybe" for
+ * every value the file holds and "no" for all but about 1% of the others, so a page bound to a key skips, without
+ * opening it, every partition whose files all answer "no". Made for the events' day folders: a `?cik=` page that
+ * matches nothing opened all 3,650 days' files (0.5–1.5 s of CPU), where a lookup index costs as much as the file's
+ * own opening (docs/read-path.md). Data files of a partition without their filter make it unknown: it is read.
+ */
+export const keyFilterFile = (dataFile: string): string => dataFile.replace(/\.parquet$/, '.filter');
+
+/** One column's Bloom filter: `k` probes into the bits. */
+export interface KeyFilter {
+  k: number;
+  bits: Uint8Array;
+}
+
+/** Filters of one data file, by column. */
+export type FileKeyFilters = ReadonlyMap<string, KeyFilter>;
+
+/** Bits a value for a 1% false-positive rate (−ln 0.01 / ln² 2), and the probes that rate wants. */
+const BITS_PER_KEY = 9.6;
+const PROBES = 7;
+
+/** Two 32-bit FNV-1a hashes of the value (different offsets), combined per probe as h1 + i·h2 (double hashing). */
+function hashes(value: string): [number, number] {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x01000193) + 0x9e3779b9;
+  }
+  return [h1 >>> 0, (h2 >>> 0) | 1];
+}
+
+/** A filter holding `values` (distinct or not). */
+export function buildKeyFilter(values: readonly string[]): KeyFilter {
+  const bytes = Math.max(8, Math.ceil((values.length * BITS_PER_KEY) / 8));
+  const f: KeyFilter = { k: PROBES, bits: new Uint8Array(bytes) };
+  const m = bytes * 8;
+  for (const v of values) {
+    const [h1, h2] = hashes(v);
+    for (let i = 0; i < f.k; i++) {
+      const bit = ((h1 + Math.imul(i, h2)) >>> 0) % m;
+      f.bits[bit >> 3] |= 1 << (bit & 7);
+    }
+  }
+  return f;
+}
+
+/** False only when `value` is surely not among the filter's values. */
+export function mayHold(f: KeyFilter, value: string): boolean {
+  const m = f.bits.length * 8;
+  const [h1, h2] = hashes(value);
+  for (let i = 0; i < f.k; i++) {
+    const bit = ((h1 + Math.imul(i, h2)) >>> 0) % m;
+    if ((f.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/** Writes the filters of `spec.keyFilters` over the (staged) data file `dataFile` to `out`. */
+export async function writeKeyFilters(conn: DuckDBConnection, spec: TableSpec, dataFile: string, out: string): Promise<void> {
+  const columns: Record<string, { k: number; bits: string }> = {};
+  for (const c of spec.keyFilters ?? []) {
+    const rows = await queryRows(
+      conn,
+      `SELECT DISTINCT CAST(${sqlIdent(c)} AS VARCHAR) AS v FROM read_parquet(${sqlString(dataFile)}) WHERE ${sqlIdent(c)} IS NOT NULL`,
+    );
+    const f = buildKeyFilter(rows.map((r) => String(r.v)));
+    columns[c] = { k: f.k, bits: Buffer.from(f.bits).toString('base64') };
+  }
+  await writeFile(out, JSON.stringify({ columns }));
+}
+
+/** The filters written beside `dataFile`, or null when there are none (or they cannot be read). */
+export async function readKeyFilters(dataFile: string): Promise<FileKeyFilters | null> {
+  try {
+    const { columns } = JSON.parse(await readFile(keyFilterFile(dataFile), 'utf8')) as { columns: Record<string, { k: number; bits: string }> };
+    return new Map(Object.entries(columns).map(([c, f]) => [c, { k: f.k, bits: new Uint8Array(Buffer.from(f.bits, 'base64')) }]));
+  } catch {
+    return null;
+  }
+}

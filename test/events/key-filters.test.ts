@@ -1,0 +1,128 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import eventsRoutes from '../../api/events/routes.ts';
+import { appendEvents } from '../../ingest/events/writer.ts';
+import { buildKeyFilter, mayHold } from '../../ingest/lake/key-filter.ts';
+import type { EventDraft } from '../../schemas/events.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { pageAll } from '../support/page-all.ts';
+import { logQueries } from '../support/query-log.ts';
+
+/**
+ * The events writer puts a Bloom filter of each file's `entity_cik`, `entity_ticker` and `accession` beside it
+ * (TableSpec.keyFilters, ingest/lake/key-filter.ts), and a `?cik=`, `?ticker=` or `?accession=` page skips the days
+ * whose files cannot hold the value without opening them. Pages must stay the plain filter's rows, whatever the
+ * filters hold or lack.
+ */
+const DAYS = 12;
+const START = Date.UTC(2025, 5, 2, 14, 0);
+const dayOf = (i: number) => new Date(START + i * 86_400_000).toISOString().slice(0, 10);
+/** Day i's companies: a common one every day, one of its own, and a rare one on days 2 and 9 only. */
+const companies = (i: number) => ['0000000100', `00000002${String(i).padStart(2, '0')}`, ...(i === 2 || i === 9 ? ['0000000300'] : [])];
+
+function draft(i: number, cik: string, j: number): EventDraft {
+  return {
+    event_type: 'sec.filing.new',
+    importance: 'low',
+    confidence: 1,
+    entity_cik: cik,
+    entity_ticker: `T${cik.slice(-3)}`,
+    entity_name: null,
+    accession: `${cik}-25-${String(i * 100 + j).padStart(6, '0')}`,
+    summary: `event ${i}/${cik}/${j}`,
+    details: {},
+    evidence: [],
+    dedup_key: `kf|${i}|${cik}|${j}`,
+    occurred_at: null,
+  };
+}
+
+describe('events: per-file key filters skip the days that cannot hold a key', () => {
+  let app: TestApp;
+  const sql: string[] = [];
+  beforeAll(async () => {
+    app = await createTestApp({ routes: eventsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    for (let i = 0; i < DAYS; i++) {
+      const drafts = companies(i).flatMap((cik) => Array.from({ length: 3 }, (_, j) => draft(i, cik, j)));
+      await appendEvents(app.settings, drafts, { now: new Date(START + i * 86_400_000) });
+    }
+    await app.services.lake.refresh();
+    logQueries(app.services.lake, sql);
+  });
+  afterAll(() => app?.close());
+
+  const ids = async (qs: string, limit: number) => (await pageAll(app, '/v1/events', { qs, limit })).map((e) => String(e.id));
+  async function plain(where: string, value: string): Promise<string[]> {
+    const rows = await app.services.lake.query(`SELECT id FROM events WHERE ${where} = $1 ORDER BY seq DESC`, [value]);
+    return rows.map((r) => String(r.id));
+  }
+  /** The day folders the logged queries opened. */
+  const daysRead = () => Array.from({ length: DAYS }, (_, i) => dayOf(i)).filter((d) => sql.some((s) => s.includes(`detected_date=${d}/`)));
+
+  it('writes a filter beside every file', async () => {
+    for (let i = 0; i < DAYS; i++) {
+      const files = await readdir(join(app.settings.lakeDir, 'events', `detected_date=${dayOf(i)}`));
+      const data = files.filter((f) => f.endsWith('.parquet'));
+      expect(data.length).toBeGreaterThan(0);
+      for (const f of data) expect(files).toContain(f.replace(/\.parquet$/, '.filter'));
+    }
+  });
+
+  it('pages equal the plain filter, and read only the days that may hold the key', async () => {
+    for (const limit of [2, 100]) {
+      expect(await ids('cik=0000000300', limit)).toEqual(await plain('entity_cik', '0000000300'));
+      expect(await ids('cik=0000000100', limit)).toEqual(await plain('entity_cik', '0000000100'));
+      expect(await ids('ticker=T300', limit)).toEqual(await plain('entity_ticker', 'T300'));
+    }
+    sql.length = 0;
+    expect(await ids('cik=0000000300', 100)).toHaveLength(6);
+    // Days 2 and 9, and at most a false positive or so of the other ten (1% each).
+    expect(daysRead()).toContain(dayOf(2));
+    expect(daysRead()).toContain(dayOf(9));
+    expect(daysRead().length).toBeLessThanOrEqual(4);
+
+    const acc = '0000000205-25-000501';
+    expect(await plain('accession', acc)).toHaveLength(1);
+    sql.length = 0;
+    expect(await ids(`accession=${acc}`, 25)).toEqual(await plain('accession', acc));
+    expect(daysRead()).toContain(dayOf(5));
+    expect(daysRead().length).toBeLessThanOrEqual(3);
+  });
+
+  it('an unknown company opens no events file; a file without its filter has its day read', async () => {
+    sql.length = 0;
+    const none = await app.get('/v1/events?cik=0000009999');
+    expect(none.status).toBe(200);
+    expect(none.body.data).toEqual([]);
+    expect(daysRead().length).toBeLessThanOrEqual(2);
+
+    // A new file of the newest day whose filter never made it (a crash between the two renames): the day may hold
+    // anything, so it is read, and the rare company's event in it is found.
+    const last = DAYS - 1;
+    const dir = join(app.settings.lakeDir, 'events', `detected_date=${dayOf(last)}`);
+    const before = new Set(await readdir(dir));
+    await appendEvents(app.settings, [draft(last, '0000000300', 7)], { now: new Date(START + last * 86_400_000 + 3_600_000) });
+    const added = (await readdir(dir)).filter((f) => !before.has(f));
+    expect(added.filter((f) => f.endsWith('.filter'))).toHaveLength(1);
+    for (const f of added.filter((f) => f.endsWith('.filter'))) await rm(join(dir, f));
+    await app.services.lake.refresh();
+    sql.length = 0;
+    expect(await ids('cik=0000009999', 25)).toEqual([]);
+    expect(daysRead()).toContain(dayOf(last));
+    const rare = await plain('entity_cik', '0000000300');
+    expect(rare).toHaveLength(7);
+    for (const limit of [2, 100]) expect(await ids('cik=0000000300', limit)).toEqual(rare);
+  });
+
+  it('a filter holds every value it was built from and few others', () => {
+    const values = Array.from({ length: 5_000 }, (_, i) => String(1_000_000 + i).padStart(10, '0'));
+    const f = buildKeyFilter(values);
+    expect(values.every((v) => mayHold(f, v))).toBe(true);
+    const others = Array.from({ length: 20_000 }, (_, i) => String(5_000_000 + i).padStart(10, '0'));
+    const positives = others.filter((v) => mayHold(f, v)).length;
+    expect(positives / others.length).toBeLessThan(0.03);
+    // An empty file's filter holds nothing.
+    expect(mayHold(buildKeyFilter([]), '0000000001')).toBe(false);
+  });
+});
