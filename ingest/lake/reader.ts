@@ -246,8 +246,12 @@ export async function openLakeReader(
   }
 
   /** Each partition's files' key filters (a table that declares some); null for a partition with a file without. */
-  async function keyFiltersOf(l: TableListing): Promise<ReadonlyMap<string, readonly FileKeyFilters[] | null>> {
+  async function keyFiltersOf(table: string, l: TableListing): Promise<ReadonlyMap<string, readonly FileKeyFilters[] | null>> {
     const out = new Map<string, readonly FileKeyFilters[] | null>();
+    // The filters of this table's files that are gone (a test's rewrite, an operator's clean-up) are forgotten.
+    const listed = new Set(l.files);
+    const dir = `${tableDir(lakeDir, table)}/`;
+    for (const f of filtersRead.keys()) if (f.startsWith(dir) && !listed.has(f)) filtersRead.delete(f);
     for (const [value, files] of l.byPartition) {
       const filters: FileKeyFilters[] = [];
       for (const f of files) {
@@ -379,7 +383,7 @@ export async function openLakeReader(
         t.summary || serve || t.keyIndexes ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
       if (t.keyIndexes) nextIndexes.set(t.name, await keyIndexesOf(t, l, fps.base));
-      if (t.keyFilters) nextFilters.set(t.name, await keyFiltersOf(l));
+      if (t.keyFilters) nextFilters.set(t.name, await keyFiltersOf(t.name, l));
       if (serve) {
         const before = nextServed.get(t.name);
         const now = await servingOf(t, l, fps.base, superseded, fresh);
