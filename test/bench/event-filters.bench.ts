@@ -4,7 +4,7 @@ import eventsRoutes from '../../api/events/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { keyFilterFile, writeKeyFilters } from '../../ingest/lake/key-filter.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
-import { generatedColumns } from '../support/generated-columns.ts';
+import { writeEventDays } from '../support/event-days.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { measure, ratio, type BenchResult } from './support.ts';
 
@@ -26,27 +26,11 @@ export default async function eventFiltersBench(): Promise<BenchResult[]> {
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
   try {
     const cik = `lpad(CAST(hash(i) % 200000 AS VARCHAR), 10, '0')`;
-    const expr = {
-      id: `'ev-' || i`,
-      event_type: `'sec.filing.new'`,
-      importance: `'low'`,
-      importance_rank: '1',
-      confidence: '1.0',
-      summary: `'event ' || i`,
-      details: `'{}'`,
-      evidence: `'[]'`,
-      dedup_key: `'k' || i`,
+    await writeEventDays(bare.settings.lakeDir, DAYS, PER_DAY, {
       entity_cik: cik,
       accession: `${cik} || '-25-' || lpad(CAST(i % 1000000 AS VARCHAR), 6, '0')`,
-      detected_at: `TIMESTAMP '2016-01-01' + to_days(CAST(i // ${PER_DAY} AS INTEGER))`,
-      seq: 'i + 1',
-      detected_date: `DATE '2016-01-01' + CAST(i // ${PER_DAY} AS INTEGER)`,
-    };
+    });
     const dir = join(bare.settings.lakeDir, eventsTable.name);
-    await conn.run(
-      `COPY (SELECT ${generatedColumns(eventsTable, expr)} FROM range(${DAYS * PER_DAY}) t(i)) TO ${sqlString(dir)} ` +
-        '(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (detected_date), OVERWRITE_OR_IGNORE)',
-    );
     // The same files, each with the filters the events writer puts beside it.
     const filtered = join(app.settings.lakeDir, eventsTable.name);
     await cp(dir, filtered, { recursive: true });

@@ -6,10 +6,12 @@ import { eventsTable } from '../../schemas/tables/events.ts';
 /**
  * `perDay` events a day in `days` day folders of the events table, from 2016-01-01 on, written by DuckDB's partitioned
  * COPY (a second or two for 3,650 folders): the many-folder lakes of the events walk's tests and the read-path bench.
- * `seq` follows the days, as the writer numbers appends in commit order.
+ * `seq` follows the days, as the writer numbers appends in commit order. `columns`: expressions over `i` (the event's
+ * number) for the columns left NULL otherwise (a company, a filing).
  */
-export async function writeEventDays(lakeDir: string, days: number, perDay = 1): Promise<void> {
+export async function writeEventDays(lakeDir: string, days: number, perDay = 1, columns: Record<string, string> = {}): Promise<void> {
   const expr: Record<string, string> = {
+    ...columns,
     id: `'ev-' || i`,
     event_type: `'sec.filing.new'`,
     importance: `'low'`,
