@@ -171,9 +171,12 @@ export async function openLakeReader(
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
   const currentKeyIndex = keyIndexChecker(conn);
   // Per table, per partition value, its files' key filters; and every file's filters read so far (files never change
-  // under their name: a missing filter is looked for again at the next listing, one is renamed in after its file).
+  // under their name), or null for a file seen without filters at two listings: one is renamed in just after its file,
+  // so a first miss is looked for again, and a second means none is coming (an older file, a crash between the
+  // renames), not looked for at every listing after (3,650 failed reads).
   let keyFilters = new Map<string, ReadonlyMap<string, readonly FileKeyFilters[] | null>>();
-  const filtersRead = new Map<string, FileKeyFilters>();
+  const filtersRead = new Map<string, FileKeyFilters | null>();
+  const missedOnce = new Set<string>();
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
@@ -252,12 +255,16 @@ export async function openLakeReader(
     const listed = new Set(l.files);
     const dir = `${tableDir(lakeDir, table)}/`;
     for (const f of filtersRead.keys()) if (f.startsWith(dir) && !listed.has(f)) filtersRead.delete(f);
+    for (const f of missedOnce) if (f.startsWith(dir) && !listed.has(f)) missedOnce.delete(f);
     for (const [value, files] of l.byPartition) {
       const filters: FileKeyFilters[] = [];
       for (const f of files) {
-        const read = filtersRead.get(f) ?? (await readKeyFilters(f));
+        const read = filtersRead.has(f) ? filtersRead.get(f)! : await readKeyFilters(f);
+        if (read || missedOnce.has(f)) {
+          filtersRead.set(f, read);
+          missedOnce.delete(f);
+        } else missedOnce.add(f);
         if (!read) break;
-        filtersRead.set(f, read);
         filters.push(read);
       }
       out.set(value, filters.length === files.length ? filters : null);

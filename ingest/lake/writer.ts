@@ -267,6 +267,9 @@ export async function appendPartitionFile(conn: DuckDBConnection, lakeDir: strin
   const name = `part-${Date.now()}-${randomUUID().slice(0, 8)}.parquet`;
   // A temp mark without a run: the cleaner removes it once older than the lock staleness (ingest/lake/scratch.ts).
   const tmp = join(dir, `.${name}.tmp-${randomUUID().slice(0, 8)}`);
+  // The file's key filters are written before it is renamed in and renamed after it: a crash between the two renames
+  // leaves a file without filters, which makes its partition one a page reads (key-filter.ts).
+  const filterTmp = spec.keyFilters ? join(dir, `.${keyFilterFile(name)}.tmp-${randomUUID().slice(0, 8)}`) : null;
   try {
     await conn.run(`COPY (${selectSql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
     const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(tmp)})`);
@@ -274,19 +277,13 @@ export async function appendPartitionFile(conn: DuckDBConnection, lakeDir: strin
       await rm(tmp, { force: true });
       return 0;
     }
-    // The file's key filters are written before it is renamed in and renamed after it: a crash between the two
-    // renames leaves a file without filters, which makes its partition one a page reads (key-filter.ts).
-    const filterTmp = spec.keyFilters ? join(dir, `.${keyFilterFile(name)}.tmp-${randomUUID().slice(0, 8)}`) : null;
-    if (filterTmp)
-      await writeKeyFilters(conn, spec, tmp, filterTmp).catch(async (err) => {
-        await rm(filterTmp, { force: true });
-        throw err;
-      });
+    if (filterTmp) await writeKeyFilters(conn, spec, tmp, filterTmp);
     await rename(tmp, join(dir, name));
     if (filterTmp) await rename(filterTmp, join(dir, keyFilterFile(name)));
     return Number(n);
   } catch (err) {
     await rm(tmp, { force: true });
+    if (filterTmp) await rm(filterTmp, { force: true });
     throw err;
   }
 }
