@@ -90,7 +90,7 @@ async function main(): Promise<number> {
   return failed ? 1 : refused ? 3 : 0;
 }
 
-main().then((code) => {
+void main().then((code) => {
   process.exitCode = code;
   // Benches read the peak resident memory and the CPU time (every thread, DuckDB's included) of a whole ingest process from these lines.
   if (process.env.REPORT_PEAK_RSS === '1') {

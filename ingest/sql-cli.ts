@@ -47,6 +47,6 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => {
+void main().then((code) => {
   process.exitCode = code;
 });

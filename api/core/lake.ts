@@ -79,7 +79,8 @@ export interface Lake {
    */
   refresh(): Promise<void>;
   ping(): Promise<boolean>;
-  close(): void;
+  /** Resolves when the timer's refresh in progress and the reader's background reads have ended, and all is closed. */
+  close(): Promise<void>;
 }
 
 export interface LakeOptions {
@@ -262,13 +263,14 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
         return false;
       }
     },
-    close() {
+    async close() {
       stopTimer();
+      await ticking;
       for (const c of idle) {
         c.statements.clear();
         c.conn.closeSync();
       }
-      reader.close();
+      await reader.close();
     },
   };
 }

@@ -64,8 +64,8 @@ export function startScheduler(
   );
   return {
     stop() {
-      nightly.stop();
-      daily.stop();
+      void nightly.stop();
+      void daily.stop();
     },
   };
 }

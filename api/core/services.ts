@@ -98,7 +98,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
 export async function closeServices(s: Services): Promise<void> {
   await s.live.stop();
   await s.monitoring.stop();
-  s.lake.close();
+  await s.lake.close();
   await s.state.close();
 }
 

@@ -53,7 +53,7 @@ export async function runDiffStage(
     Object.assign(summary, await writeEvents(settings, drafts, { lake, sql, workDir: scratch.workDir }));
     log(`${summary.appended} new event(s) appended`);
   } finally {
-    lake.close();
+    await lake.close();
     await scratch.finish();
   }
   return summary;

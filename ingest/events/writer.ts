@@ -108,7 +108,7 @@ export async function writeEvents(settings: Settings, drafts: EventDraft[], opts
     } finally {
       await conn.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       conn.closeSync();
-      if (!opts.lake) lake.close();
+      if (!opts.lake) await lake.close();
       await scratch?.finish();
     }
   });

@@ -27,8 +27,8 @@ export interface Preloader {
   retire(alias: string): void;
   /** Resolves when every copy queued so far has been read or skipped. */
   settled(): Promise<void>;
-  /** Stops: a read in progress is interrupted and its connection closed when it ends. */
-  close(): void;
+  /** Stops: a read in progress is interrupted; resolves when it has ended and the connection is closed. */
+  close(): Promise<void>;
 }
 
 export function createPreloader(instance: DuckDBInstance, budgetBytes: number, onPreload: (copy: AttachedCopy) => void = () => {}): Preloader {
@@ -44,6 +44,7 @@ export function createPreloader(instance: DuckDBInstance, budgetBytes: number, o
     used += copy.bytes;
     counted.set(copy.alias, copy.bytes);
     conn ??= await instance.connect();
+    if (closed) return;
     // hash() of every column: no column is pruned, so every block of the copy is read once.
     reading = conn.run(`SELECT sum(hash(COLUMNS(*))) FROM ${servingRelation(copy.alias)}`);
     try {
@@ -67,15 +68,14 @@ export function createPreloader(instance: DuckDBInstance, budgetBytes: number, o
       counted.delete(alias);
     },
     settled: () => queue,
-    close() {
+    async close() {
       closed = true;
-      const c = conn;
-      if (!c) return;
-      // Closing a connection while its query runs leaves the query's promise unsettled and the process alive.
-      if (reading) {
-        c.interrupt();
-        void reading.catch(() => undefined).finally(() => c.closeSync());
-      } else c.closeSync();
+      // The read in progress is interrupted and awaited: the reader closes the instance after this resolves, and an
+      // instance closed under a running query crashed the process (SIGSEGV, test/platform/lake-close.test.ts).
+      if (reading) conn?.interrupt();
+      await queue.catch(() => undefined);
+      conn?.closeSync();
+      conn = null;
     },
   };
 }

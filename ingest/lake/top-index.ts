@@ -29,7 +29,8 @@ export interface TopIndex {
   relation(spec: TableSpec, partitions: readonly string[], aliasOf: (partition: string) => string | undefined): string | null;
   /** Resolves when every build queued so far has ended. */
   settled(): Promise<void>;
-  close(): void;
+  /** Stops: a build in progress is interrupted; resolves when it has ended, the connection is closed and the file gone. */
+  close(): Promise<void>;
 }
 
 /** Index of one table: the scratch table holding it and, per partition value, the alias of the copy it came from. */
@@ -115,7 +116,8 @@ export async function createTopIndex(instance: DuckDBInstance, onError: (err: Er
         .then(() => build(spec, from, signature))
         .catch((err: Error) => {
           if (wanted.get(spec.name) === signature) wanted.delete(spec.name);
-          onError(err);
+          // A build interrupted by close is no error.
+          if (!closed) onError(err);
         });
     },
     relation(spec, partitions, aliasOf) {
@@ -125,19 +127,16 @@ export async function createTopIndex(instance: DuckDBInstance, onError: (err: Er
       return `SELECT * FROM ${DB}.${sqlIdent(b.table)} WHERE CAST(${part} AS VARCHAR) IN (${partitions.map(sqlString).join(', ')})`;
     },
     settled: () => queue,
-    close() {
+    async close() {
       if (closed) return;
       closed = true;
-      const end = () => {
-        conn.closeSync();
-        rmSync(file, { force: true });
-        rmSync(`${file}.wal`, { force: true });
-      };
-      // As the preloader: a connection closed while its query runs leaves the query's promise unsettled.
-      if (running) {
-        conn.interrupt();
-        void running.catch(() => undefined).finally(end);
-      } else end();
+      // As the preloader: the build in progress is interrupted and awaited before the connection closes, and the
+      // reader closes its instance only after this resolves.
+      if (running) conn.interrupt();
+      await queue.catch(() => undefined);
+      conn.closeSync();
+      rmSync(file, { force: true });
+      rmSync(`${file}.wal`, { force: true });
     },
   };
 }

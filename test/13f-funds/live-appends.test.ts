@@ -39,7 +39,7 @@ async function rows(settings: Settings, table: string): Promise<Record<string, u
   try {
     return await reader.query(`SELECT * FROM ${table} ORDER BY period, ${KEYS[table]}`);
   } finally {
-    reader.close();
+    await reader.close();
   }
 }
 

@@ -39,14 +39,14 @@ describe('serving copies preloaded into memory', () => {
       await lake.preloaded();
       expect(seen.length).toBe(2 * periods.length);
     } finally {
-      lake.close();
+      await lake.close();
     }
   });
 
   it('stops at the budget: the newest quarter’s two copies only, then none with a budget of 0', async () => {
     const probe = await openLake(lakeDir(), { refreshMs: 0, poolSize: 1 });
     const newest = (await probe.partitions('holdings_13f')).sort().reverse()[0];
-    probe.close();
+    await probe.close();
     const { statSync } = await import('node:fs');
     const { join } = await import('node:path');
     const size = (t: string) => statSync(join(lakeDir(), t, `period=${newest}`, 'data.duckdb')).size;
@@ -61,7 +61,7 @@ describe('serving copies preloaded into memory', () => {
         await lake.preloaded();
         expect(seen.map((c) => c.partition)).toEqual(want);
       } finally {
-        lake.close();
+        await lake.close();
       }
     }
   });
@@ -71,7 +71,7 @@ describe('serving copies preloaded into memory', () => {
     const r = await lake.query('SELECT 1 AS one');
     expect(r).toEqual([{ one: 1 }]);
     // The first read is queued at open: close at once, mid-read or before it.
-    lake.close();
+    await lake.close();
     await expect(lake.preloaded()).resolves.toBeUndefined();
   });
 

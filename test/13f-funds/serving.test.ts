@@ -70,9 +70,9 @@ describe('13F holdings serving copies', () => {
       return query(sql, params, o);
     };
   });
-  afterAll(() => {
-    parquetOnly?.close();
-    app?.close();
+  afterAll(async () => {
+    await parquetOnly?.close();
+    await app?.close();
   });
 
   const periods = async () => (await app.services.lake.partitions('holdings_13f')).sort();

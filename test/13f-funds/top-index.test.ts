@@ -29,8 +29,7 @@ describe('top index scratch files', () => {
       const own = String(path);
       expect(own.startsWith(join(tmpdir(), `filings-top-${process.pid}-`))).toBe(true);
       expect(existsSync(own)).toBe(true);
-      index.close();
-      await index.settled();
+      await index.close();
       expect(existsSync(own)).toBe(false);
     } finally {
       conn.closeSync();
@@ -48,13 +47,13 @@ describe('top index scratch files', () => {
       try {
         expect(await indexes((sql) => reader.query(sql))).toBe(0);
       } finally {
-        reader.close();
+        await reader.close();
       }
       const lake = await openLake(dir, { refreshMs: 0 });
       try {
         expect(await indexes((sql) => lake.query(sql, [], { cache: false }))).toBe(1);
       } finally {
-        lake.close();
+        await lake.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -90,8 +89,7 @@ describe('top index scratch files', () => {
       expect(index.relation(spec, ['2024Q4', '2024Q3'], () => 'serving_probe')).toBeNull();
       expect(index.relation(spec, ['2024Q4'], () => 'serving_other')).toBeNull();
     } finally {
-      index.close();
-      await index.settled();
+      await index.close();
       conn.closeSync();
       instance.closeSync();
     }

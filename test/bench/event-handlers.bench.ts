@@ -97,7 +97,7 @@ async function handlerBench(c: HandlerCase): Promise<BenchResult> {
         },
       };
     } finally {
-      lake.close();
+      await lake.close();
     }
   } finally {
     await rm(lakeDir, { recursive: true, force: true });

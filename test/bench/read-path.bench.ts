@@ -267,8 +267,8 @@ async function statementCacheRun(rows: number): Promise<BenchResult[]> {
     } finally {
       conn.closeSync();
       instance.closeSync();
-      cached.close();
-      plain.close();
+      await cached.close();
+      await plain.close();
     }
   } finally {
     await app.close();
@@ -368,8 +368,8 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
     } finally {
       conn.closeSync();
       instance.closeSync();
-      lake.close();
-      parquet.close();
+      await lake.close();
+      await parquet.close();
     }
   } finally {
     await app.close();
@@ -415,7 +415,7 @@ async function tripsRun(rows: number): Promise<BenchResult[]> {
       alias: string;
       path: string;
     }[];
-    lake.close();
+    await lake.close();
     const { instance, conn } = await openDuck(':memory:', { threads: '1' });
     const conns = [conn, ...(await Promise.all([1, 2, 3].map(() => instance.connect())))];
     try {

@@ -84,7 +84,7 @@ async function draftedKeys(app: TestApp, handler: DiffHandler, changed: ChangedT
     for (const s of out.sql ?? []) keys.push(...(await lake.query(s.sql, s.params)).map((r) => String(r.dedup_key)));
     return keys.sort();
   } finally {
-    lake.close();
+    await lake.close();
   }
 }
 

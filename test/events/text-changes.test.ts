@@ -98,7 +98,7 @@ async function comparedWith(changed: ChangedTable[]): Promise<Record<string, unk
     queries = counted.queries();
     return Object.fromEntries(drafts.map((d) => [d.dedup_key, (d.details as { previous_accession: unknown }).previous_accession]));
   } finally {
-    lake.close();
+    await lake.close();
   }
 }
 

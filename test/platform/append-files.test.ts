@@ -63,7 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  reader?.close();
+  await reader?.close();
   await rm(root, { recursive: true, force: true });
 });
 

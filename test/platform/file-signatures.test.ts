@@ -38,7 +38,7 @@ describe('column signatures shared by the readers of a process', () => {
       const [r] = await lake.query('SELECT count(*)::INTEGER AS n, count(entity_ticker)::INTEGER AS t FROM events');
       return { footers, rows: Number(r.n), tickers: Number(r.t) };
     } finally {
-      lake.close();
+      await lake.close();
     }
   }
 

@@ -105,8 +105,8 @@ describe('lake listing off the request path', () => {
         }
       }
     } finally {
-      cached.close();
-      plain.close();
+      await cached.close();
+      await plain.close();
     }
   });
 
@@ -129,7 +129,7 @@ describe('lake listing off the request path', () => {
         expect(page.length).toBeGreaterThan(0);
         expect(page).toEqual(await selectPage(two, firmsTable, order, f, 50, null));
       } finally {
-        two.close();
+        await two.close();
       }
     } finally {
       await one.close();

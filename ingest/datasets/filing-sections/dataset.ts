@@ -30,7 +30,7 @@ async function indexedReports(ctx: IngestContext, from: string, to: string): Pro
     }
     return out;
   } finally {
-    lake.close();
+    await lake.close();
   }
 }
 
