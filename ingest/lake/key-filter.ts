@@ -6,7 +6,7 @@ import type { TableSpec } from '../../schemas/table.ts';
 /**
  * Per-file key filters (`TableSpec.keyFilters`): beside a data file, a Bloom filter of each declared column's values in
  * it (`part-….parquet` → `part-….filter`, which the listing's `*.parquet` never reads). A filter answers "maybe" for
- * every value the file holds and "no" for all but about 1% of the others, so a page bound to a key skips, without
+ * every value the file holds and "no" for all but about 0.1% of the others, so a page bound to a key skips, without
  * opening it, every partition whose files all answer "no". Made for the events' day folders: a `?cik=` page that
  * matches nothing opened all 3,650 days' files (0.5–1.5 s of CPU), where a lookup index costs as much as the file's
  * own opening (docs/read-path.md). Data files of a partition without their filter make it unknown: it is read.
@@ -22,9 +22,14 @@ export interface KeyFilter {
 /** Filters of one data file, by column. */
 export type FileKeyFilters = ReadonlyMap<string, KeyFilter>;
 
-/** Bits a value for a 1% false-positive rate (−ln 0.01 / ln² 2), and the probes that rate wants. */
-const BITS_PER_KEY = 9.6;
-const PROBES = 7;
+/**
+ * Bits a value for a 0.1% false-positive rate (−ln 0.001 / ln² 2), and the probes that rate wants (ln 2 · bits). At 1%
+ * (9.6 bits, 7 probes) a page over 3,650 days still read ≈ 36 days that did not hold its key; at 0.1%, ≈ 4, for half
+ * as much memory again (docs/read-path.md). A file's filter keeps its own probes and size, so files written at
+ * another rate are read as they are.
+ */
+const BITS_PER_KEY = 14.4;
+const PROBES = 10;
 
 /** Two 32-bit FNV-1a hashes of the value (different offsets), combined per probe as h1 + i·h2 (double hashing). */
 function hashes(value: string): [number, number] {
