@@ -1,7 +1,18 @@
 import type { Request, Response } from 'express';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 import { keysetCursor } from './cursor.ts';
-import type { ColumnBound, CustomEndpoint, Endpoint, EnvelopeInput, Filter, ListEndpoint, LookupEndpoint, OrderColumn, SqlBuilder } from './endpoint.ts';
+import type {
+  ColumnBound,
+  CustomEndpoint,
+  Endpoint,
+  EnvelopeInput,
+  Filter,
+  FilterKeys,
+  ListEndpoint,
+  LookupEndpoint,
+  OrderColumn,
+  SqlBuilder,
+} from './endpoint.ts';
 import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { selectPage } from './page-query.ts';
@@ -96,13 +107,32 @@ function crossChecks(issues: (ValidationDetail | null)[] | undefined): void {
   if (list.length) throw new ValidationError(list);
 }
 
-function whereClauses(filters: Record<string, unknown>, values: Record<string, unknown>, b: SqlBuilder): string[] {
+function whereClauses(filters: Record<string, unknown>, values: Record<string, unknown>, b: SqlBuilder, resolved: ResolvedKeys): string[] {
   const out: string[] = [];
   for (const [name, filter] of Object.entries(filters)) {
     const v = values[name];
     if (v === undefined || v === null || typeof filter !== 'function') continue;
-    const cond = (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, values);
+    const keyed = resolved.get(name);
+    const cond = keyed ? keyed.where(keyed.keys, b) : (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, values);
     if (cond) out.push(cond);
+  }
+  return out;
+}
+
+/** Per keyed filter (`f.keysOf`) given a value: its keys, how it binds them, and the column they bound. */
+type ResolvedKeys = Map<string, { keys: string[]; column: string; where: FilterKeys<unknown>['where'] }>;
+
+/** Runs the keys query of each keyed filter given a value, once for the request (a ticker's filers). */
+async function resolveKeys(services: Services, filters: Record<string, unknown>, values: Record<string, unknown>): Promise<ResolvedKeys> {
+  const out: ResolvedKeys = new Map();
+  for (const [name, filter] of Object.entries(filters)) {
+    const spec = (filter as Filter<unknown> | undefined)?.keys;
+    const v = values[name];
+    if (!spec || v === undefined || v === null) continue;
+    const b = sqlBuilder();
+    const sql = spec.query(v, b);
+    const keys = (await services.lake.query(sql, b.params)).map((r) => String(r.k));
+    out.set(name, { keys, column: spec.column, where: spec.where });
   }
   return out;
 }
@@ -157,11 +187,15 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
   // checkEndpoint vetted the variant's table and order at start-up.
   if (ep.variant?.when(values as never)) ep = { ...ep, table: ep.variant.table, orderBy: ep.variant.orderBy };
+  const resolved = await resolveKeys(services, ep.filters, values);
   const b = sqlBuilder();
-  const where = whereClauses(ep.filters, values, b);
+  const where = whereClauses(ep.filters, values, b, resolved);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
   const bounds = Object.fromEntries(Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, ColumnBound] => !!e[1]));
+  // A keyed filter's keys bound its column too (a key index then finds the quarters holding a ticker's filers),
+  // unless the list bound it already (a CIK given beside the ticker).
+  for (const r of resolved.values()) bounds[r.column] ??= { in: r.keys };
   return { ep, values, where, params: b.params, scope, bounds };
 }
 
@@ -210,7 +244,7 @@ export async function runLookup(ep: LookupEndpoint, services: Services, req: Req
   const values = validated(ep.pathParams, req.params as Record<string, unknown>, 'path');
   await gate();
   const b = sqlBuilder();
-  const where = whereClauses(ep.filters, values, b);
+  const where = whereClauses(ep.filters, values, b, await resolveKeys(services, ep.filters, values));
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
   const order = ep.orderBy?.length ? ` ORDER BY ${orderSql(ep.orderBy)}` : '';

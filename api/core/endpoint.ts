@@ -22,7 +22,21 @@ export type FilterSql<V> = (value: V, b: SqlBuilder, all: Record<string, unknown
  * without `stat` refuses `f.eq('stat')` at compile time) and are checked again at start-up (`checkEndpoint`).
  * Columns of other tables a subquery reads are not listed: they are not the endpoint's to check.
  */
-export type Filter<V, C extends string = string> = FilterSql<V> & { readonly columns: readonly C[] };
+export type Filter<V, C extends string = string> = FilterSql<V> & { readonly columns: readonly C[]; readonly keys?: FilterKeys<V> };
+
+/**
+ * A filter decided by the keys of one column a query resolves from the value (a ticker to the CIKs that held it,
+ * `f.keysOf`): the query runs once a request, before the filters' SQL is built (api/core/compile.ts), and `where`
+ * then binds the keys, which the page also gets as the column's bound (`ColumnBound.in`). Our SQL text, the value
+ * bound; the query answers the keys as column `k`.
+ */
+export interface FilterKeys<V> {
+  column: string;
+  /** A SELECT of the keys as column `k`, the value bound through `b`. */
+  query(value: V, b: SqlBuilder): string;
+  /** The condition over the resolved keys (none: a condition that holds for no row). */
+  where(keys: readonly string[], b: SqlBuilder): string;
+}
 
 /**
  * The column names of a table, as literal types when the table keeps its column keys (`defineTable` with literal
@@ -81,12 +95,6 @@ export interface ColumnBound {
   in?: readonly string[];
   /** A minimum. */
   gte?: number;
-  /**
-   * Equality to one of the values (column `k`) this query answers: a filter that resolves an identifier through another
-   * table (a ticker to its filers' CIKs). Our SQL text, the user's values bound; run only by a page that can use the
-   * keys (a key index over the column), which the filter's own SQL still decides row by row.
-   */
-  keysOf?: { sql: string; params: unknown[] };
 }
 
 export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C extends string = string> extends Common {
@@ -267,4 +275,11 @@ export const f = {
    * parameters, so an unannotated value would be `unknown`.
    */
   sql: <V, const C extends string>(columns: readonly C[], build: FilterSql<V>): Filter<V, C> => filter(columns, build),
+  /**
+   * Rows whose `keys.column` is one of the keys a query resolves from the value (`FilterKeys`): a ticker's filers
+   * are looked up once a request, not once per file or quarter a page reads.
+   */
+  keysOf: <V, const C extends string>(columns: readonly C[], keys: FilterKeys<V>): Filter<V, C> =>
+    // Called as a plain filter (keys not resolved first), the keys' query is its subquery.
+    Object.assign((value: V, b: SqlBuilder) => `"${keys.column}" IN (SELECT k FROM (${keys.query(value, b)}))`, { columns, keys }),
 };

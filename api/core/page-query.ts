@@ -321,11 +321,10 @@ const MAX_LOOKUP_KEYS = 20;
  * buckets (`KeyIndexSpec.bucket`) is left out without a read.
  */
 async function keyLocator(lake: Lake, table: TableSpec, filters: Filters): Promise<KeyLocator | null> {
-  const spec = table.keyIndexes?.find((x) => filters.bounds?.[x.key]?.in?.length === 1 || filters.bounds?.[x.key]?.keysOf);
+  const spec = table.keyIndexes?.find((x) => filters.bounds?.[x.key]?.in !== undefined);
   const indexes = spec && lake.keyIndexes(table.name, spec.key);
   if (!spec || !indexes) return null;
-  const bound = filters.bounds![spec.key];
-  const keys = bound.in ?? (await lake.query(bound.keysOf!.sql, [...bound.keysOf!.params])).map((r) => String(r.k));
+  const keys = filters.bounds![spec.key].in!;
   if (keys.length > MAX_LOOKUP_KEYS) return null;
   const buckets = spec.bucket && keys.map((k) => spec.bucket!.of(k));
   // Null: some key has no bucket (every partition may hold it), or the index declares none.

@@ -4,7 +4,7 @@ import { p } from '../core/params.ts';
 import { json, str } from '../core/records.ts';
 import { EntityRecord } from '../../schemas/records/entities.ts';
 import { entitiesTable } from '../../schemas/tables/entities.ts';
-import { SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from './filters.ts';
+import { byCikBucket, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from './filters.ts';
 import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
 const SOURCE = LABEL.sec_submissions;
@@ -60,7 +60,7 @@ export default [
     },
     filters: {
       cik: f.eq('cik'),
-      ticker: tickerFilter(),
+      ticker: tickerFilter(byCikBucket),
       // Former names are in entity_names (through the CIK).
       q: f.sql(['name', 'cik'], (v: string, b) => {
         const like = `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

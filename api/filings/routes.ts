@@ -4,7 +4,7 @@ import { p, rangeIssue } from '../core/params.ts';
 import { bool, num, str } from '../core/records.ts';
 import { FilingRecord } from '../../schemas/records/filings.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
-import { dateFrom, dateTo, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter, tickerKeys } from '../entities/filters.ts';
+import { dateFrom, dateTo, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 import { quarterOf } from '../../ingest/sources/common/index.ts';
 
@@ -86,10 +86,10 @@ export default [
       { column: 'accession', dir: 'desc' },
       { column: 'cik', dir: 'asc' },
     ],
-    // The quarters' key indexes say which quarters hold a filer (by CIK, or a ticker's CIKs) or a filing, and how many
-    // rows (TableSpec.keyIndexes).
+    // The quarters' key indexes say which quarters hold a filer (by CIK, or a ticker's CIKs: the ticker filter's keys
+    // bound `cik` too) or a filing, and how many rows (TableSpec.keyIndexes).
     bounds: (v) => ({
-      cik: v.cik !== undefined ? { in: [v.cik] } : v.ticker !== undefined ? { keysOf: tickerKeys(v.ticker) } : undefined,
+      cik: v.cik !== undefined ? { in: [v.cik] } : undefined,
       accession: v.accession === undefined ? undefined : { in: [v.accession] },
     }),
     walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },

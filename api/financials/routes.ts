@@ -5,7 +5,7 @@ import { num, str } from '../core/records.ts';
 import { FactRecord } from '../../schemas/records/financials.ts';
 import { financialFactsTable } from '../../schemas/tables/financials.ts';
 import { cikBucket } from '../../ingest/sources/edgar/index.ts';
-import { TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
+import { byCikBucket, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
 import { SOURCE as LABEL } from '../../schemas/sources.ts';
 
 export const SOURCE = LABEL.sec_xbrl_companyfacts;
@@ -101,7 +101,8 @@ export default [
     filters: {
       ...sharedFilters,
       cik: f.sql(['cik_bucket', 'cik'], (v: string, b) => `cik_bucket = ${b.param(cikBucket(v))} AND cik = ${b.param(v)}`),
-      ticker: tickerFilter(),
+      // The ticker's CIKs also bound the CIK buckets the facts are partitioned by.
+      ticker: tickerFilter(byCikBucket),
       q: f.contains('entity_name'),
     },
     validate: rangeChecks,

@@ -100,6 +100,11 @@ describe('a filer’s pages located by the key index', () => {
     expect(filingFiles()).not.toContain(`/${quarters[1]}/`);
     expect(filingFiles()).toContain(`/${quarters[0]}/`);
     expect(sql.some((s) => s.includes(keyIndexFile('cik')))).toBe(true);
+    // The filers are looked up once a request and bound: no read of a quarter runs the lookup again.
+    sql.length = 0;
+    expect((await app.get(`/v1/filings?ticker=${skipping}&limit=100`)).status).toBe(200);
+    expect(sql.filter((s) => s.includes('entity_tickers'))).toHaveLength(1);
+    expect(filingFiles()).toContain(`/${quarters[0]}/`);
     // An unknown ticker: an empty page, no file of the filing index opened.
     sql.length = 0;
     const none = await app.get('/v1/filings?ticker=ZZZZQ');

@@ -9,6 +9,7 @@ import companyFactsRoute from '../../api/financials/company-facts.ts';
 import datasetEntities from '../../ingest/datasets/entities/dataset.ts';
 import datasetFinancials from '../../ingest/datasets/financials/dataset.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { logQueries } from '../support/query-log.ts';
 
 async function rowsOf(rel: string): Promise<FactRow[]> {
   const out: FactRow[] = [];
@@ -189,6 +190,14 @@ describe.skipIf(!hasFixtures)('/v1/financials over HTTP (real company facts)', (
           f.unit === 'USD/shares' && f.fiscal_year === 2019 && f.concept.includes('EarningsPerShare'),
       ),
     ).toBe(true);
+    // The ticker's CIKs are bound, with their buckets (the facts' partitions): the same rows as the CIK's page.
+    const byCik = await app.get('/v1/financials?cik=320193&concept_q=EarningsPerShare&unit=usd/shares&fiscal_year=2019&limit=100');
+    expect(fy.body.data).toEqual(byCik.body.data);
+    const sql = logQueries(app.services.lake);
+    expect((await app.get('/v1/financials?ticker=AAPL&limit=5')).status).toBe(200);
+    expect(sql.filter((q) => q.includes('entity_tickers'))).toHaveLength(1);
+    expect(sql.some((q) => q.includes('financial_facts') && q.includes('cik_bucket IN ('))).toBe(true);
+    expect((await app.get('/v1/financials?ticker=ZZZZQ&limit=5')).body.data).toEqual([]);
     const pe = await app.get('/v1/financials?cik=320193&period_end_from=2020-01-01&period_end_to=2020-12-31&filed_from=2021-01-01&limit=100');
     expect(
       pe.body.data.every((f: { period_end: string; filed: string }) => f.period_end >= '2020-01-01' && f.period_end <= '2020-12-31' && f.filed >= '2021-01-01'),
