@@ -3,8 +3,12 @@ import { toIsoDate } from './sources/common/normalize.ts';
 import { diffHandlers } from './events/diff.ts';
 import { loadSettings } from '../schemas/settings.ts';
 import { backfillEvents } from './events/backfill.ts';
+import { backfillEventKeyFilters } from './events/key-filters.ts';
 
-/** `npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only filings,13f]`, `npm run events -- handlers`. */
+/**
+ * `npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only filings,13f]`, `npm run events -- handlers`,
+ * `npm run events -- key-filters [--quiet]`.
+ */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { from: { type: 'string' }, to: { type: 'string' }, only: { type: 'string' }, quiet: { type: 'boolean' } },
@@ -16,8 +20,20 @@ async function main(): Promise<number> {
     for (const h of diffHandlers) console.log(`${h.name.padEnd(16)} reads ${h.tables.join(', ')}`);
     return 0;
   }
+  if (cmd === 'key-filters') {
+    let shown = 0;
+    const s = await backfillEventKeyFilters(loadSettings(), (done, of) => {
+      // A line every 500 files and at the end: 3,650 days take about half a minute.
+      if (!values.quiet && (done - shown >= 500 || done === of)) {
+        shown = done;
+        process.stderr.write(`[key-filters] ${done}/${of} file(s)\n`);
+      }
+    });
+    console.log(`${s.written} key filter(s) written; ${s.files} events file(s) in all; ${s.skipped} removed meanwhile`);
+    return 0;
+  }
   if (cmd !== 'backfill') {
-    console.error('usage: npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only handler,…] | handlers');
+    console.error('usage: npm run events -- backfill --from YYYY-MM-DD --to YYYY-MM-DD [--only handler,…] | handlers | key-filters [--quiet]');
     return 2;
   }
   const from = values.from && /^\d{4}-\d{2}-\d{2}$/.test(values.from) ? toIsoDate(values.from) : null;

@@ -56,13 +56,15 @@ interface WriteOptions {
   workDir?: string;
 }
 
+/** The events table's writer lock: appends and the key filters' backfill take it, one at a time. */
+export const eventsLock = (settings: Settings): string => join(settings.lakeDir, eventsTable.name, '.lock');
+
 /** `appendEvents`, also telling how many drafts it was given (the JS drafts and the rows of the SQL drafts). */
 export async function writeEvents(settings: Settings, drafts: EventDraft[], opts: WriteOptions = {}): Promise<{ drafted: number; appended: number }> {
   if (!drafts.length && !opts.sql?.length) return { drafted: 0, appended: 0 };
   const now = opts.now ?? new Date();
   const perFile = opts.perFile ?? EVENTS_PER_FILE;
-  const lock = join(settings.lakeDir, eventsTable.name, '.lock');
-  return withLock(lock, async () => {
+  return withLock(eventsLock(settings), async () => {
     // A registered run: the scratch cleaner of another process's start leaves a live run's folder alone. Only JS drafts
     // go through a file, and the diff stage lends its own run's folder.
     const scratch = drafts.length && !opts.workDir ? await startRun(settings.dataDir, 'events') : null;

@@ -1,6 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import { catalogPath } from './catalog.ts';
+import { tableDir, tableFiles } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -88,6 +93,62 @@ export async function readKeyFilters(dataFile: string): Promise<FileKeyFilters |
   try {
     const { columns } = JSON.parse(await readFile(keyFilterFile(dataFile), 'utf8')) as { columns: Record<string, { k: number; bits: string }> };
     return new Map(Object.entries(columns).map(([c, f]) => [c, { k: f.k, bits: new Uint8Array(Buffer.from(f.bits, 'base64')) }]));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the filters of every data file of `spec`'s table that has none (an events lake written before key filters,
+ * `writeEventDays`'s files, a crash between a file's two renames): staged beside the file and renamed in, so a page
+ * sees a whole filter or none. Files are never rewritten under their name, so a filter stays true of its file. A
+ * file removed meanwhile (a compaction) is skipped and its filter not left behind. The caller holds the table's
+ * writer lock. `progress` hears every file done.
+ */
+export async function writeMissingKeyFilters(
+  conn: DuckDBConnection,
+  lakeDir: string,
+  spec: TableSpec,
+  progress: (done: number, of: number) => void = () => {},
+): Promise<{ files: number; written: number; skipped: number }> {
+  const missing = spec.keyFilters ? tableFiles(lakeDir, spec.name).filter((f) => !existsSync(keyFilterFile(f))) : [];
+  let written = 0;
+  let skipped = 0;
+  for (const [i, file] of missing.entries()) {
+    const out = keyFilterFile(file);
+    const tmp = join(dirname(file), `.${basename(out)}.tmp-${randomUUID().slice(0, 8)}`);
+    try {
+      await writeKeyFilters(conn, spec, file, tmp);
+      await rename(tmp, out);
+      if (existsSync(file)) written++;
+      else {
+        await rm(out, { force: true });
+        skipped++;
+      }
+    } catch (err) {
+      await rm(tmp, { force: true });
+      if (existsSync(file)) throw err;
+      skipped++;
+    }
+    progress(i + 1, missing.length);
+  }
+  if (written) {
+    // Readers took the files for filterless (ingest/lake/reader.ts): the stamp tells them to look again, and the
+    // catalog's new mtime makes a running server list the table at its next check.
+    const now = new Date();
+    await writeFile(keyFiltersStamp(lakeDir, spec.name), now.toISOString());
+    await utimes(catalogPath(lakeDir, spec.name), now, now).catch(() => undefined);
+  }
+  return { files: tableFiles(lakeDir, spec.name).length, written, skipped };
+}
+
+/** Written by `writeMissingKeyFilters` when it wrote any: a reader forgets which of the table's files had none. */
+const keyFiltersStamp = (lakeDir: string, table: string): string => join(tableDir(lakeDir, table), '.key-filters');
+
+/** The stamp's mtime, or null before any backfill. */
+export async function keyFiltersStampMtime(lakeDir: string, table: string): Promise<number | null> {
+  try {
+    return (await stat(keyFiltersStamp(lakeDir, table))).mtimeMs;
   } catch {
     return null;
   }

@@ -8,7 +8,7 @@ import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
-import { type FileKeyFilters, readKeyFilters } from './key-filter.ts';
+import { type FileKeyFilters, keyFiltersStampMtime, readKeyFilters } from './key-filter.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
 import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
@@ -178,6 +178,8 @@ export async function openLakeReader(
   let keyFilters = new Map<string, ReadonlyMap<string, readonly FileKeyFilters[] | null>>();
   const filtersRead = new Map<string, FileKeyFilters | null>();
   const missedOnce = new Set<string>();
+  // Per table, the key filters' backfill stamp as last seen (`writeMissingKeyFilters`).
+  const filtersStamp = new Map<string, number | null>();
   let uniformTables = new Set<string>();
   // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
   // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
@@ -257,6 +259,12 @@ export async function openLakeReader(
     const dir = `${tableDir(lakeDir, table)}/`;
     for (const f of filtersRead.keys()) if (f.startsWith(dir) && !listed.has(f)) filtersRead.delete(f);
     for (const f of missedOnce) if (f.startsWith(dir) && !listed.has(f)) missedOnce.delete(f);
+    // A backfill wrote filters for files taken for filterless: those are read again, once.
+    const stamp = await keyFiltersStampMtime(lakeDir, table);
+    if (filtersStamp.has(table) && filtersStamp.get(table) !== stamp) {
+      for (const [f, read] of filtersRead) if (read === null && f.startsWith(dir)) filtersRead.delete(f);
+    }
+    filtersStamp.set(table, stamp);
     for (const [value, files] of l.byPartition) {
       const filters: FileKeyFilters[] = [];
       for (const f of files) {

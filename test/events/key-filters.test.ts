@@ -1,4 +1,4 @@
-import { readdir, rename, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import eventsRoutes from '../../api/events/routes.ts';
@@ -8,6 +8,8 @@ import type { EventDraft } from '../../schemas/events.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { pageAll } from '../support/page-all.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { commandOutcome } from '../support/processes.ts';
+import { openLakeReader } from '../../ingest/lake/index.ts';
 import { logQueries } from '../support/query-log.ts';
 
 /**
@@ -122,6 +124,56 @@ describe('events: per-file key filters skip the days that cannot hold a key', ()
     sql.length = 0;
     expect(await ids('cik=0000009999', 25)).toEqual([]);
     expect(daysRead()).not.toContain(dayOf(last));
+  });
+
+  it('`npm run events -- key-filters` writes the filters an older lake lacks, and readers use them at their next listing', async () => {
+    // An older lake: no file has its filter (renamed, so the app's reader meets them as new files), and two listings
+    // took them all for filterless.
+    const days = Array.from({ length: DAYS }, (_, i) => join(app.settings.lakeDir, 'events', `detected_date=${dayOf(i)}`));
+    for (const dir of days) {
+      for (const f of await readdir(dir)) {
+        if (f.endsWith('.filter')) await rm(join(dir, f));
+        else if (f.endsWith('.parquet')) await rename(join(dir, f), join(dir, f.replace(/\.parquet$/, '-old.parquet')));
+      }
+    }
+    const reader = await openLakeReader(app.settings.lakeDir);
+    try {
+      await reader.refresh();
+      await app.services.lake.refresh();
+      await app.services.lake.refresh();
+      expect([...reader.keyFilters('events')!.values()].every((x) => x === null)).toBe(true);
+      sql.length = 0;
+      expect(await ids('cik=0000009999', 25)).toEqual([]);
+      expect(daysRead()).toHaveLength(DAYS);
+
+      const files = (await Promise.all(days.map((d) => readdir(d)))).flat().filter((f) => f.endsWith('.parquet')).length;
+      expect(files).toBeGreaterThanOrEqual(DAYS);
+      const run = await commandOutcome(process.execPath, ['--import', 'tsx', 'ingest/events-cli.ts', 'key-filters'], {
+        env: { DATA_DIR: app.settings.dataDir },
+      });
+      expect(run.stderr).toContain(`[key-filters] ${files}/${files} file(s)`);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`${files} key filter(s) written; ${files} events file(s) in all`);
+      for (const dir of days) {
+        const names = await readdir(dir);
+        for (const f of names.filter((x) => x.endsWith('.parquet'))) expect(names).toContain(f.replace(/\.parquet$/, '.filter'));
+      }
+      // A reader's timer check (changed catalogs only) lists the table again and reads the new filters.
+      await reader.refresh({ changedOnly: true });
+      expect([...reader.keyFilters('events')!.values()].every((x) => x !== null)).toBe(true);
+      await app.services.lake.refresh();
+      sql.length = 0;
+      expect(await ids('cik=0000009999', 25)).toEqual([]);
+      expect(daysRead().length).toBeLessThanOrEqual(2);
+      expect(await ids('cik=0000000300', 100)).toEqual(await plain('entity_cik', '0000000300'));
+      // Again: nothing left to write.
+      const again = await commandOutcome(process.execPath, ['--import', 'tsx', 'ingest/events-cli.ts', 'key-filters', '--quiet'], {
+        env: { DATA_DIR: app.settings.dataDir },
+      });
+      expect(again.stdout).toContain(`0 key filter(s) written; ${files} events file(s) in all`);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('a filter holds every value it was built from and few others', () => {
