@@ -113,14 +113,14 @@ function whereClauses(filters: Record<string, unknown>, values: Record<string, u
     const v = values[name];
     if (v === undefined || v === null || typeof filter !== 'function') continue;
     const keyed = resolved.get(name);
-    const cond = keyed ? keyed.where(keyed.keys, b) : (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, values);
+    const cond = keyed ? keyed.spec.where(keyed.keys, b) : (filter as (v: unknown, b: SqlBuilder, all: Record<string, unknown>) => string | null)(v, b, values);
     if (cond) out.push(cond);
   }
   return out;
 }
 
-/** Per keyed filter (`f.keysOf`) given a value: its keys, how it binds them, and the column they bound. */
-type ResolvedKeys = Map<string, { keys: string[]; column: string; where: FilterKeys<unknown>['where'] }>;
+/** Per keyed filter (`f.keysOf`) given a value: its definition and the keys its query resolved. */
+type ResolvedKeys = Map<string, { spec: FilterKeys<unknown>; keys: string[] }>;
 
 /** Runs the keys query of each keyed filter given a value, once for the request (a ticker's filers). */
 async function resolveKeys(services: Services, filters: Record<string, unknown>, values: Record<string, unknown>): Promise<ResolvedKeys> {
@@ -132,7 +132,7 @@ async function resolveKeys(services: Services, filters: Record<string, unknown>,
     const b = sqlBuilder();
     const sql = spec.query(v, b);
     const keys = (await services.lake.query(sql, b.params)).map((r) => String(r.k));
-    out.set(name, { keys, column: spec.column, where: spec.where });
+    out.set(name, { spec, keys });
   }
   return out;
 }
@@ -195,7 +195,7 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   const bounds = Object.fromEntries(Object.entries(ep.bounds?.(values as never) ?? {}).filter((e): e is [string, ColumnBound] => !!e[1]));
   // A keyed filter's keys bound its column too (a key index then finds the quarters holding a ticker's filers),
   // unless the list bound it already (a CIK given beside the ticker).
-  for (const r of resolved.values()) bounds[r.column] ??= { in: r.keys };
+  for (const r of resolved.values()) bounds[r.spec.column] ??= { in: r.keys };
   return { ep, values, where, params: b.params, scope, bounds };
 }
 

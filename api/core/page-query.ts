@@ -315,7 +315,7 @@ const MAX_LOOKUP_KEYS = 20;
 
 /**
  * The key index's locator for a page of a windowed walk whose filters bind the key of one of the table's key indexes
- * to one value, or to the few values a query resolves (`ColumnBound.keysOf`): the first such index; null for any other
+ * to one value, or to the few values a keyed filter resolved (`f.keysOf`): the first such index; null for any other
  * page. Each call is one query over the index files of its partitions (about 1.2 ms of CPU a file, one row group read)
  * and over their live append files, which no index covers; a partition whose index holds no key of the page keys'
  * buckets (`KeyIndexSpec.bucket`) is left out without a read.

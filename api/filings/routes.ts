@@ -88,10 +88,7 @@ export default [
     ],
     // The quarters' key indexes say which quarters hold a filer (by CIK, or a ticker's CIKs: the ticker filter's keys
     // bound `cik` too) or a filing, and how many rows (TableSpec.keyIndexes).
-    bounds: (v) => ({
-      cik: v.cik !== undefined ? { in: [v.cik] } : undefined,
-      accession: v.accession === undefined ? undefined : { in: [v.accession] },
-    }),
+    bounds: (v) => ({ cik: v.cik === undefined ? undefined : { in: [v.cik] }, accession: v.accession === undefined ? undefined : { in: [v.accession] } }),
     walk: { windows: true, bounds: (v) => datePartitions(quarterOf, v.filed_from, v.filed_to) },
     record: FilingRecord,
     toRecord,

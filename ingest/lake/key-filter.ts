@@ -111,7 +111,8 @@ export async function writeMissingKeyFilters(
   spec: TableSpec,
   progress: (done: number, of: number) => void = () => {},
 ): Promise<{ files: number; written: number; skipped: number }> {
-  const missing = spec.keyFilters ? tableFiles(lakeDir, spec.name).filter((f) => !existsSync(keyFilterFile(f))) : [];
+  const files = spec.keyFilters ? tableFiles(lakeDir, spec.name) : [];
+  const missing = files.filter((f) => !existsSync(keyFilterFile(f)));
   let written = 0;
   let skipped = 0;
   for (const [i, file] of missing.entries()) {
@@ -139,7 +140,7 @@ export async function writeMissingKeyFilters(
     await writeFile(keyFiltersStamp(lakeDir, spec.name), now.toISOString());
     await utimes(catalogPath(lakeDir, spec.name), now, now).catch(() => undefined);
   }
-  return { files: tableFiles(lakeDir, spec.name).length, written, skipped };
+  return { files: files.length, written, skipped };
 }
 
 /** Written by `writeMissingKeyFilters` when it wrote any: a reader forgets which of the table's files had none. */
