@@ -25,17 +25,22 @@ export type FilterSql<V> = (value: V, b: SqlBuilder, all: Record<string, unknown
 export type Filter<V, C extends string = string> = FilterSql<V> & { readonly columns: readonly C[]; readonly keys?: FilterKeys<V> };
 
 /**
- * A filter decided by the keys of one column a query resolves from the value (a ticker to the CIKs that held it,
- * `f.keysOf`): the query runs once a request, before the filters' SQL is built (api/core/compile.ts), and `where`
- * then binds the keys, which the page also gets as the column's bound (`ColumnBound.in`). Our SQL text, the value
- * bound; the query answers the keys as column `k`.
+ * A filter decided by the keys of one column a query resolves from the value (a ticker to the CIKs that held it, an
+ * industry to its filers: `f.keysOf`): the query runs once a request, before the filters' SQL is built
+ * (api/core/compile.ts), and `where` then binds the keys, which the page also gets as the column's bound
+ * (`ColumnBound.in`). A value resolving to more keys than a key index looks up (`MAX_LOOKUP_KEYS`,
+ * api/core/page-query.ts) keeps the query as a subquery of each read instead. Our SQL text, the value bound; the
+ * query answers the keys as column `k`.
  */
 export interface FilterKeys<V> {
   column: string;
   /** A SELECT of the keys as column `k`, the value bound through `b`. */
   query(value: V, b: SqlBuilder): string;
-  /** The condition over the resolved keys (none: a condition that holds for no row). */
-  where(keys: readonly string[], b: SqlBuilder): string;
+  /**
+   * The condition over the resolved keys (none: a condition that holds for no row). Default: the column is one of
+   * them (`keysIn`, api/core/sql.ts).
+   */
+  where?(keys: readonly string[], b: SqlBuilder): string;
 }
 
 /**

@@ -118,13 +118,20 @@ async function readPage(
     const where = [...filters.where];
     if (cmpTo) where.push(`"${first.column}" ${cmpTo.op} ${b.param(cmpTo.value)}::${type}`);
     if (after) where.push(keysetPredicate(rest, after, b, table));
+    const sql = typeof from === 'string' ? from : from.sql;
+    let text: string;
     // The key index's values of the first sort column: row groups that hold none of them are skipped by statistics.
     if (located) {
-      const t = duckType(table, table.sortBy[0]);
-      where.push(`"${table.sortBy[0]}" IN (${located.map((v) => `${b.param(v)}::${t}`).join(', ')})`);
+      const key = `"${table.sortBy[0]}"`;
+      const values = located.map((v) => `${b.param(v)}::${duckType(table, table.sortBy[0])}`);
+      text =
+        values.length > 1 && values.length <= MAX_POINT_READS && !stored
+          ? pointReadsSql(sql, where, key, values, by, limit)
+          : (stored ? storedOrderSql : selectSql)(sql, [...where, `${key} IN (${values.join(', ')})`], by, limit);
+    } else {
+      text = (stored ? storedOrderSql : selectSql)(sql, where, by, limit);
     }
-    const sql = typeof from === 'string' ? from : from.sql;
-    const rows = await lake.query((stored ? storedOrderSql : selectSql)(sql, where, by, limit), b.params, late);
+    const rows = await lake.query(text, b.params, late);
     return typeof from === 'string' ? rows : from.complete(rows);
   };
   // A table with serving copies reads every partition through lake.relation, which names each partition's native
@@ -310,8 +317,11 @@ type KeyLocator = (partitions: string[]) => Promise<ReadonlyMap<string, Located>
  */
 const MAX_LOCATE = 500;
 
-/** Most keys a page looks up at once (a ticker's filers, say); a filter resolving to more walks without the index. */
-const MAX_LOOKUP_KEYS = 20;
+/**
+ * Most keys a page looks up at once (a ticker's filers, say), and a keyed filter binds (api/core/compile.ts): a value
+ * with more keeps its lookup as a subquery and walks without the index.
+ */
+export const MAX_LOOKUP_KEYS = 20;
 
 /**
  * The key index's locator for a page of a windowed walk whose filters bind the key of one of the table's key indexes
@@ -462,6 +472,20 @@ function summaryOf(lake: Lake, table: TableSpec, partition: string): PartitionSu
 /** `from`: the table's view (its quoted name) or a parenthesized SELECT over some of its files. */
 function selectSql(from: string, where: string[], order: OrderColumn[], limit: number): string {
   return `SELECT * FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql(order)} LIMIT ${limit}`;
+}
+
+/** Most values of the first sort column a page reads one by one (`pointReadsSql`); more are one `IN` list. */
+const MAX_POINT_READS = 20;
+
+/**
+ * The page over the rows whose `key` (the files' first sort column) is one of `values`, read as one top-N per value
+ * and the page taken from theirs: each value's rows are one run of row groups, which its equality finds by their
+ * statistics. The 7 filers of a rare industry over the 7 quarters of 300,000 filings holding them: 123 ms of CPU,
+ * against 313 ms for the same values as one `IN` list (docs/layouts.md).
+ */
+function pointReadsSql(from: string, where: string[], key: string, values: string[], order: OrderColumn[], limit: number): string {
+  const each = values.map((v) => `(${selectSql(from, [...where, `${key} = ${v}`], order, limit)})`);
+  return `SELECT * FROM (${each.join(' UNION ALL ')}) ORDER BY ${orderSql(order)} LIMIT ${limit}`;
 }
 
 /**

@@ -14,6 +14,11 @@ export function sqlBuilder(start: unknown[] = []): SqlBuilder & { params: unknow
   };
 }
 
+/** `column` is one of `keys` (text), each bound; no key: no row. */
+export function keysIn(column: string, keys: readonly string[], b: SqlBuilder): string {
+  return keys.length ? `"${column}" IN (${keys.map((k) => b.param(k)).join(', ')})` : 'false';
+}
+
 export function duckType(spec: TableSpec, column: string): string {
   const t = allColumns(spec)[column]?.type ?? 'VARCHAR';
   return t === 'JSON' ? 'VARCHAR' : t;

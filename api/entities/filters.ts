@@ -1,4 +1,5 @@
 import { f, type Filter, type SqlBuilder } from '../core/endpoint.ts';
+import { keysIn } from '../core/sql.ts';
 import { quarterOf } from '../../ingest/sources/common/index.ts';
 import { cikBucket } from '../../ingest/sources/edgar/index.ts';
 
@@ -36,9 +37,22 @@ export function tickerFilter<const C extends string>(also?: AlsoByCik<C>): Filte
     query: (ticker, b) => `SELECT DISTINCT cik AS k FROM ${tickerCiks(ticker, b)} t`,
     where: (ciks, b) => {
       if (!ciks.length) return 'false';
-      const own = `cik IN (${ciks.map((c) => b.param(c)).join(', ')})`;
+      const own = keysIn('cik', ciks, b);
       return also ? `${also.where(ciks, b)} AND ${own}` : own;
     },
+  });
+}
+
+/**
+ * Rows of the filers whose entity directory entry holds the value in `column` (an industry, a state of
+ * incorporation), through the table's `cik` column: a keyed filter (`f.keysOf`), so a rare industry's few filers are
+ * looked up once a request and their quarters located through the key index, where the directory's subquery was
+ * read again by each of the quarters a short page walks (docs/layouts.md); a common one keeps the subquery.
+ */
+export function directoryFilter(column: 'sic' | 'state_of_incorp', normalize: (v: string) => string = (v) => v): Filter<string, 'cik'> {
+  return f.keysOf<string, 'cik'>(['cik'], {
+    column: 'cik',
+    query: (v, b) => `SELECT cik AS k FROM entities WHERE "${column}" = ${b.param(normalize(v))}`,
   });
 }
 

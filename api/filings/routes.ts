@@ -4,7 +4,7 @@ import { p, rangeIssue } from '../core/params.ts';
 import { bool, num, str } from '../core/records.ts';
 import { FilingRecord } from '../../schemas/records/filings.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
-import { dateFrom, dateTo, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
+import { dateFrom, dateTo, directoryFilter, SIC_PATTERN, STATE_PATTERN, TICKER_PATTERN, tickerFilter } from '../entities/filters.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 import { quarterOf } from '../../ingest/sources/common/index.ts';
 
@@ -72,8 +72,8 @@ export default [
       filed_to: dateTo('filed_date', 'filed_quarter'),
       items: f.sql(['items'], (v: string, b) => `list_contains(string_split(coalesce(items, ''), ','), ${b.param(v)})`),
       // SIC and state of incorporation come from the entity directory, through the filer's CIK.
-      sic: f.sql(['cik'], (v: string, b) => `cik IN (SELECT cik FROM entities WHERE sic = ${b.param(v.padStart(4, '0'))})`),
-      state_of_incorp: f.sql(['cik'], (v: string, b) => `cik IN (SELECT cik FROM entities WHERE state_of_incorp = ${b.param(v)})`),
+      sic: directoryFilter('sic', (v) => v.padStart(4, '0')),
+      state_of_incorp: directoryFilter('state_of_incorp'),
       is_xbrl: f.flag('is_xbrl'),
     },
     validate: (v) => [rangeIssue(v, 'filed_from', 'filed_to')],

@@ -109,6 +109,8 @@ const lists = (quarters: number): DateList[] => [
           cik: `lpad(CAST(i AS VARCHAR), 10, '0')`,
           name: `'COMPANY ' || i`,
           ticker: `CASE WHEN i % 70 = 0 THEN 'T' || i END`,
+          // 400 industries of 1,750 filers each, and 7 filers alone in one (a rare industry: its page reads every quarter).
+          sic: `CASE WHEN i % 100000 = 7 THEN '9999' ELSE lpad(CAST(i % 400 AS VARCHAR), 4, '0') END`,
           tickers: `CASE WHEN i % 70 = 0 THEN '["T' || i || '"]' ELSE '[]' END`,
           exchanges: `CASE WHEN i % 70 = 0 THEN '["Nasdaq"]' ELSE '[]' END`,
           former_names: `'[]'`,
@@ -143,6 +145,18 @@ const lists = (quarters: number): DateList[] => [
         query: (i) => `ticker=${ticker[i % 10]}`,
         where: `cik IN (SELECT cik FROM read_parquet(${sqlString(join(lakeDir, 'entity_tickers', '*', '*.parquet'))}) WHERE ticker = $1)`,
         values: (i) => [ticker[i % 10]],
+      },
+      {
+        name: '?sic= (an industry of 1,750 of the 700,000 filers)',
+        query: () => 'sic=0123',
+        where: `cik IN (SELECT cik FROM read_parquet(${sqlString(join(lakeDir, 'entities', '*', '*.parquet'))}) WHERE sic = $1)`,
+        values: () => ['0123'],
+      },
+      {
+        name: `?sic= (a rare industry: 7 filers, its page reads all ${quarters} quarters)`,
+        query: () => 'sic=9999',
+        where: `cik IN (SELECT cik FROM read_parquet(${sqlString(join(lakeDir, 'entities', '*', '*.parquet'))}) WHERE sic = $1)`,
+        values: () => ['9999'],
       },
       {
         name: '?accession= (a filing of the newest quarter)',
