@@ -66,7 +66,8 @@ describe('directory filters on the filing index', () => {
   const valuesOf = async (column: string) =>
     (
       await app.services.lake.query(
-        `SELECT ${column} AS v, count(*)::INTEGER AS n FROM entities WHERE ${column} IN (SELECT ${column} FROM entities WHERE cik IN (SELECT cik FROM filings)) GROUP BY 1 ORDER BY 1`,
+        `SELECT ${column} AS v, count(*)::INTEGER AS n FROM entities ` +
+          `WHERE ${column} IN (SELECT ${column} FROM entities WHERE cik IN (SELECT cik FROM filings)) GROUP BY 1 ORDER BY 1`,
       )
     ).map((r) => ({ value: String(r.v), entities: Number(r.n) }));
 
