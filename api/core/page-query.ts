@@ -119,17 +119,14 @@ async function readPage(
     if (cmpTo) where.push(`"${first.column}" ${cmpTo.op} ${b.param(cmpTo.value)}::${type}`);
     if (after) where.push(keysetPredicate(rest, after, b, table));
     const sql = typeof from === 'string' ? from : from.sql;
-    let text: string;
+    const page = (w: string[]) => (stored ? storedOrderSql : selectSql)(sql, w, by, limit);
+    let text = page(where);
     // The key index's values of the first sort column: row groups that hold none of them are skipped by statistics.
     if (located) {
       const key = `"${table.sortBy[0]}"`;
       const values = located.map((v) => `${b.param(v)}::${duckType(table, table.sortBy[0])}`);
-      text =
-        values.length > 1 && values.length <= MAX_POINT_READS && !stored
-          ? pointReadsSql(sql, where, key, values, by, limit)
-          : (stored ? storedOrderSql : selectSql)(sql, [...where, `${key} IN (${values.join(', ')})`], by, limit);
-    } else {
-      text = (stored ? storedOrderSql : selectSql)(sql, where, by, limit);
+      const few = values.length > 1 && values.length <= MAX_POINT_READS && !stored;
+      text = few ? pointReadsSql(sql, where, key, values, by, limit) : page([...where, `${key} IN (${values.join(', ')})`]);
     }
     const rows = await lake.query(text, b.params, late);
     return typeof from === 'string' ? rows : from.complete(rows);

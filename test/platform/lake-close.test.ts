@@ -35,7 +35,17 @@ function heldInstance() {
     for (let i = 0; i < 100 && !held.length; i++) await new Promise((r) => setImmediate(r));
     expect(held).toHaveLength(1);
   };
-  return { instance, log, held, started };
+  /** Takes the query in progress out of the interrupt's reach: it ends only when the test calls its `end`. */
+  const deaf = () => held.splice(0)[0];
+  return { instance, log, started, deaf };
+}
+
+/** Starts `close` and checks that, having interrupted the query in progress, it still waits for that query to end. */
+async function closeWaiting(close: () => Promise<void>, log: string[]): Promise<{ closing: Promise<void> }> {
+  const closing = close();
+  expect(await isSettled(closing)).toBe(false);
+  expect(log).toEqual(['run', 'interrupt']);
+  return { closing };
 }
 
 /** Whether `p` has settled, asked after every callback queued so far ran. */
@@ -60,32 +70,25 @@ describe('closing a lake reader’s background work', () => {
   });
 
   it('the preloader’s close waits for a read that does not end at once on interrupt', async () => {
-    const { instance, log, held, started } = heldInstance();
+    const { instance, log, started, deaf } = heldInstance();
     const preloader = createPreloader(instance, 1e9);
     preloader.add([{ alias: 'serving_a', table: 'holdings_13f', partition: '2024Q4', bytes: 1 }], () => true);
     await started();
-    // This read ignores the interrupt: it ends only when the test lets it.
-    const read = held[0];
-    held.length = 0;
-    const closing = preloader.close();
-    expect(await isSettled(closing)).toBe(false);
-    expect(log).toEqual(['run', 'interrupt']);
+    const read = deaf();
+    const { closing } = await closeWaiting(() => preloader.close(), log);
     read.end();
     await closing;
     expect(log).toEqual(['run', 'interrupt', 'closeSync']);
   });
 
   it('the top index’s close waits for the build in progress, and reports no error for the build it interrupted', async () => {
-    const { instance, log, held, started } = heldInstance();
+    const { instance, log, started, deaf } = heldInstance();
     const errors: Error[] = [];
     const index = await createTopIndex(instance, (err) => errors.push(err));
     index.update({ ...holdings13f, name: 'close_probe' }, new Map([['2024Q4', { alias: 'serving_probe', top: true }]]));
     await started();
-    const build = held[0];
-    held.length = 0;
-    const closing = index.close();
-    expect(await isSettled(closing)).toBe(false);
-    expect(log).toEqual(['run', 'interrupt']);
+    const build = deaf();
+    const { closing } = await closeWaiting(() => index.close(), log);
     build.end(new Error('INTERRUPT Error: Interrupted!'));
     await closing;
     expect(log).toEqual(['run', 'interrupt', 'closeSync']);
