@@ -97,6 +97,19 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * (docs/read-path.md). Never a column a page filters or orders by; the Parquet file keeps every column on every row.
    */
   servingLookup?: { key: string; columns: readonly string[] };
+  /**
+   * The order a list pages this table in within a partition (after its newest-first partition column), which
+   * completes to a total order: the API's reader keeps the first rows of the newest partitions in that order in memory
+   * (ingest/lake/heads.ts), and a page they fill reads them instead of the partition's file, whose top-N decodes the
+   * whole quarter (a first page of the filing index: 2–5 ms of CPU against 100–130 ms; docs/layouts.md, "Heads").
+   */
+  head?: { order: readonly HeadColumn[] };
+}
+
+/** A column of a head's order (`TableSpec.head`). */
+export interface HeadColumn {
+  column: string;
+  dir: 'asc' | 'desc';
 }
 
 /** A JSON column takes JSON text or any value that serialises to it (the stager stringifies non-strings). */
@@ -160,7 +173,19 @@ export function defineTable<const C extends ColumnMap>(spec: TableSpec<C> & Tabl
   }
   for (const c of spec.keyFilters ?? []) if (!spec.columns[c]) throw new Error(`table ${spec.name}: key filter column ${c} not in columns`);
   if (spec.servingLookup) checkServingLookup(spec);
+  if (spec.head) checkHead(spec);
   return spec;
+}
+
+/**
+ * A head's order holds no partition column (constant within a partition) and every primary key column: without them
+ * rows could tie, and a page's keyset could not tell which tied rows the head holds.
+ */
+function checkHead(spec: TableSpec): void {
+  const order = spec.head!.order.map((o) => o.column);
+  for (const c of order)
+    if (!spec.columns[c] || c === spec.partitionBy) throw new Error(`table ${spec.name}: head column ${c} not in columns, or the partition`);
+  for (const c of spec.primaryKey) if (!order.includes(c)) throw new Error(`table ${spec.name}: head order lacks primary key column ${c}`);
 }
 
 /** A lookup column is one no page filters, orders or partitions by, so a page may leave it empty until its rows are chosen. */

@@ -180,6 +180,8 @@ export interface FilteredList {
   params: unknown[];
   scope: { sql: string | null; partition: string | null };
   bounds?: Record<string, ColumnBound>;
+  /** A keyed filter had too many keys to bind and reads its table in each read (`Filters.lookups`). */
+  lookups: boolean;
 }
 
 /**
@@ -203,7 +205,8 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   // A keyed filter's keys bound its column too (a key index then finds the quarters holding a ticker's filers),
   // unless the list bound it already (a CIK given beside the ticker).
   for (const r of resolved.values()) bounds[r.spec.column] ??= { in: r.keys };
-  return { ep, values, where, params: b.params, scope, bounds };
+  const lookups = Object.entries(ep.filters).some(([name, f]) => (f as Filter<unknown> | undefined)?.keys && values[name] != null && !resolved.has(name));
+  return { ep, values, where, params: b.params, scope, bounds, lookups };
 }
 
 export async function runList(ep0: ListEndpoint, services: Services, req: Request, cursorSecret: string, gate: Gate): Promise<EnvelopeInput> {
@@ -214,6 +217,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
     params,
     scope: partition,
     bounds,
+    lookups,
   } = await filterList(ep0, services, req.query as Record<string, unknown>, pagingParams(ep0.defaultLimit ?? 25));
   const limit = values.limit as number;
   const echo: Record<string, unknown> = { ...values };
@@ -224,7 +228,7 @@ export async function runList(ep0: ListEndpoint, services: Services, req: Reques
     typeof values.cursor === 'string' ? keysetCursor.read(cursorSecret, scope, values.cursor, ep.orderBy.length, keyShape(ep.table, ep.orderBy)) : null;
   await gate();
   const walk = { windows: ep.walk?.windows, ...ep.walk?.bounds?.(values as never) };
-  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params, bounds }, limit + 1, cursorKey, walk);
+  const rows = await selectPage(services.lake, ep.table, ep.orderBy, { where, params, bounds, lookups }, limit + 1, cursorKey, walk);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -7,6 +7,7 @@ import {
   type IndexedPartition,
   openLakeReader,
   type LakeReader,
+  type PartitionHead,
   type PartitionRelation,
   type PartitionSummary,
   type ReaderHooks,
@@ -64,6 +65,11 @@ export interface Lake {
    * does not hold them as served now. Only for a page whose bounds keep every match among the top rows (`allInTop`).
    */
   topRelation(table: string, partitions: readonly string[]): PartitionRelation | null;
+  /**
+   * The head of one partition (its first rows in the order `TableSpec.head` declares, ingest/lake/heads.ts) and whether
+   * it is the whole partition; null when none is kept for the partition as it is read now.
+   */
+  head(table: string, partition: string): PartitionHead | null;
   /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
@@ -153,6 +159,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     preloadBytes: opts.servingPreloadBytes,
     threads: opts.threads,
     topIndex: true,
+    heads: true,
   });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {
@@ -235,6 +242,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     keyFilters: (table) => reader.keyFilters(table),
     relation: (table, partitions) => reader.relation(table, partitions),
     topRelation: (table, partitions) => reader.topRelation(table, partitions),
+    head: (table, partition) => reader.head(table, partition),
     servedPartitions: (table) => reader.servedPartitions(table),
     storageOrder: (table, partition) => reader.storageOrder(table, partition),
     preloaded: () => reader.preloaded(),

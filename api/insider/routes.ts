@@ -3,7 +3,7 @@ import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { bool, isoDate, jsonList, num, str } from '../core/records.ts';
 import { type FootnoteRecord, InsiderTransaction, type OwnerRecord, type SignatureRecord } from '../../schemas/records/insider.ts';
-import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
+import { insiderPageOrder, insiderTransactionsTable } from '../../schemas/tables/insider.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
 function toRecord(r: Record<string, unknown>): z.infer<typeof InsiderTransaction> {
@@ -107,12 +107,7 @@ const list = defineList({
   // Newest quarter first: the quarter is the filing date's (ingest/datasets/insider/rows.ts), so the order is the same
   // as by date alone, and a page reads the newest quarters until it is full instead of every quarter's file
   // (docs/layouts.md).
-  orderBy: [
-    { column: 'filed_quarter', dir: 'desc' },
-    { column: 'filed_date', dir: 'desc' },
-    { column: 'accession', dir: 'desc' },
-    { column: 'row_seq', dir: 'asc' },
-  ],
+  orderBy: [{ column: 'filed_quarter', dir: 'desc' }, ...insiderPageOrder],
   walk: { windows: true },
   record: InsiderTransaction,
   toRecord,

@@ -6,6 +6,7 @@ import { isAppendFile, newestAppended, selectOver, tableDir, viewSqlOver, withAp
 import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
+import { createPartitionHeads, headPartitions, type StoredHead } from './heads.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
 import { type FileKeyFilters, keyFiltersStampMtime, readKeyFilters } from './key-filter.ts';
@@ -67,6 +68,11 @@ export interface LakeReader {
    * served now. Only a page whose bounds keep every match among its key's top rows (`allInTop`) may read it.
    */
   topRelation(table: string, partitions: readonly string[]): PartitionRelation | null;
+  /**
+   * The head of one partition (ingest/lake/heads.ts): its first rows in the order `TableSpec.head` declares, read like
+   * `relation`, and whether they are all of its rows; null when the reader keeps none for it as it is read now.
+   */
+  head(table: string, partition: string): PartitionHead | null;
   /** How many of a table's partitions are read from a serving copy (ingest/lake/serving.ts), as of the last refresh. */
   servedPartitions(table: string): number;
   /**
@@ -96,6 +102,9 @@ export interface PartitionRelation {
   sql: string;
   complete(rows: Record<string, unknown>[]): Record<string, unknown>[];
 }
+
+/** A partition's head as a page reads it: a relation, the order of its rows, and whether it is the whole partition. */
+export type PartitionHead = PartitionRelation & Omit<StoredHead, 'sql'>;
 
 /**
  * A partition read from its serving copy: the alias it is attached under, the order its rows are stored in, and the
@@ -138,6 +147,8 @@ export interface ReaderOptions {
    * readers (the diff stage, the events writer), which never read a page and would pay for the build.
    */
   topIndex?: boolean;
+  /** Keep the heads of the newest partitions of tables that declare one (ingest/lake/heads.ts): the API's reader. */
+  heads?: boolean;
   /**
    * DuckDB settings added when the instance opens: the diff stage bounds its reader's memory with the ingest's
    * (`memoryBounds`, ingest/lake/work-database.ts); the API's reader keeps DuckDB's defaults.
@@ -197,6 +208,7 @@ export async function openLakeReader(
   let appendedCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
+  const heads = options.heads ? createPartitionHeads(conn) : null;
 
   /** Every file of the table has the same columns (signatures shared by the process's readers: file-signatures.ts). */
   async function uniform(table: string, files: string[]): Promise<boolean> {
@@ -426,6 +438,21 @@ export async function openLakeReader(
       }
       changed = true;
     }
+    if (heads) {
+      // The heads follow the listing being swapped in: a page finds one only once it reads the partition the same way.
+      const state = { listing: next, served: nextServed, uniform: nextUniform };
+      for (const t of tables) {
+        if (!t.head) continue;
+        const of = headPartitions(t, next.get(t.name)?.partitions ?? []);
+        await heads.update(
+          t,
+          of,
+          (p) => readIdentity(state, t.name, p),
+          (p) => relationOver(t, [p], state).sql,
+          superseded.tables,
+        );
+      }
+    }
     current = next;
     served = nextServed;
     retiring = superseded.aliases;
@@ -482,20 +509,13 @@ export async function openLakeReader(
     relation(table, partitions) {
       const spec = tables.find((t) => t.name === table);
       if (!spec) throw new Error(`no table ${table}`);
-      const parts = current.get(table)?.byPartition;
-      const aliases = served.get(table);
-      const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
-      const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
-      if (!copies.length) return { sql: `(${selectOver(spec, files, uniformTables.has(table))})`, complete: (rows) => rows };
-      // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
-      const columns = allColumns(spec);
-      const cols = Object.keys(columns).map(sqlIdent).join(', ');
-      const selects = copies.flatMap((c) => {
-        const base = { from: servingRelation(c.alias), columns: copyColumns(columns, c.lookup) };
-        return c.appended ? withAppends(spec, base, sqlIdent(c.appended)) : [`SELECT ${base.columns} FROM ${base.from}`];
-      });
-      if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniformTables.has(table))})`);
-      return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
+      return relationOver(spec, partitions, { listing: current, served, uniform: uniformTables });
+    },
+    head(table, partition) {
+      const spec = tables.find((t) => t.name === table);
+      const state = { listing: current, served, uniform: uniformTables };
+      const head = spec && heads?.get(table, partition, readIdentity(state, table, partition));
+      return head ? { ...head, complete: completer(spec, served.get(table), [partition]) } : null;
     },
     topRelation(table, partitions) {
       const spec = tables.find((t) => t.name === table);
@@ -531,6 +551,38 @@ export async function openLakeReader(
       instance.closeSync();
     },
   };
+}
+
+/** What a partition read is over: a listing, the serving copies of its tables and the tables whose files share columns. */
+interface ReadState {
+  listing: LakeListing;
+  served: ReadonlyMap<string, ReadonlyMap<string, ServedCopy>>;
+  uniform: ReadonlySet<string>;
+}
+
+/** The table's relation over the files of `partitions` only, as `state` reads them (`LakeReader.relation`). */
+function relationOver(spec: TableSpec, partitions: readonly string[], state: ReadState): PartitionRelation {
+  const parts = state.listing.get(spec.name)?.byPartition;
+  const aliases = state.served.get(spec.name);
+  const uniform = state.uniform.has(spec.name);
+  const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
+  const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
+  if (!copies.length) return { sql: `(${selectOver(spec, files, uniform)})`, complete: (rows) => rows };
+  // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
+  const columns = allColumns(spec);
+  const cols = Object.keys(columns).map(sqlIdent).join(', ');
+  const selects = copies.flatMap((c) => {
+    const base = { from: servingRelation(c.alias), columns: copyColumns(columns, c.lookup) };
+    return c.appended ? withAppends(spec, base, sqlIdent(c.appended)) : [`SELECT ${base.columns} FROM ${base.from}`];
+  });
+  if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniform)})`);
+  return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
+}
+
+/** How `state` reads one partition: its files, and its serving copy and append table when it has them (heads.ts). */
+function readIdentity(state: ReadState, table: string, partition: string): string {
+  const copy = state.served.get(table)?.get(partition);
+  return JSON.stringify([state.listing.get(table)?.byPartition.get(partition) ?? [], copy?.alias ?? null, copy?.appended ?? null]);
 }
 
 /** A copy's select list: every column of the table in order, those its lookup holds as typed NULLs. */

@@ -1,5 +1,15 @@
 import { accessionYear } from '../key-buckets.ts';
-import { defineTable } from '../table.ts';
+import { defineTable, type HeadColumn } from '../table.ts';
+
+/**
+ * `/v1/filings`'s order within a quarter (newest first, a total order): its first pages, and those of a form or of the
+ * newest days, read the newest quarters' heads instead of sorting a quarter's 300,000 rows (docs/layouts.md, "Heads").
+ */
+export const filingPageOrder = [
+  { column: 'filed_date', dir: 'desc' },
+  { column: 'accession', dir: 'desc' },
+  { column: 'cik', dir: 'asc' },
+] as const satisfies readonly HeadColumn[];
 
 /**
  * The filing index: one row per (accession, filer CIK) — a filing with several filer CIKs (co-registrants,
@@ -52,4 +62,5 @@ export const filingsTable = defineTable({
   // page (?accession=) looks it up in the quarters holding accessions of its year only, and reads the one row group
   // of its filer there.
   keyIndexes: [{ key: 'cik' }, { key: 'accession', bucket: accessionYear }],
+  head: { order: filingPageOrder },
 });

@@ -1,4 +1,4 @@
-import { defineTable, type ColumnMap } from '../table.ts';
+import { defineTable, type ColumnMap, type HeadColumn } from '../table.ts';
 
 /**
  * Two lake tables from the same Form 3/4/5 rows: transactions (Tables I and II, with a date and a code) and
@@ -75,6 +75,13 @@ const transactionColumns = {
   value_usd: { type: 'DOUBLE', description: 'shares × price_per_share when both are known.' },
 } as const satisfies ColumnMap;
 
+/** `/v1/insider`'s order within a quarter: its first pages read the newest quarters' heads (docs/layouts.md, "Heads"). */
+export const insiderPageOrder = [
+  { column: 'filed_date', dir: 'desc' },
+  { column: 'accession', dir: 'desc' },
+  { column: 'row_seq', dir: 'asc' },
+] as const satisfies readonly HeadColumn[];
+
 export const insiderTransactionsTable = defineTable({
   name: 'insider_transactions',
   description: 'Form 3/4/5 transactions (non-derivative and derivative), one row per transaction, with issuer, reporting owners and resolved footnotes.',
@@ -91,6 +98,7 @@ export const insiderTransactionsTable = defineTable({
   // An owner's page (`?owner_cik=`) finds in each quarter's index the issuers the owner's rows are under, and reads
   // their row groups only, where the owners column alone was scanned in full (docs/layouts.md, "Key indexes").
   keyIndexes: [{ key: 'owner_ciks', list: true }],
+  head: { order: insiderPageOrder },
 });
 
 export const insiderHoldingsTable = defineTable({

@@ -27,7 +27,7 @@ import { measure, type BenchResult } from './support.ts';
  *   date-ordered lists that read every quarter's file in one query before they led with the quarter.
  * Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_DATE_LISTS_RUNS calls, 20) beside,
  * in the same run: the same page served from the same rows as the table was read before it chose its own layout
- * (`before_*`: row groups of 122,880, the writer's default, no late materialization, no key index), and raw DuckDB on the API's
+ * (`before_*`: row groups of 122,880, the writer's default, no late materialization, no key index, no head), and raw DuckDB on the API's
  * files (one thread, prepared) running the page as the one query over every quarter's file that the list ran before
  * its order led with the quarter. BENCH_DATE_LISTS (comma-separated paths, e.g. /v1/insider) benches those lists only.
  */
@@ -304,8 +304,9 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
   const rowGroup = list.table.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
   // The same rows as the table was laid out and read with the defaults, served by an app of their own (null: the table
   // keeps the defaults).
-  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false, keyIndexes: undefined };
-  const chose = rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true || list.table.keyIndexes !== undefined;
+  const defaults = { ...list.table, rowGroupSize: DEFAULT_ROW_GROUP_SIZE, lateMaterialization: false, keyIndexes: undefined, head: undefined };
+  const chose =
+    rowGroup !== DEFAULT_ROW_GROUP_SIZE || list.table.lateMaterialization === true || list.table.keyIndexes !== undefined || list.table.head !== undefined;
   const routes = list.routes.map((ep) => ('table' in ep && ep.table === list.table ? { ...ep, table: defaults } : ep));
   const other = chose ? await createTestApp({ routes, env }) : null;
   const { instance, conn } = await openDuck(':memory:', { threads: '2', memory_limit: '4GB' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparator, partitionsAfter, within } from '../../api/core/page-query.ts';
+import { partitionsAfter, within } from '../../api/core/page-query.ts';
+import { comparator } from '../../ingest/lake/index.ts';
 import eventsRoutes from '../../api/events/routes.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { writeEventDays } from '../support/event-days.ts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderedPartitions } from '../../api/core/page-query.ts';
+import { orderedPartitions } from '../../ingest/lake/index.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from './toy-dataset.ts';
 import { pageAll as walk } from '../support/page-all.ts';
