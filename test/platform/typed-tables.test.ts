@@ -55,6 +55,31 @@ describe('row types inferred from the columns', () => {
     const nullablePartition = { ...spec, columns: { a: { type: 'VARCHAR' } }, sortBy: ['a'] };
     expect(() => defineTable(nullablePartition as never)).toThrow('table x: partition column a must be nullable: false');
   });
+
+  it('defineTable refuses a head order (TableSpec.head) that could tie rows or names the partition column', () => {
+    const columns = { p: { type: 'VARCHAR', nullable: false }, d: { type: 'DATE' }, k: { type: 'VARCHAR', nullable: false } } as const;
+    const spec = { name: 'h', description: 'h', columns, partitionBy: 'p', sortBy: ['k'], primaryKey: ['k'] } as const;
+    const head = (order: { column: string; dir: 'asc' | 'desc' }[]) => defineTable({ ...spec, sortBy: ['k'], primaryKey: ['k'], head: { order } });
+    expect(
+      head([
+        { column: 'd', dir: 'desc' },
+        { column: 'k', dir: 'asc' },
+      ]).head?.order,
+    ).toHaveLength(2);
+    expect(() => head([{ column: 'd', dir: 'desc' }])).toThrow('table h: head order lacks primary key column k');
+    expect(() =>
+      head([
+        { column: 'p', dir: 'desc' },
+        { column: 'k', dir: 'asc' },
+      ]),
+    ).toThrow('table h: head column p not in columns, or the partition');
+    expect(() =>
+      head([
+        { column: 'x', dir: 'desc' },
+        { column: 'k', dir: 'asc' },
+      ]),
+    ).toThrow('table h: head column x not in columns, or the partition');
+  });
 });
 
 describe('strict rows and NOT NULL staging', () => {
