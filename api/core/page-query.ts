@@ -34,6 +34,9 @@ export interface Filters {
   lookups?: boolean;
 }
 
+/** DuckDB's error for a query naming a head table that is gone (ingest/lake/heads.ts names them `head_<table>_<n>`). */
+const DROPPED_HEAD = /Table with name head_\w+ does not exist/i;
+
 /** Most partitions read at once after the first (the API's pool has 4 connections, DuckDB 2 threads). */
 const MAX_WINDOW = 4;
 
@@ -157,7 +160,14 @@ async function readPage(
   const fromHead = async (p: string, limit: number, after?: unknown[]) => {
     const head = table.head && !filters.lookups ? lake.head(table.name, p) : null;
     if (!head || !sameOrder(head.order, rest)) return null;
-    const rows = await read(head, null, rest, limit, after);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await read(head, null, rest, limit, after);
+    } catch (err) {
+      // Dropped by a refresh since this page found it (a page spanning two refreshes): the partition is read instead.
+      if (DROPPED_HEAD.test((err as Error).message)) return null;
+      throw err;
+    }
     return rows.length >= limit || head.whole ? rows : null;
   };
   const onePartition = async (p: unknown, limit: number, after?: unknown[]) =>

@@ -136,6 +136,18 @@ describe('partition heads of the filing index', () => {
     expect(readFrom.at(-1)).toBe('file');
   });
 
+  it('a head dropped under a page (a page spanning two refreshes) is passed over: the page reads the quarter', async () => {
+    const head = app.services.lake.head('filings', SECOND)!;
+    // The second quarter's head, dropped behind the reader's back: the page still finds it and its read fails.
+    await app.services.lake.query(`DROP TABLE ${head.sql}`, [], { cache: false });
+    expect(app.services.lake.head('filings', SECOND)?.sql).toBe(head.sql);
+    sql.length = 0;
+    const r = await app.get(`/v1/filings?limit=50&filed_from=${START[SECOND]}&filed_to=2025-09-30`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.map(id)).toEqual((await expected(`filed_quarter = '${SECOND}'`)).slice(0, 50));
+    expect(reads().map((s) => (s.includes(head.sql) ? 'head' : 'file'))).toEqual(['head', 'file']);
+  });
+
   it('a live append file beside the newest quarter: the head is built again, with the new newest filings first', async () => {
     const before = app.services.lake.head('filings', NEWEST)!.sql;
     // Filings of the quarter's last day, after every other row (the live lane's kind of file).
