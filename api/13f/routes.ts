@@ -1,5 +1,4 @@
-import { defineList, f, likeEscape, type SqlBuilder } from '../core/endpoint.ts';
-import type { Services } from '../core/services.ts';
+import { defineList, f, likeEscape } from '../core/endpoint.ts';
 import { boolDefaultFalse, p } from '../core/params.ts';
 import { isoDate, num, str } from '../core/records.ts';
 import { HoldingRecord, ManagerRecord } from '../../schemas/records/13f.ts';
@@ -8,39 +7,22 @@ import { SOURCE } from '../../schemas/sources.ts';
 
 /**
  * `?manager=<name substring>`: holdings files cannot prune on a name, so the name is first resolved to manager CIKs
- * on the small `managers_13f` table (one parameterized query), and holdings are then filtered by `manager_cik IN
- * (...)` — the same plain column predicate as `?manager=<CIK>`. The CIKs travel to the filter under a symbol key:
- * `query_echo` and the cursor's filter hash see only what the user sent. A substring matching more than
- * MAX_RESOLVED_MANAGERS managers ("CAPITAL") keeps the name as a subquery instead of a huge parameter list.
+ * on the small `managers_13f` table (of the quarter asked for, when one is), once a request (a keyed filter,
+ * `f.keysOf`), and holdings are then filtered by `manager_cik IN (...)`, the same plain column predicate as
+ * `?manager=<CIK>`; the CIKs also bound the column, which the quarters' summaries test. A substring matching more than
+ * `MAX_RESOLVED_MANAGERS` managers ("CAPITAL") keeps the name as a subquery instead of a huge parameter list.
  */
-const MANAGER_CIKS = Symbol('managerCiks');
 const MAX_RESOLVED_MANAGERS = 500;
+const MANAGER_CIK = /^\d{1,10}$/;
 
-function managerNameSubquery(name: string, b: SqlBuilder): string {
-  return `"manager_cik" IN (SELECT cik FROM "managers_13f" WHERE "manager_name" ILIKE ${b.param(`%${likeEscape(name)}%`)} ESCAPE '\\')`;
-}
-
-async function resolveManagerName<V extends { manager?: string; period?: string }>(values: V, services: Services): Promise<V> {
-  const name = values.manager;
-  if (name === undefined || /^\d{1,10}$/.test(name)) return values;
-  const params: unknown[] = [`%${likeEscape(name)}%`];
-  if (values.period) params.push(values.period);
-  const rows = await services.lake.query(
-    'SELECT DISTINCT cik FROM "managers_13f" WHERE "manager_name" ILIKE $1 ESCAPE ' +
-      `'\\'${values.period ? ' AND "period" = $2' : ''} ORDER BY cik LIMIT ${MAX_RESOLVED_MANAGERS + 1}`,
-    params,
-  );
-  if (rows.length > MAX_RESOLVED_MANAGERS) return values;
-  return { ...values, [MANAGER_CIKS]: rows.map((r) => String(r.cik)) };
-}
-
-/** The manager CIKs a `manager` value stands for, when known (a CIK, or a name resolved to at most 500 CIKs). */
-function managerBound(v: { manager?: string }): { in: string[] } | undefined {
-  if (v.manager === undefined) return undefined;
-  if (/^\d{1,10}$/.test(v.manager)) return { in: [v.manager.padStart(10, '0')] };
-  const ciks = (v as Record<symbol, unknown>)[MANAGER_CIKS] as string[] | undefined;
-  return ciks === undefined ? undefined : { in: ciks };
-}
+const managerFilter = f.keysOf<string, 'manager_cik'>(['manager_cik'], {
+  column: 'manager_cik',
+  known: (v) => (MANAGER_CIK.test(v) ? [v.padStart(10, '0')] : null),
+  query: (name, b, all) =>
+    `SELECT DISTINCT cik AS k FROM "managers_13f" WHERE "manager_name" ILIKE ${b.param(`%${likeEscape(name)}%`)} ESCAPE '\\'` +
+    (typeof all.period === 'string' ? ` AND "period" = ${b.param(all.period)}` : ''),
+  max: MAX_RESOLVED_MANAGERS,
+});
 
 const managers = defineList({
   path: '/v1/managers',
@@ -102,26 +84,18 @@ const holdings = defineList({
     period: p.str({ upper: true, pattern: /^\d{4}Q[1-4]$/, patternText: '^\\d{4}[Qq][1-4]$', description: 'Reporting quarter, e.g. 2024Q4.' }),
     include_superseded: boolDefaultFalse('Also return lines replaced by a later restatement.'),
   },
-  resolve: resolveManagerName,
   filters: {
-    manager: f.sql(['manager_cik'], (v: string, b, all) => {
-      if (/^\d{1,10}$/.test(v)) return `"manager_cik" = ${b.param(v.padStart(10, '0'))}`;
-      const ciks = (all as Record<symbol, unknown>)[MANAGER_CIKS] as string[] | undefined;
-      if (ciks === undefined) return managerNameSubquery(v, b);
-      if (!ciks.length) return 'false';
-      return `"manager_cik" IN (${ciks.map((c) => b.param(c)).join(', ')})`;
-    }),
+    manager: managerFilter,
     cusip: f.eq('cusip'),
     issuer: f.contains('issuer_name'),
     min_value: f.gte('value_usd'),
     period: f.eq('period'),
     include_superseded: f.sql(['is_current'], (v: boolean) => (v ? null : '"is_current" = true')),
   },
-  // Each quarter's summary of CUSIPs (manager CIKs for the manager-sorted copy) lets a page skip quarters that hold
-  // no such key, or none worth `min_value` (docs/read-path.md).
+  // Each quarter's summary of CUSIPs (manager CIKs for the manager-sorted copy: the manager filter's keys bound
+  // them) lets a page skip quarters that hold no such key, or none worth `min_value` (docs/read-path.md).
   bounds: (v) => ({
     cusip: v.cusip === undefined ? undefined : { in: [v.cusip] },
-    manager_cik: managerBound(v),
     value_usd: v.min_value === undefined ? undefined : { gte: v.min_value },
   }),
   // Newest quarter first: a page is then read from the one quarter file it comes from (api/core/page-query.ts),

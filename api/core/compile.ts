@@ -126,9 +126,10 @@ type ResolvedKeys = Map<string, { spec: FilterKeys<unknown>; keys: string[] }>;
 
 /**
  * Runs the keys query of each keyed filter given a value, once for the request (a ticker's filers), stopping past
- * as many keys as a key index looks up (`MAX_LOOKUP_KEYS`): a filter with more is left out, and keeps its query as a
- * subquery of each read. The LIMIT stops the lookup early for a value with many keys (a common
- * industry's 1,750 filers of 700,000 entities are met within the directory's first percent).
+ * the filter's most keys (`FilterKeys.max`; as many as a key index looks up, `MAX_LOOKUP_KEYS`, unless it says): a
+ * filter with more is left out, and keeps its query as a subquery of each read. The LIMIT stops the lookup early for
+ * a value with many keys (a common industry's 1,750 filers of 700,000 entities are met within the directory's first
+ * percent). A value that spells out its keys (`FilterKeys.known`) runs no query.
  */
 async function resolveKeys(services: Services, filters: Record<string, unknown>, values: Record<string, unknown>): Promise<ResolvedKeys> {
   const out: ResolvedKeys = new Map();
@@ -136,10 +137,16 @@ async function resolveKeys(services: Services, filters: Record<string, unknown>,
     const spec = (filter as Filter<unknown> | undefined)?.keys;
     const v = values[name];
     if (!spec || v === undefined || v === null) continue;
+    const known = spec.known?.(v);
+    if (known) {
+      out.set(name, { spec, keys: known });
+      continue;
+    }
+    const max = spec.max ?? MAX_LOOKUP_KEYS;
     const b = sqlBuilder();
-    const sql = `SELECT k FROM (${spec.query(v, b)}) LIMIT ${MAX_LOOKUP_KEYS + 1}`;
+    const sql = `SELECT k FROM (${spec.query(v, b, values)}) LIMIT ${max + 1}`;
     const keys = (await services.lake.query(sql, b.params)).map((r) => String(r.k));
-    if (keys.length <= MAX_LOOKUP_KEYS) out.set(name, { spec, keys });
+    if (keys.length <= max) out.set(name, { spec, keys });
   }
   return out;
 }
@@ -186,14 +193,13 @@ export interface FilteredList {
 
 /**
  * Validates a list request (its own parameters plus `extra`: paging for a page, the format for an export), runs the
- * cross-field checks and the resolution, picks the variant and builds the filters' SQL: one path for pages and exports,
+ * cross-field checks, picks the variant, resolves the keyed filters' keys and builds the filters' SQL: one path for pages and exports,
  * so both answer the same 422s and select the same rows.
  */
 export async function filterList(ep0: ListEndpoint, services: Services, raw: Record<string, unknown>, extra: ParamDefs): Promise<FilteredList> {
   let ep = ep0;
-  let values = validated({ ...ep.params, ...extra }, raw, 'query');
+  const values = validated({ ...ep.params, ...extra }, raw, 'query');
   crossChecks(ep.validate?.(values as never));
-  if (ep.resolve) values = { ...values, ...((await ep.resolve(values as never, services)) as Record<string, unknown>) };
   // checkEndpoint vetted the variant's table and order at start-up.
   if (ep.variant?.when(values as never)) ep = { ...ep, table: ep.variant.table, orderBy: ep.variant.orderBy };
   const resolved = await resolveKeys(services, ep.filters, values);

@@ -34,8 +34,16 @@ export type Filter<V, C extends string = string> = FilterSql<V> & { readonly col
  */
 export interface FilterKeys<V> {
   column: string;
-  /** A SELECT of the keys as column `k`, the value bound through `b`. */
-  query(value: V, b: SqlBuilder): string;
+  /** A SELECT of the keys as column `k`, the value (and any other of the request's values, `all`) bound through `b`. */
+  query(value: V, b: SqlBuilder, all: Record<string, unknown>): string;
+  /** The keys a value spells out itself (a manager's CIK given as digits): no query runs. Null: run the query. */
+  known?(value: V): string[] | null;
+  /**
+   * Most keys bound (default `MAX_LOOKUP_KEYS`): a value resolving to more keeps the query as a subquery of each
+   * read. A table without key indexes may bind more (a manager name's CIKs, up to 500, which the holdings summaries
+   * test per quarter).
+   */
+  max?: number;
   /**
    * The condition over the resolved keys (none: a condition that holds for no row). Default: the column is one of
    * them (`keysIn`, api/core/sql.ts).
@@ -109,11 +117,6 @@ export interface ListEndpoint<P extends ParamDefs = ParamDefs, R = unknown, C ex
   filters: FiltersOf<P, C>;
   /** Cross-field checks (ranges); each issue becomes a 422 detail entry. */
   validate?: (values: ParamValues<P>) => (ValidationDetail | null)[];
-  /**
-   * Async normalization after validation (identifier resolution: ticker or name → CIK). May throw
-   * `entityUnresolved`. The returned values are what the filters, `query_echo` and the cursor see.
-   */
-  resolve?: (values: ParamValues<P>, services: import('./services.ts').Services) => Promise<ParamValues<P>>;
   /** Snapshot datasets serve only their newest partition (and `as_of` is its date). */
   scope?: 'all' | 'latest_partition';
   /** Page order; the columns must be non-null and together unique (end with the primary key). */
@@ -286,5 +289,8 @@ export const f = {
    */
   keysOf: <V, const C extends string>(columns: readonly C[], keys: FilterKeys<V>): Filter<V, C> =>
     // Called as a plain filter (keys not resolved first), the keys' query is its subquery.
-    Object.assign((value: V, b: SqlBuilder) => `"${keys.column}" IN (SELECT k FROM (${keys.query(value, b)}))`, { columns, keys }),
+    Object.assign((value: V, b: SqlBuilder, all: Record<string, unknown>) => `"${keys.column}" IN (SELECT k FROM (${keys.query(value, b, all)}))`, {
+      columns,
+      keys,
+    }),
 };

@@ -35,7 +35,6 @@ function errorCodesOf(ep: Endpoint): Set<ErrorCode> {
   }
   const hasPath = ep.kind === 'lookup' || (ep.kind === 'custom' && Object.keys(ep.pathParams ?? {}).length > 0);
   if (hasPath) codes.add('not_found');
-  if (ep.kind === 'list' && ep.resolve) codes.add('entity_unresolved');
   if (ep.kind === 'custom') {
     if (ep.body || ep.method === 'post' || ep.method === 'patch') codes.add('invalid_param');
     if (ep.body) {

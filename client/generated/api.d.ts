@@ -3811,15 +3811,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (`entity_unresolved`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Validation error: a parameter (named in `loc`) is malformed, out of range or unknown */
             422: {
                 headers: {
@@ -8482,15 +8473,6 @@ export interface operations {
             };
             /** @description Credits exhausted on a plan without overage (`insufficient_credits`) */
             402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (`entity_unresolved`) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

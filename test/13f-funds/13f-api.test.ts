@@ -219,6 +219,33 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
     expect(none.body.warnings[0].code).toBe('empty_result');
   });
 
+  it('?manager=<name> looks its managers up once a request, in the quarter asked for; the holdings reads bind their CIKs', async () => {
+    const m = (await app.get('/v1/managers?limit=1')).body.data[0];
+    const part = m.name.split(' ').slice(0, 2).join(' ').toLowerCase();
+    const sql: string[] = [];
+    const lake = app.services.lake;
+    const query = lake.query;
+    lake.query = (text, params, opts) => {
+      sql.push(text);
+      return query.call(lake, text, params, opts);
+    };
+    try {
+      const r = await app.get(`/v1/holdings?manager=${encodeURIComponent(part)}&period=${m.period}&limit=5`);
+      expect(r.status).toBe(200);
+      expect(r.body.data.length).toBeGreaterThan(0);
+      const lookups = sql.filter((s) => s.includes('managers_13f'));
+      expect(lookups).toHaveLength(1);
+      expect(lookups[0]).toContain('"period" =');
+      expect(sql.filter((s) => !s.includes('managers_13f') && s.includes('manager_cik" IN (')).length).toBeGreaterThan(0);
+      // A CIK spells out its key: no lookup at all.
+      sql.length = 0;
+      expect((await app.get(`/v1/holdings?manager=${Number(m.cik)}&limit=5`)).status).toBe(200);
+      expect(sql.some((s) => s.includes('managers_13f'))).toBe(false);
+    } finally {
+      lake.query = query;
+    }
+  });
+
   it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
     const rows = await app.services.lake.query(
       'SELECT count(*)::INTEGER AS n FROM (SELECT accession_number, cusip FROM holdings_13f GROUP BY ALL ' +

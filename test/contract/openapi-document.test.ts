@@ -131,9 +131,9 @@ describe('the OpenAPI document', () => {
     // Public: no key, no credits, no rate limit.
     expect(statuses('/v1/sources')).toEqual([200, 422]);
     expect(statuses('/healthz')).toEqual([200, 422, 503]);
-    // A list; a list resolving a name (404 entity_unresolved); a lookup.
+    // A list (a name filter resolving to keys answers an empty page, never 404); a lookup.
     expect(statuses('/v1/advisers')).toEqual([200, 401, 402, 422, 429]);
-    expect(statuses('/v1/holdings')).toEqual([200, 401, 402, 404, 422, 429]);
+    expect(statuses('/v1/holdings')).toEqual([200, 401, 402, 422, 429]);
     expect(statuses('/v1/advisers/{crd}')).toEqual([200, 401, 402, 404, 422, 429]);
     // Free calls cannot exhaust credits.
     expect(statuses('/v1/account')).toEqual([200, 401, 422, 429]);
@@ -144,6 +144,6 @@ describe('the OpenAPI document', () => {
     expect(statuses('/v1/full-text')).toEqual([200, 401, 402, 422, 429, 502, 503, 504]);
     expect(statuses('/v1/filings/{accession}/documents')).toEqual([200, 401, 402, 404, 422, 429, 502, 503, 504]);
     // An export refuses as its list does; its success is the file.
-    expect(statuses('/v1/holdings/export')).toEqual([200, 401, 402, 404, 422, 429]);
+    expect(statuses('/v1/holdings/export')).toEqual([200, 401, 402, 422, 429]);
   });
 });
