@@ -14,8 +14,9 @@ export function sqlBuilder(start: unknown[] = []): SqlBuilder & { params: unknow
   };
 }
 
-/** `column` is one of `keys` (text), each bound; no key: no row. */
+/** `column` is one of `keys` (text), each bound (one key: an equality, the same SQL as a plain `f.eq`); no key: no row. */
 export function keysIn(column: string, keys: readonly string[], b: SqlBuilder): string {
+  if (keys.length === 1) return `"${column}" = ${b.param(keys[0])}`;
   return keys.length ? `"${column}" IN (${keys.map((k) => b.param(k)).join(', ')})` : 'false';
 }
 
