@@ -3,7 +3,7 @@ import { defineList, f } from '../core/endpoint.ts';
 import { p, rangeIssue } from '../core/params.ts';
 import { int, isoDate, json, str } from '../core/records.ts';
 import { type Party, PatentRecord } from '../../schemas/records/patents.ts';
-import { patentGrantsTable } from '../../schemas/tables/patents.ts';
+import { patentGrantsTable, patentPageOrder } from '../../schemas/tables/patents.ts';
 import { SOURCE } from '../../schemas/sources.ts';
 
 /** `US 11,540,449 B2`, `D0656308`, `re49876` → the stored PatentsView form. */
@@ -65,11 +65,7 @@ export default [
     validate: (v) => [rangeIssue(v, 'grant_date_from', 'grant_date_to')],
     // Newest year first: the year is the grant date's (ingest/datasets/patents/dataset.ts), so the order is the same as
     // by date alone, and a page reads the newest years until it is full (docs/layouts.md).
-    orderBy: [
-      { column: 'grant_year', dir: 'desc' },
-      { column: 'grant_date', dir: 'desc' },
-      { column: 'patent_number', dir: 'asc' },
-    ],
+    orderBy: [{ column: 'grant_year', dir: 'desc' }, ...patentPageOrder],
     walk: { windows: true, bounds: (v) => grantYears(v.grant_year, v.grant_date_from, v.grant_date_to) },
     record: PatentRecord,
     toRecord: (r) => ({

@@ -1,4 +1,13 @@
-import { defineTable } from '../table.ts';
+import { defineTable, type HeadColumn } from '../table.ts';
+
+/**
+ * `/v1/uspto-patent-grants`' order within a year: its first pages read the newest years' heads, where a year's file,
+ * sorted by patent number, is sorted whole for them (docs/layouts.md, "Heads").
+ */
+export const patentPageOrder = [
+  { column: 'grant_date', dir: 'desc' },
+  { column: 'patent_number', dir: 'asc' },
+] as const satisfies readonly HeadColumn[];
 
 export const patentGrantsTable = defineTable({
   name: 'uspto_patent_grants',
@@ -43,4 +52,5 @@ export const patentGrantsTable = defineTable({
   sortBy: ['patent_number'],
   primaryKey: ['patent_number'],
   writeMode: 'merge',
+  head: { order: patentPageOrder },
 });

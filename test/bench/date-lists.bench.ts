@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Endpoint } from '../../api/core/endpoint.ts';
 import filingsRoutes from '../../api/filings/routes.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
+import patentsRoutes from '../../api/patents/routes.ts';
 import raisesRoutes from '../../api/raises/routes.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { writeKeyIndexes } from '../../ingest/lake/key-index.ts';
@@ -10,6 +11,7 @@ import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { entitiesTable, entityTickersTable } from '../../schemas/tables/entities.ts';
 import { insiderTransactionsTable } from '../../schemas/tables/insider.ts';
+import { patentGrantsTable } from '../../schemas/tables/patents.ts';
 import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -25,6 +27,8 @@ import { measure, type BenchResult } from './support.ts';
  *   ones included), 40,000 issuers, so an issuer's page reads about three quarters;
  * - `/v1/raises`: BENCH_FORM_D_PER_QUARTER Form D notices a quarter (20,000, about the regulator's rate), one of the smaller
  *   date-ordered lists that read every quarter's file in one query before they led with the quarter.
+ * - `/v1/uspto-patent-grants`: BENCH_PATENTS_PER_YEAR grants a year (350,000, about the office's rate), partitioned by
+ *   year: a quarter of the others' count in years (at least 2).
  * Each page through HTTP in this process (p50/p99, the process's CPU per call, BENCH_DATE_LISTS_RUNS calls, 20) beside,
  * in the same run: the same page served from the same rows as the table was read before it chose its own layout
  * (`before_*`: row groups of 122,880, the writer's default, no late materialization, no key index, no head), and raw DuckDB on the API's
@@ -52,9 +56,12 @@ interface Page {
 }
 interface DateList {
   label: string;
+  /** Partitioned by year (`Quarter.name` the year, `start` its first day), not by quarter. */
+  years?: boolean;
   path: string;
   routes: readonly Endpoint[];
   table: TableSpec;
+  /** Rows a partition (a quarter, or a year for `years`). */
   perQuarter: number;
   /** Each column's expression over `i`, the row's number in its quarter. */
   expr: (q: Quarter) => Record<string, string>;
@@ -278,10 +285,47 @@ const lists = (quarters: number): DateList[] => [
       { name: '?min_amount=90000000', query: () => 'min_amount=90000000', where: 'total_offering_amount >= $1', values: () => [90_000_000] },
     ],
   },
+  {
+    label: 'patent grants',
+    path: '/v1/uspto-patent-grants',
+    routes: patentsRoutes,
+    table: patentGrantsTable,
+    years: true,
+    perQuarter: Number(process.env.BENCH_PATENTS_PER_YEAR ?? 350_000),
+    // Granted on Tuesdays; utility patents numbered in grant order, one in ten a design patent numbered on its own.
+    expr: (y) => ({
+      patent_number: `CASE WHEN i % 10 = 0 THEN 'D' || (${y.name.slice(2, 4)}00000 + i) ELSE CAST((${y.name} - 1900) * 100000 + i AS VARCHAR) END`,
+      doc_number: 'CAST(i AS VARCHAR)',
+      kind_code: `CASE WHEN i % 10 = 0 THEN 'S1' ELSE 'B2' END`,
+      patent_type: `CASE WHEN i % 10 = 0 THEN 'design' ELSE 'utility' END`,
+      title: `'Method and apparatus for processing widget ' || i`,
+      grant_date: `${y.start} + CAST((i * 52 // $per) * 7 AS INTEGER)`,
+      application_number: 'CAST(17000000 + hash(i) % 1000000 AS VARCHAR)',
+      application_date: `${y.start} - CAST(400 + hash(i) % 900 AS INTEGER)`,
+      claims_count: '1 + hash(i) % 30',
+      cpc_main: `'G06F 16/' || (hash(i) % 900)`,
+      assignee: `'ASSIGNEE ' || hash(i) % 50000 || ' CORP'`,
+      assignee_country: `'US'`,
+      assignee_names: `'ASSIGNEE ' || hash(i) % 50000 || ' CORP'`,
+      assignees: `'[{"name":"ASSIGNEE ' || hash(i) % 50000 || ' CORP","city":"San Jose","state":"CA","country":"US"}]'`,
+      inventors: `'[{"first":"Jane","last":"Doe ' || i || '","city":"Austin","state":"TX","country":"US"}]'`,
+      abstract: `repeat('A system comprising a processor and a memory storing instructions that, when executed, ', 4) || i`,
+      source_file: `'ipg' || strftime(${y.start}, '%y%m%d') || '.xml'`,
+    }),
+    order: 'grant_date DESC, patent_number',
+    keys: [],
+    pages: () => [
+      { name: 'first page, no filter', query: () => '', where: 'true', values: () => [] },
+      { name: '?claims_count_min=25', query: () => 'claims_count_min=25', where: 'claims_count >= $1', values: () => [25] },
+    ],
+  },
 ];
 
 /** A quarter as a number (2025Q4 → 8,104): consecutive quarters differ by one. */
 const quarterNumber = (q: Quarter) => Number(q.name.slice(0, 4)) * 4 + Number(q.name.slice(5)) - 1;
+
+/** The newest `n` years, as partitions. */
+const yearList = (n: number): Quarter[] => Array.from({ length: n }, (_, k) => ({ name: String(2025 - k), start: `DATE '${2025 - k}-01-01'` }));
 
 const quarterList = (n: number): Quarter[] =>
   Array.from({ length: n }, (_, k) => {
@@ -294,7 +338,10 @@ export default async function dateListsBench(): Promise<BenchResult[]> {
   const quarters = quarterList(QUARTERS);
   // BENCH_DATE_LISTS=/v1/insider (comma-separated paths) benches those lists only.
   const only = process.env.BENCH_DATE_LISTS?.split(',').filter(Boolean);
-  for (const list of lists(QUARTERS)) if (!only?.length || only.includes(list.path)) out.push(...(await benchList(list, quarters)));
+  for (const list of lists(QUARTERS)) {
+    const parts = list.years ? yearList(Math.max(2, Math.round(QUARTERS / 4))) : quarters;
+    if (!only?.length || only.includes(list.path)) out.push(...(await benchList(list, parts)));
+  }
   return out;
 }
 
@@ -368,9 +415,10 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
       keys[key] = rows.map((r) => String(r.k));
     }
     const month = quarters[Math.min(8, quarters.length - 1)].start.slice(6, 13);
+    const unit = list.years ? 'years' : 'quarters';
     const out: BenchResult[] = [
       {
-        name: `date-lists: ${list.label}, ${(quarters.length * list.perQuarter).toLocaleString('en-US')} rows in ${quarters.length} quarters`,
+        name: `date-lists: ${list.label}, ${(quarters.length * list.perQuarter).toLocaleString('en-US')} rows in ${quarters.length} ${unit}`,
         figures: { generated_s: generatedS, row_group_rows: rowGroup, late_materialization: list.table.lateMaterialization ? 'on' : 'off' },
       },
     ];

@@ -210,9 +210,9 @@ describe('date-ordered lists walk their partitions newest first', () => {
     expect(r.body.data).toHaveLength(2);
     const reads = sql.filter((s) => s.includes(l.table));
     expect(reads).toHaveLength(1);
-    // The filing index and insider transactions declare a head (TableSpec.head): its table is the read.
+    // The filing index, insider transactions and patent grants declare a head (TableSpec.head): its table is the read.
     const head = app.services.lake.head(l.table, String(newest));
-    expect(head !== null).toBe(['filings', 'insider_transactions'].includes(l.table));
+    expect(head !== null).toBe(['filings', 'insider_transactions', 'uspto_patent_grants'].includes(l.table));
     expect(reads[0]).toContain(head ? head.sql : `${l.partition}=${newest}/`);
   });
 
