@@ -103,12 +103,12 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
    * (ingest/lake/heads.ts), and a page they fill reads them instead of the partition's file, whose top-N decodes the
    * whole quarter (a first page of the filing index: 2–5 ms of CPU against 100–130 ms; docs/layouts.md, "Heads").
    */
-  head?: { order: readonly HeadColumn[] };
+  head?: { order: readonly OrderColumn[] };
 }
 
-/** A column of a head's order (`TableSpec.head`). */
-export interface HeadColumn {
-  column: string;
+/** A column of an order: a list's page order (api/core/endpoint.ts), a head's (`TableSpec.head`). */
+export interface OrderColumn<C extends string = string> {
+  column: C;
   dir: 'asc' | 'desc';
 }
 

@@ -16,7 +16,8 @@ import type {
 import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
 import { MAX_LOOKUP_KEYS, selectPage } from './page-query.ts';
-import { duckType, keysIn, orderSql, sqlBuilder } from './sql.ts';
+import { duckType, keysIn, sqlBuilder } from './sql.ts';
+import { orderSql } from '../../ingest/lake/index.ts';
 import { toIsoDate } from '../../ingest/sources/common/index.ts';
 import type { Services } from './services.ts';
 import type { Account } from './auth.ts';
@@ -124,6 +125,12 @@ function whereClauses(filters: Record<string, unknown>, values: Record<string, u
 /** Per keyed filter (`f.keysOf`) given a value: its definition and the keys its query resolved. */
 type ResolvedKeys = Map<string, { spec: FilterKeys<unknown>; keys: string[] }>;
 
+/** The keyed filters' keys, and whether one of them had more than it binds (it stays a subquery: `Filters.lookups`). */
+interface Resolution {
+  resolved: ResolvedKeys;
+  lookups: boolean;
+}
+
 /**
  * Runs the keys query of each keyed filter given a value, once for the request (a ticker's filers), stopping past
  * the filter's most keys (`FilterKeys.max`; as many as a key index looks up, `MAX_LOOKUP_KEYS`, unless it says): a
@@ -131,8 +138,9 @@ type ResolvedKeys = Map<string, { spec: FilterKeys<unknown>; keys: string[] }>;
  * a value with many keys (a common industry's 1,750 filers of 700,000 entities are met within the directory's first
  * percent). A value that spells out its keys (`FilterKeys.known`) runs no query.
  */
-async function resolveKeys(services: Services, filters: Record<string, unknown>, values: Record<string, unknown>): Promise<ResolvedKeys> {
+async function resolveKeys(services: Services, filters: Record<string, unknown>, values: Record<string, unknown>): Promise<Resolution> {
   const out: ResolvedKeys = new Map();
+  let lookups = false;
   for (const [name, filter] of Object.entries(filters)) {
     const spec = (filter as Filter<unknown> | undefined)?.keys;
     const v = values[name];
@@ -147,8 +155,9 @@ async function resolveKeys(services: Services, filters: Record<string, unknown>,
     const sql = `SELECT k FROM (${spec.query(v, b, values)}) LIMIT ${max + 1}`;
     const keys = (await services.lake.query(sql, b.params)).map((r) => String(r.k));
     if (keys.length <= max) out.set(name, { spec, keys });
+    else lookups = true;
   }
-  return out;
+  return { resolved: out, lookups };
 }
 
 async function scopeClause(
@@ -202,7 +211,7 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   crossChecks(ep.validate?.(values as never));
   // checkEndpoint vetted the variant's table and order at start-up.
   if (ep.variant?.when(values as never)) ep = { ...ep, table: ep.variant.table, orderBy: ep.variant.orderBy };
-  const resolved = await resolveKeys(services, ep.filters, values);
+  const { resolved, lookups } = await resolveKeys(services, ep.filters, values);
   const b = sqlBuilder();
   const where = whereClauses(ep.filters, values, b, resolved);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
@@ -211,7 +220,6 @@ export async function filterList(ep0: ListEndpoint, services: Services, raw: Rec
   // A keyed filter's keys bound its column too (a key index then finds the quarters holding a ticker's filers),
   // unless the list bound it already (a CIK given beside the ticker).
   for (const r of resolved.values()) bounds[r.spec.column] ??= { in: r.keys };
-  const lookups = Object.entries(ep.filters).some(([name, f]) => (f as Filter<unknown> | undefined)?.keys && values[name] != null && !resolved.has(name));
   return { ep, values, where, params: b.params, scope, bounds, lookups };
 }
 
@@ -261,7 +269,7 @@ export async function runLookup(ep: LookupEndpoint, services: Services, req: Req
   const values = validated(ep.pathParams, req.params as Record<string, unknown>, 'path');
   await gate();
   const b = sqlBuilder();
-  const where = whereClauses(ep.filters, values, b, await resolveKeys(services, ep.filters, values));
+  const where = whereClauses(ep.filters, values, b, (await resolveKeys(services, ep.filters, values)).resolved);
   const scope = await scopeClause(services, ep.table, ep.scope, b);
   if (scope.sql) where.push(scope.sql);
   const order = ep.orderBy?.length ? ` ORDER BY ${orderSql(ep.orderBy)}` : '';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../schemas/errors.ts';
-import type { TableSpec } from '../../schemas/table.ts';
+import type { OrderColumn, TableSpec } from '../../schemas/table.ts';
 import type { ParamDefs, ParamValues, ValidationDetail } from './params.ts';
 
 /**
@@ -28,8 +28,8 @@ export type Filter<V, C extends string = string> = FilterSql<V> & { readonly col
  * A filter decided by the keys of one column a query resolves from the value (a ticker to the CIKs that held it, an
  * industry to its filers: `f.keysOf`): the query runs once a request, before the filters' SQL is built
  * (api/core/compile.ts), and `where` then binds the keys, which the page also gets as the column's bound
- * (`ColumnBound.in`). A value resolving to more keys than a key index looks up (`MAX_LOOKUP_KEYS`,
- * api/core/page-query.ts) keeps the query as a subquery of each read instead. Our SQL text, the value bound; the
+ * (`ColumnBound.in`). A value resolving to more keys than the filter binds (`max`, by default as many as a key index
+ * looks up: `MAX_LOOKUP_KEYS`, api/core/page-query.ts) keeps the query as a subquery of each read instead. Our SQL text, the value bound; the
  * query answers the keys as column `k`.
  */
 export interface FilterKeys<V> {
@@ -71,10 +71,7 @@ export interface EnvelopeInput<R = unknown> {
   warnings?: Warning[];
 }
 
-export interface OrderColumn<C extends string = string> {
-  column: C;
-  dir: 'asc' | 'desc';
-}
+export type { OrderColumn } from '../../schemas/table.ts';
 
 /** How many credits a call costs: a fixed number, or a range scaled by result size inside the handler. */
 export type Cost = number | { min: number; max: number };

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { sqlString } from '../../ingest/lake/index.ts';
+import { orderSql, sqlString } from '../../ingest/lake/index.ts';
 import { exportCost } from '../../schemas/plans.ts';
 import { callOf } from './call.ts';
 import { filterList } from './compile.ts';
@@ -14,7 +14,6 @@ import { openCharge } from './credits.ts';
 import type { ListEndpoint } from './endpoint.ts';
 import { p } from './params.ts';
 import type { Services } from './services.ts';
-import { orderSql } from './sql.ts';
 
 /**
  * Bulk export of a list endpoint: `GET <list path>/export?<the list's filters>&format=csv|parquet|ndjson` answers every

@@ -6,6 +6,7 @@ import {
   mayHold,
   mayMatch,
   orderedPartitions,
+  orderSql,
   type PartitionRelation,
   type PartitionSummary,
   rowsAtMost,
@@ -16,7 +17,7 @@ import { dirname } from 'node:path';
 import type { TableSpec } from '../../schemas/table.ts';
 import type { ColumnBound, OrderColumn } from './endpoint.ts';
 import { MISSING_FILE, type Lake } from './lake.ts';
-import { duckType, keysetPredicate, orderSql, sqlBuilder } from './sql.ts';
+import { duckType, keysetPredicate, sqlBuilder } from './sql.ts';
 
 /** The validated filters of a list request: SQL conditions and the values their `$n` placeholders bind. */
 export interface Filters {

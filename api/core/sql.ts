@@ -29,7 +29,7 @@ export function duckType(spec: TableSpec, column: string): string {
  * Keyset predicate in the expanded form (`a >= $1 AND (a > $1 OR b > $2)`): DuckDB prunes row groups on plain
  * comparisons of sort columns but not on row-value comparisons (20× slower, docs/engine-notes.md §1).
  *
- * A nullable column is compared as DuckDB orders it, NULLs last in either direction (`orderSql` says so): a NULL
+ * A nullable column is compared as DuckDB orders it, NULLs last in either direction (`orderSql`, ingest/lake/duck.ts, says so): a NULL
  * comes after every value, so a row holding one is past a cursor that holds a value there; and past a cursor that
  * holds NULL there only rows also NULL there can follow, decided by the columns after it. Non-nullable columns keep
  * the plain comparisons, as does the partition column.
@@ -52,9 +52,4 @@ export function keysetPredicate(order: OrderColumn[], values: unknown[], b: SqlB
     return `${notBefore} AND (${past} OR ${build(i + 1)})`;
   };
   return build(0);
-}
-
-/** `"a" ASC, "b" DESC`: an ORDER BY list from an endpoint's declared order (NULLs last either way: DuckDB's default). */
-export function orderSql(order: OrderColumn[]): string {
-  return order.map((o) => `"${o.column}" ${o.dir.toUpperCase()}`).join(', ');
 }

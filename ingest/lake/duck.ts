@@ -6,7 +6,9 @@ import {
   type DuckDBType,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
+  quotedIdentifier,
 } from '@duckdb/node-api';
+import type { OrderColumn } from '../../schemas/table.ts';
 
 /**
  * SQL literal and identifier quoting for values that are ours (file paths, partition values, table and column
@@ -14,6 +16,14 @@ import {
  * the names stay ours, so the ~60 call sites across the layers need no change.
  */
 export { quotedString as sqlString, quotedIdentifier as sqlIdent } from '@duckdb/node-api';
+
+/**
+ * `"a" ASC, "b" DESC`: an ORDER BY list (NULLs last either way: DuckDB's default). One spelling for a list's pages
+ * (api/core/page-query.ts) and the heads built in their order (ingest/lake/heads.ts).
+ */
+export function orderSql(order: readonly OrderColumn[]): string {
+  return order.map((o) => `${quotedIdentifier(o.column)} ${o.dir.toUpperCase()}`).join(', ');
+}
 
 const NUMERIC_BIG = new Set([DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.DECIMAL]);
 

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryRows, sqlIdent } from './duck.ts';
+import { orderSql, queryRows, sqlIdent } from './duck.ts';
 import { orderedPartitions } from './partition-order.ts';
-import { allColumns, type HeadColumn, type TableSpec } from '../../schemas/table.ts';
+import { allColumns, type OrderColumn, type TableSpec } from '../../schemas/table.ts';
 
 /**
  * Partition heads (`TableSpec.head`): the API's reader keeps, in an in-memory table of its own, the first `HEAD_ROWS`
@@ -31,7 +31,7 @@ export interface StoredHead {
   sql: string;
   /** The head holds every row of the partition (it had no more than `HEAD_ROWS`). */
   whole: boolean;
-  order: readonly HeadColumn[];
+  order: readonly OrderColumn[];
 }
 
 interface HeadEntry extends StoredHead {
@@ -71,10 +71,9 @@ export function createPartitionHeads(conn: DuckDBConnection): PartitionHeads {
   async function build(spec: TableSpec, relation: string): Promise<{ table: string; whole: boolean } | null> {
     // Named after its table, so a query's text says whose head it reads.
     const table = `head_${spec.name}_${++count}`;
-    const order = spec.head!.order.map((o) => `${sqlIdent(o.column)} ${o.dir.toUpperCase()}`).join(', ');
     try {
       // One row past HEAD_ROWS says whether the partition holds more.
-      await conn.run(`CREATE TABLE ${sqlIdent(table)} AS SELECT * FROM ${relation} ORDER BY ${order} LIMIT ${HEAD_ROWS + 1}`);
+      await conn.run(`CREATE TABLE ${sqlIdent(table)} AS SELECT * FROM ${relation} ORDER BY ${orderSql(spec.head!.order)} LIMIT ${HEAD_ROWS + 1}`);
       const [{ n }] = await queryRows(conn, `SELECT count(*)::INTEGER AS n FROM ${sqlIdent(table)}`);
       return { table, whole: Number(n) <= HEAD_ROWS };
     } catch {

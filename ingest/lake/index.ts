@@ -1,6 +1,6 @@
 /** The public surface of `ingest/lake` for the API (and other layers above): import from here, not from its files. */
 export { type CatalogEntry, readCatalog, readCatalogEntry } from './catalog.ts';
-export { openDuck, queryRows, sqlString, streamRows } from './duck.ts';
+export { openDuck, orderSql, queryRows, sqlString, streamRows } from './duck.ts';
 export {
   type IndexedPartition,
   type LakeReader,

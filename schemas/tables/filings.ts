@@ -1,5 +1,5 @@
 import { accessionYear } from '../key-buckets.ts';
-import { defineTable, type HeadColumn } from '../table.ts';
+import { defineTable, type OrderColumn } from '../table.ts';
 
 /**
  * `/v1/filings`'s order within a quarter (newest first, a total order): its first pages, and those of a form or of the
@@ -9,7 +9,7 @@ export const filingPageOrder = [
   { column: 'filed_date', dir: 'desc' },
   { column: 'accession', dir: 'desc' },
   { column: 'cik', dir: 'asc' },
-] as const satisfies readonly HeadColumn[];
+] as const satisfies readonly OrderColumn[];
 
 /**
  * The filing index: one row per (accession, filer CIK) — a filing with several filer CIKs (co-registrants,

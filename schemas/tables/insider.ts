@@ -1,4 +1,4 @@
-import { defineTable, type ColumnMap, type HeadColumn } from '../table.ts';
+import { defineTable, type ColumnMap, type OrderColumn } from '../table.ts';
 
 /**
  * Two lake tables from the same Form 3/4/5 rows: transactions (Tables I and II, with a date and a code) and
@@ -80,7 +80,7 @@ export const insiderPageOrder = [
   { column: 'filed_date', dir: 'desc' },
   { column: 'accession', dir: 'desc' },
   { column: 'row_seq', dir: 'asc' },
-] as const satisfies readonly HeadColumn[];
+] as const satisfies readonly OrderColumn[];
 
 export const insiderTransactionsTable = defineTable({
   name: 'insider_transactions',

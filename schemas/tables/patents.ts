@@ -1,4 +1,4 @@
-import { defineTable, type HeadColumn } from '../table.ts';
+import { defineTable, type OrderColumn } from '../table.ts';
 
 /**
  * `/v1/uspto-patent-grants`' order within a year: its first pages read the newest years' heads, where a year's file,
@@ -7,7 +7,7 @@ import { defineTable, type HeadColumn } from '../table.ts';
 export const patentPageOrder = [
   { column: 'grant_date', dir: 'desc' },
   { column: 'patent_number', dir: 'asc' },
-] as const satisfies readonly HeadColumn[];
+] as const satisfies readonly OrderColumn[];
 
 export const patentGrantsTable = defineTable({
   name: 'uspto_patent_grants',

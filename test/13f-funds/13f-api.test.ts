@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { fixturePath, hasFixtures } from '../support/fixtures.ts';
 import def13f from '../../ingest/datasets/13f/dataset.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
+import { logQueries } from '../support/query-log.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe.skipIf(!hasFixtures)('13F end to end: real 2013Q2 data set subset + real XML filings', () => {
@@ -222,28 +223,18 @@ describe('13F sample data set (mixed units, amendments) end to end', () => {
   it('?manager=<name> looks its managers up once a request, in the quarter asked for; the holdings reads bind their CIKs', async () => {
     const m = (await app.get('/v1/managers?limit=1')).body.data[0];
     const part = m.name.split(' ').slice(0, 2).join(' ').toLowerCase();
-    const sql: string[] = [];
-    const lake = app.services.lake;
-    const query = lake.query;
-    lake.query = (text, params, opts) => {
-      sql.push(text);
-      return query.call(lake, text, params, opts);
-    };
-    try {
-      const r = await app.get(`/v1/holdings?manager=${encodeURIComponent(part)}&period=${m.period}&limit=5`);
-      expect(r.status).toBe(200);
-      expect(r.body.data.length).toBeGreaterThan(0);
-      const lookups = sql.filter((s) => s.includes('managers_13f'));
-      expect(lookups).toHaveLength(1);
-      expect(lookups[0]).toContain('"period" =');
-      expect(sql.filter((s) => !s.includes('managers_13f') && /"manager_cik" (= \$|IN \()/.test(s)).length).toBeGreaterThan(0);
-      // A CIK spells out its key: no lookup at all.
-      sql.length = 0;
-      expect((await app.get(`/v1/holdings?manager=${Number(m.cik)}&limit=5`)).status).toBe(200);
-      expect(sql.some((s) => s.includes('managers_13f'))).toBe(false);
-    } finally {
-      lake.query = query;
-    }
+    const sql = logQueries(app.services.lake);
+    const r = await app.get(`/v1/holdings?manager=${encodeURIComponent(part)}&period=${m.period}&limit=5`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThan(0);
+    const lookups = sql.filter((s) => s.includes('managers_13f'));
+    expect(lookups).toHaveLength(1);
+    expect(lookups[0]).toContain('"period" =');
+    expect(sql.filter((s) => !s.includes('managers_13f') && /"manager_cik" (= \$|IN \()/.test(s)).length).toBeGreaterThan(0);
+    // A CIK spells out its key: no lookup at all.
+    sql.length = 0;
+    expect((await app.get(`/v1/holdings?manager=${Number(m.cik)}&limit=5`)).status).toBe(200);
+    expect(sql.some((s) => s.includes('managers_13f'))).toBe(false);
   });
 
   it('positions split over two lines (SOLE + DFND) stay two lines of the same CUSIP', async () => {
