@@ -2,16 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCatalog, readCatalogEntry, type CatalogEntry } from '../../ingest/lake/index.ts';
 import { createStatementCache, queryRows, streamRows, type StatementCache } from '../../ingest/lake/index.ts';
-import {
-  type FileKeyFilters,
-  type IndexedPartition,
-  openLakeReader,
-  type LakeReader,
-  type PartitionHead,
-  type PartitionRelation,
-  type PartitionSummary,
-  type ReaderHooks,
-} from '../../ingest/lake/index.ts';
+import { openLakeReader, type LakeReader, type ReaderHooks } from '../../ingest/lake/index.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 import { MAX_PAGE_LIMIT } from './params.ts';
 
@@ -30,7 +21,10 @@ export interface QueryOptions {
   lateMaterialization?: boolean;
 }
 
-export interface Lake {
+/** What pages read of the reader's state as of the last refresh, as the reader states it (ingest/lake/reader.ts). */
+type ReaderState = 'summaries' | 'keyFilters' | 'keyIndexes' | 'relation' | 'topRelation' | 'head' | 'servedPartitions' | 'storageOrder' | 'preloaded';
+
+export interface Lake extends Pick<LakeReader, ReaderState> {
   /**
    * Parameterized SQL over the lake views; user input only ever enters as `params`. Runs on the listing of the last
    * refresh (never lists folders itself), through the connection's prepared statement for this text unless
@@ -46,39 +40,6 @@ export interface Lake {
   /** Partition values of a table that hold files (unordered), as of the last refresh. */
   partitions(table: string): Promise<string[]>;
   tableInfo(table: string): Promise<TableInfo>;
-  /** Per partition value, its key summary (null: none or stale), as of the last refresh; undefined: the table has none. */
-  summaries(table: string): ReadonlyMap<string, PartitionSummary | null> | undefined;
-  /** Per partition value, its files' key filters (null: a file has none); undefined: the table declares none. */
-  keyFilters(table: string): ReadonlyMap<string, readonly FileKeyFilters[] | null> | undefined;
-  /**
-   * Per partition value, its current index over `key` (and its keys' buckets) and its live append files, as of the last
-   * refresh; undefined: the table declares no index over `key`.
-   */
-  keyIndexes(table: string, key: string): ReadonlyMap<string, IndexedPartition> | undefined;
-  /**
-   * The table read over these partitions' files only (paths from the listing): a FROM item, and what fills in on its
-   * rows the columns serving copies keep once per filing (call it on the rows a page keeps).
-   */
-  relation(table: string, partitions: readonly string[]): PartitionRelation;
-  /**
-   * The table's top index over these partitions (each key's largest rows, ingest/lake/top-index.ts), or null when it
-   * does not hold them as served now. Only for a page whose bounds keep every match among the top rows (`allInTop`).
-   */
-  topRelation(table: string, partitions: readonly string[]): PartitionRelation | null;
-  /**
-   * The head of one partition (its first rows in the order `TableSpec.head` declares, ingest/lake/heads.ts) and whether
-   * it is the whole partition; null when none is kept for the partition as it is read now.
-   */
-  head(table: string, partition: string): PartitionHead | null;
-  /** How many of the table's partitions are read from serving copies (ingest/lake/serving.ts), as of the last refresh. */
-  servedPartitions(table: string): number;
-  /**
-   * The columns `relation(table, [partition])` returns its rows in ascending order of when read without ORDER BY (a
-   * serving copy's stored order); empty when it guarantees none (a partition read from Parquet).
-   */
-  storageOrder(table: string, partition: string): readonly string[];
-  /** Resolves when the serving copies attached so far are preloaded or skipped (LAKE_SERVING_PRELOAD_MB). */
-  preloaded(): Promise<void>;
   /**
    * Lists the lake again now and swaps the views (resolves once they are swapped): what an in-process writer
    * (the live lane, a test's ingest) calls after its commit so the next request sees it. Others wait for the timer.
