@@ -6,7 +6,7 @@ import { isAppendFile, newestAppended, selectOver, tableDir, viewSqlOver, withAp
 import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
-import { createPartitionHeads, headPartitions, type StoredHead } from './heads.ts';
+import { createPartitionHeads, type HeadSource, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
 import { type FileKeyFilters, keyFiltersStampMtime, readKeyFilters } from './key-filter.ts';
@@ -133,6 +133,8 @@ export interface ReaderHooks {
   onPreload?: (copy: AttachedCopy) => void;
   /** Called when a top index build fails (ingest/lake/top-index.ts): its pages read the copies meanwhile. */
   onTopIndexError?: (err: Error) => void;
+  /** Called for every partition head made anew (ingest/lake/heads.ts): built from the partition, or grown. */
+  onHead?: (table: string, partition: string, how: HeadUpdate) => void;
 }
 
 export interface ReaderOptions {
@@ -208,7 +210,7 @@ export async function openLakeReader(
   let appendedCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
-  const heads = options.heads ? createPartitionHeads(conn) : null;
+  const heads = options.heads ? createPartitionHeads(conn, hooks.onHead) : null;
 
   /** Every file of the table has the same columns (signatures shared by the process's readers: file-signatures.ts). */
   async function uniform(table: string, files: string[]): Promise<boolean> {
@@ -444,13 +446,12 @@ export async function openLakeReader(
       for (const t of tables) {
         if (!t.head) continue;
         const of = headPartitions(t, next.get(t.name)?.partitions ?? []);
-        await heads.update(
-          t,
-          of,
-          (p) => readIdentity(state, t.name, p),
-          (p) => relationOver(t, [p], state).sql,
-          superseded.tables,
-        );
+        const reads = {
+          source: (p: string) => headSource(state, t.name, p),
+          relation: (p: string) => relationOver(t, [p], state).sql,
+          appended: (files: readonly string[]) => newestAppended(t, files, state.uniform.has(t.name)),
+        };
+        await heads.update(t, of, reads, superseded.tables);
       }
     }
     current = next;
@@ -514,7 +515,7 @@ export async function openLakeReader(
     head(table, partition) {
       const spec = tables.find((t) => t.name === table);
       const state = { listing: current, served, uniform: uniformTables };
-      const head = spec && heads?.get(table, partition, readIdentity(state, table, partition));
+      const head = spec && heads?.get(table, partition, headSource(state, table, partition));
       return head ? { ...head, complete: completer(spec, served.get(table), [partition]) } : null;
     },
     topRelation(table, partitions) {
@@ -579,10 +580,14 @@ function relationOver(spec: TableSpec, partitions: readonly string[], state: Rea
   return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
 }
 
-/** How `state` reads one partition: its files, and its serving copy and append table when it has them (heads.ts). */
-function readIdentity(state: ReadState, table: string, partition: string): string {
-  const copy = state.served.get(table)?.get(partition);
-  return JSON.stringify([state.listing.get(table)?.byPartition.get(partition) ?? [], copy?.alias ?? null, copy?.appended ?? null]);
+/**
+ * How `state` reads one partition (heads.ts): its files, its serving copy when it has one, and its live append files
+ * apart (a copy's table of their newest rows is made from them alone).
+ */
+function headSource(state: ReadState, table: string, partition: string): HeadSource {
+  const files = state.listing.get(table)?.byPartition.get(partition) ?? [];
+  const alias = state.served.get(table)?.get(partition)?.alias ?? null;
+  return { base: JSON.stringify([files.filter((f) => !isAppendFile(f)), alias]), appends: files.filter(isAppendFile).sort() };
 }
 
 /** A copy's select list: every column of the table in order, those its lookup holds as typed NULLs. */

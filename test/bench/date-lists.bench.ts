@@ -5,8 +5,11 @@ import filingsRoutes from '../../api/filings/routes.ts';
 import insiderRoutes from '../../api/insider/routes.ts';
 import patentsRoutes from '../../api/patents/routes.ts';
 import raisesRoutes from '../../api/raises/routes.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
+import { HEAD_ROWS } from '../../ingest/lake/heads.ts';
 import { writeKeyIndexes } from '../../ingest/lake/key-index.ts';
+import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 import { filingsTable } from '../../schemas/tables/filings.ts';
 import { entitiesTable, entityTickersTable } from '../../schemas/tables/entities.ts';
@@ -15,7 +18,7 @@ import { patentGrantsTable } from '../../schemas/tables/patents.ts';
 import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { measure, type BenchResult } from './support.ts';
+import { measure, percentile, type BenchResult } from './support.ts';
 
 /**
  * The date-ordered lists that walk their quarters newest first (docs/layouts.md), each over a lake of
@@ -34,6 +37,7 @@ import { measure, type BenchResult } from './support.ts';
  * (`before_*`: row groups of 122,880, the writer's default, no late materialization, no key index, no head), and raw DuckDB on the API's
  * files (one thread, prepared) running the page as the one query over every quarter's file that the list ran before
  * its order led with the quarter. BENCH_DATE_LISTS (comma-separated paths, e.g. /v1/insider) benches those lists only.
+ * A list whose table keeps heads then takes live batches beside its newest partition (`benchLiveBatches`).
  */
 const QUARTERS = Number(process.env.BENCH_DATE_LISTS_QUARTERS ?? 40);
 const RUNS = Number(process.env.BENCH_DATE_LISTS_RUNS ?? 20);
@@ -452,6 +456,7 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
         },
       });
     }
+    if (list.table.head) out.push(await benchLiveBatches(list, quarters[0], app, conn));
     return out;
   } finally {
     conn.closeSync();
@@ -459,4 +464,60 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
     await app.close();
     await other?.close();
   }
+}
+
+/** Live batches a run appends (`LIVE_BATCH_ROWS` rows each) beside the newest partition, one refresh after each. */
+const LIVE_BATCHES = 5;
+const LIVE_BATCH_ROWS = 200;
+
+/**
+ * The refresh after a live batch (an append file of the newest rows beside the newest partition), whose head the API's
+ * reader must keep: CPU of each refresh, median, in the API (its head grown by the batch) beside a reader of the same
+ * lake that keeps no head (the ingest's kind; every reader lists and swaps the same way), and raw DuckDB's top-N of the
+ * partition's `HEAD_ROWS` + 1 first rows (what building the head anew costs); then the first page after the batches.
+ */
+async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, conn: DuckDBConnection): Promise<BenchResult> {
+  const part = list.table.partitionBy;
+  const expr = Object.fromEntries(Object.entries(list.expr(newest)).map(([c, e]) => [c, e.replaceAll('$per', String(list.perQuarter))]));
+  const dir = join(app.settings.lakeDir, list.table.name, `${part}=${newest.name}`);
+  const plain = await openLakeReader(app.settings.lakeDir);
+  const cpuOf = async (fn: () => Promise<unknown>) => {
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const api: number[] = [];
+  const noHeads: number[] = [];
+  try {
+    for (let k = 0; k < LIVE_BATCHES; k++) {
+      // Rows numbered past the partition's, so they are new keys dated after every row it holds: the newest.
+      const from = list.perQuarter + k * LIVE_BATCH_ROWS;
+      const file = join(dir, `part-live-${String(k + 1).padStart(15, '0')}-bench.parquet`);
+      await conn.run(
+        `COPY (SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${from}, ${from + LIVE_BATCH_ROWS}) t(i)) TO ${sqlString(file)} (FORMAT parquet)`,
+      );
+      api.push(await cpuOf(() => app.services.lake.refresh()));
+      noHeads.push(await cpuOf(() => plain.refresh()));
+    }
+  } finally {
+    await plain.close();
+  }
+  const order = list.table.head!.order.map((o) => `${o.column} ${o.dir}`).join(', ');
+  const topN = await measure(() => conn.run(`SELECT * FROM read_parquet(${sqlString(join(dir, '*.parquet'))}) ORDER BY ${order} LIMIT ${HEAD_ROWS + 1}`), 3);
+  const page = await measure(async () => {
+    const r = await app.get(`${list.path}?limit=25`);
+    if (r.status !== 200) throw new Error(`${list.path} after live batches: ${r.status}`);
+  }, RUNS);
+  const median = (xs: number[]) => Math.round(percentile(xs, 50) * 10) / 10;
+  return {
+    name: `date-lists: ${list.path} refresh after a live batch of ${LIVE_BATCH_ROWS} rows beside the newest ${list.years ? 'year' : 'quarter'} (${LIVE_BATCHES} batches)`,
+    figures: {
+      refresh_cpu_ms: median(api),
+      no_heads_refresh_cpu_ms: median(noHeads),
+      raw_head_top_n_cpu_ms: topN.cpu_ms,
+      first_page_after_cpu_ms: page.cpu_ms,
+      first_page_after_p50_ms: page.p50_ms,
+    },
+  };
 }

@@ -25,10 +25,14 @@ const START: Record<string, string> = { [NEWEST]: '2025-10-01', [SECOND]: '2025-
 /** A form filed 5 times a quarter, early in it: the newest quarter's head (its newest days) holds none of them. */
 const RARE = 'S-4';
 const ORDER = 'filed_quarter DESC, filed_date DESC, accession DESC, cik';
+/** The same within a quarter: a head's order. */
+const HEAD_ORDER = 'filed_date DESC, accession DESC, cik';
 
 describe('partition heads of the filing index', () => {
   let app: TestApp;
   const sql: string[] = [];
+  /** Each head made after the first refresh: `partition:built` or `partition:grown`. */
+  const made: string[] = [];
   const id = (r: any) => `${r.accession}|${r.cik}`;
   /** The reads of filing rows of the last request: a quarter's files, or a head's table. */
   const reads = () => sql.filter((s) => s.includes('/filings/') || s.includes('head_filings_'));
@@ -66,9 +70,14 @@ describe('partition heads of the filing index', () => {
   }
 
   beforeAll(async () => {
-    app = await createTestApp({ routes: filingsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
+    app = await createTestApp({
+      routes: filingsRoutes,
+      env: { METERING: 'off', RATE_LIMIT_RPS: '100000' },
+      lake: { hooks: { onHead: (_table, partition, how) => made.push(`${partition}:${how}`) } },
+    });
     for (const [i, q] of [NEWEST, SECOND, OLDEST].entries()) await writeQuarter(q, ROWS[q], START[q], i + 1);
     await app.services.lake.refresh();
+    made.length = 0;
     logQueries(app.services.lake, sql);
   });
   afterAll(() => app?.close());
@@ -148,17 +157,80 @@ describe('partition heads of the filing index', () => {
     expect(reads().map((s) => (s.includes(head.sql) ? 'head' : 'file'))).toEqual(['head', 'file']);
   });
 
-  it('a live append file beside the newest quarter: the head is built again, with the new newest filings first', async () => {
+  /** Every page of `limit` rows of `/v1/filings?<qs>`, walked by cursor: the ids in order. */
+  async function walk(limit: number, qs = ''): Promise<string[]> {
+    const got: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await app.get(`/v1/filings?limit=${limit}${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      got.push(...page.body.data.map(id));
+      cursor = page.body.page.next_cursor;
+    } while (cursor);
+    return got;
+  }
+
+  it('a live append file beside the newest quarter: the head grows by its rows, the new newest filings first', async () => {
     const before = app.services.lake.head('filings', NEWEST)!.sql;
     // Filings of the quarter's last day, after every other row (the live lane's kind of file).
     await writeQuarter(NEWEST, 3, '2025-12-31', 9, 'part-live-00000000000001-test.parquet', 0);
     await app.services.lake.refresh();
+    expect(made).toEqual([`${NEWEST}:grown`]);
     const after = app.services.lake.head('filings', NEWEST);
     expect(after?.sql).not.toBe(before);
+    expect(after?.whole).toBe(false);
     sql.length = 0;
     const r = await app.get('/v1/filings?limit=4');
     expect(r.body.data.map(id)).toEqual((await expected()).slice(0, 4));
     expect(r.body.data.slice(0, 3).every((d: any) => d.accession.startsWith('000009-'))).toBe(true);
     expect(reads()).toEqual([expect.stringContaining(after!.sql)]);
+  });
+
+  it('a grown head stays exact when appended rows replace head rows and move them past its last row', async () => {
+    made.length = 0;
+    const lake = app.services.lake;
+    // The newest quarter's first 10 rows filed again under the same keys, dated its first day: out of the head's reach.
+    const first = await lake.query(`SELECT accession, cik FROM ${lake.head('filings', NEWEST)!.sql} ORDER BY ${HEAD_ORDER} LIMIT 10`);
+    const path = join(partitionDir(app.settings.lakeDir, filingsTable, NEWEST), 'part-live-00000000000002-test.parquet');
+    await lake.query(
+      `COPY (SELECT f.* EXCLUDE (filed_quarter) REPLACE (DATE '${START[NEWEST]}' AS filed_date) FROM filings f
+        WHERE filed_quarter = '${NEWEST}' AND (accession, cik) IN (SELECT (accession, cik) FROM (VALUES ${first.map((r) => `('${r.accession}', '${r.cik}')`).join(', ')}) v(accession, cik)))
+        TO ${sqlString(path)} (FORMAT parquet)`,
+      [],
+      { cache: false },
+    );
+    // And a filing of the quarter's second quarter-year, before the head's last row, in a file of its own.
+    await writeQuarter(NEWEST, 1, '2025-12-30', 8, 'part-live-00000000000003-test.parquet', 0);
+    await lake.refresh();
+    expect(made).toEqual([`${NEWEST}:grown`]);
+    const head = lake.head('filings', NEWEST)!;
+    const inHead = (await lake.query(`SELECT accession, cik FROM ${head.sql} ORDER BY ${HEAD_ORDER}`)).map(id);
+    const want = await expected(`filed_quarter = '${NEWEST}'`);
+    // The head is still a prefix of the quarter in page order, without the moved rows.
+    expect(inHead).toEqual(want.slice(0, inHead.length));
+    expect(inHead.length).toBeGreaterThan(HEAD_ROWS - 20);
+    expect(inHead).not.toContain(id(first[0]));
+    expect(await walk(100)).toEqual(await expected());
+    expect(await walk(25, `&form_type=${RARE}`)).toEqual(await expected(`form = '${RARE}'`));
+  });
+
+  it('an append file that sorts before one the head was grown with, or a head gone, builds the head anew; a whole head grows whole', async () => {
+    made.length = 0;
+    await writeQuarter(NEWEST, 2, '2025-12-31', 7, 'part-live-00000000000000-test.parquet', 0);
+    await app.services.lake.refresh();
+    expect(made).toEqual([`${NEWEST}:built`]);
+    expect(await walk(100)).toEqual(await expected());
+    made.length = 0;
+    // The second quarter gains a filing. Its head was dropped by the test above, so it cannot grow: it is built again.
+    await writeQuarter(SECOND, 1, '2025-09-30', 6, 'part-live-00000000000001-test.parquet', 0);
+    await app.services.lake.refresh();
+    expect(made).toEqual([`${SECOND}:built`]);
+    made.length = 0;
+    // Another: the head (held whole) grows by it and stays whole.
+    await writeQuarter(SECOND, 1, '2025-09-30', 5, 'part-live-00000000000002-test.parquet', 0);
+    await app.services.lake.refresh();
+    expect(made).toEqual([`${SECOND}:grown`]);
+    expect(app.services.lake.head('filings', SECOND)?.whole).toBe(true);
+    expect(await walk(100, `&filed_from=${START[SECOND]}&filed_to=2025-09-30`)).toEqual(await expected(`filed_quarter = '${SECOND}'`));
   });
 });
