@@ -494,9 +494,8 @@ async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, c
       // Rows numbered past the partition's, so they are new keys dated after every row it holds: the newest.
       const from = list.perQuarter + k * LIVE_BATCH_ROWS;
       const file = join(dir, `part-live-${String(k + 1).padStart(15, '0')}-bench.parquet`);
-      await conn.run(
-        `COPY (SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${from}, ${from + LIVE_BATCH_ROWS}) t(i)) TO ${sqlString(file)} (FORMAT parquet)`,
-      );
+      const rows = `SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${from}, ${from + LIVE_BATCH_ROWS}) t(i)`;
+      await conn.run(`COPY (${rows}) TO ${sqlString(file)} (FORMAT parquet)`);
       api.push(await cpuOf(() => app.services.lake.refresh()));
       noHeads.push(await cpuOf(() => plain.refresh()));
     }
@@ -510,8 +509,9 @@ async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, c
     if (r.status !== 200) throw new Error(`${list.path} after live batches: ${r.status}`);
   }, RUNS);
   const median = (xs: number[]) => Math.round(percentile(xs, 50) * 10) / 10;
+  const unit = list.years ? 'year' : 'quarter';
   return {
-    name: `date-lists: ${list.path} refresh after a live batch of ${LIVE_BATCH_ROWS} rows beside the newest ${list.years ? 'year' : 'quarter'} (${LIVE_BATCHES} batches)`,
+    name: `date-lists: ${list.path} refresh after a live batch of ${LIVE_BATCH_ROWS} rows beside the newest ${unit} (${LIVE_BATCHES} batches)`,
     figures: {
       refresh_cpu_ms: median(api),
       no_heads_refresh_cpu_ms: median(noHeads),

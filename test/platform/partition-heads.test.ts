@@ -193,13 +193,14 @@ describe('partition heads of the filing index', () => {
     const first = await lake.query(`SELECT accession, cik FROM ${lake.head('filings', NEWEST)!.sql} ORDER BY ${HEAD_ORDER} LIMIT 10`);
     const path = join(partitionDir(app.settings.lakeDir, filingsTable, NEWEST), 'part-live-00000000000002-test.parquet');
     await lake.query(
+      // An accession is one row of this quarter (one filer each).
       `COPY (SELECT f.* EXCLUDE (filed_quarter) REPLACE (DATE '${START[NEWEST]}' AS filed_date) FROM filings f
-        WHERE filed_quarter = '${NEWEST}' AND (accession, cik) IN (SELECT (accession, cik) FROM (VALUES ${first.map((r) => `('${r.accession}', '${r.cik}')`).join(', ')}) v(accession, cik)))
+        WHERE filed_quarter = '${NEWEST}' AND accession IN (${first.map((r) => `'${r.accession}'`).join(', ')}))
         TO ${sqlString(path)} (FORMAT parquet)`,
       [],
       { cache: false },
     );
-    // And a filing of the quarter's second quarter-year, before the head's last row, in a file of its own.
+    // And a new filing dated within the head's days (before its last row), in a file of its own.
     await writeQuarter(NEWEST, 1, '2025-12-30', 8, 'part-live-00000000000003-test.parquet', 0);
     await lake.refresh();
     expect(made).toEqual([`${NEWEST}:grown`]);
