@@ -25,6 +25,8 @@ describe.skipIf(!hasFixtures)('live lane', () => {
   const clock = new TestClock(Date.parse('2026-01-12T15:00:00.000Z'));
   let sec: FakeRegulator;
   let app: TestApp;
+  /** Each partition head the API's reader made: `table:partition:built` or `table:partition:grown`. */
+  const heads: string[] = [];
 
   beforeAll(async () => {
     sec = await startFakeRegulator({ now: clock.now });
@@ -41,6 +43,7 @@ describe.skipIf(!hasFixtures)('live lane', () => {
         THROTTLE_PAUSE_MS: '0',
         LIVE_COMPACT_FILES: '4',
       },
+      lake: { hooks: { onHead: (table, partition, how) => heads.push(`${table}:${partition}:${how}`) } },
     });
   });
   afterAll(async () => {
@@ -88,6 +91,17 @@ describe.skipIf(!hasFixtures)('live lane', () => {
     const before = sec.hits.length;
     expect(await app.services.live.pollOnce()).toBeNull();
     expect(sec.hits.length - before).toBe(1);
+  });
+
+  it('a batch grows the head of the filing index’s newest quarter by its filings, not a new top-N: the first page leads with them', async () => {
+    heads.length = 0;
+    clock.advance(MINUTE);
+    const next = sec.publish('8k');
+    // The lane refreshes the app's views after its commit (an in-process writer), heads included.
+    await app.services.live.pollOnce();
+    expect(heads).toEqual(['filings:2026Q1:grown']);
+    const page = await app.get('/v1/filings?limit=1');
+    expect(page.body.data.map((f: { accession: string }) => f.accession)).toEqual([next.accession]);
   });
 
   it('a restart between polls loses nothing, and a crash during an ingest leaves the batch pending for the next process', async () => {
