@@ -32,16 +32,17 @@ module.exports = {
     onlyImports(
       'sources-import-only-lower-layers',
       '^ingest/sources/',
-      '^(schemas|ingest/lake|ingest/sources)/|^ingest/pipeline/contract\\.ts$',
-      'ingest/sources may import schemas/, ingest/lake, ingest/sources and ingest/pipeline/contract.ts only. ' +
+      '^(schemas|ingest/lake|ingest/sources)/',
+      'ingest/sources may import schemas/, ingest/lake and ingest/sources only (the ingest context types are in ' +
+        'ingest/sources/common/context.ts). ' +
         'Move dataset-specific code into the dataset folder, or shared code down into ingest/sources.',
     ),
     onlyImports(
       'samples-import-only-lower-layers',
       '^ingest/samples/',
-      '^(schemas|ingest/lake|ingest/sources|ingest/samples)/|^ingest/pipeline/contract\\.ts$',
-      'ingest/samples follows the rules of ingest/sources: schemas/, ingest/lake, ingest/sources, ingest/samples and ' +
-        'ingest/pipeline/contract.ts only. A dataset-specific sample writer belongs in that dataset folder.',
+      '^(schemas|ingest/lake|ingest/sources|ingest/samples)/',
+      'ingest/samples follows the rules of ingest/sources: schemas/, ingest/lake, ingest/sources and ingest/samples ' +
+        'only. A dataset-specific sample writer belongs in that dataset folder.',
     ),
     onlyImports(
       'events-import-only-lower-layers',

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { RawInput } from './contract.ts';
+import type { RawInput } from '../sources/common/context.ts';
 
 const DUCKDB_ERROR = /^(Binder|Conversion|Invalid Input|Parser|Catalog|Invalid) Error: ?/;
 

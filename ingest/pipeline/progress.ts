@@ -1,4 +1,4 @@
-import type { Progress } from './contract.ts';
+import type { Progress } from '../sources/common/context.ts';
 
 /** Time one step of a run took, summed over its entries (a step of each batch shares its name). */
 export interface StepTime {

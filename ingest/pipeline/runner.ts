@@ -3,7 +3,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { readCatalogEntry, stageCatalogEntry, type CatalogEntry, type PartitionEntry } from '../lake/catalog.ts';
 import type { BadRow } from '../lake/staging.ts';
-import type { DatasetIngester, IngestArgs, IngestContext, LoadContext, RawInput } from './contract.ts';
+import type { DatasetIngester } from './contract.ts';
+import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../sources/common/context.ts';
 import { queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
 import {

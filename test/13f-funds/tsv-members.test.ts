@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
-import type { LoadContext } from '../../ingest/pipeline/contract.ts';
+import type { LoadContext } from '../../ingest/sources/common/context.ts';
 import { loadTsv } from '../../ingest/sources/edgar/funds/tsv.ts';
 
 /**

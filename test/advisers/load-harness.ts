@@ -1,5 +1,6 @@
 import type { BadRow } from '../../ingest/lake/staging.ts';
-import type { DatasetIngester, IngestArgs, LoadContext, RawInput } from '../../ingest/pipeline/contract.ts';
+import type { DatasetIngester } from '../../ingest/pipeline/contract.ts';
+import type { IngestArgs, LoadContext, RawInput } from '../../ingest/sources/common/context.ts';
 import { loadSettings } from '../../schemas/settings.ts';
 import { rowSchema } from '../../schemas/row-schema.ts';
 

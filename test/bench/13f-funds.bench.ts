@@ -19,7 +19,7 @@ import { nportIngestBench } from './nport-ingest.bench.ts';
 import { ingest13fBench } from './13f-ingest.bench.ts';
 import { createRaw13f } from '../../ingest/datasets/13f/pipeline.ts';
 import { resolveDuplicateRows } from '../../ingest/datasets/13f/duplicates.ts';
-import type { LoadContext } from '../../ingest/pipeline/contract.ts';
+import type { LoadContext } from '../../ingest/sources/common/context.ts';
 
 /**
  * 13F and N-PORT figures. BENCH_SCALE=1 (default, ~2 min): a 300k-line 13F window (`13f-ingest.bench.ts`, also

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assigneeResolver } from '../../ingest/datasets/patents/assignee-cik.ts';
 import { openDuck, queryRows, sqlString } from '../../ingest/lake/duck.ts';
 import { partitionDir } from '../../ingest/lake/layout.ts';
-import type { LoadContext } from '../../ingest/pipeline/contract.ts';
+import type { LoadContext } from '../../ingest/sources/common/context.ts';
 import { coreName, entityNamesTable, normalizeName } from '../../schemas/tables/entities.ts';
 
 /**

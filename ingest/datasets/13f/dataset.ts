@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext, RawInput } from '../../sources/common/context.ts';
 import { localInputs } from '../../sources/common/local-inputs.ts';
 import { downloadListedZip, forEachDataSet } from '../../sources/edgar/funds/inputs.ts';
 import { DATASET_MEMBERS, loadDataset13f } from './dataset-tsv.ts';

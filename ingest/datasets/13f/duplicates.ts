@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { tableFromRows, withScratch } from '../../sources/edgar/funds/work.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { coreName, entitiesTable, entityNamesTable, normalizeName } from '../../../schemas/tables/entities.ts';
 import { tableFromRows } from '../../sources/edgar/funds/work.ts';
 import { tableRelation } from '../../lake/layout.ts';

@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 
 /**
  * Line numbers of the information tables without a window sort over every line. The data set loader stores each

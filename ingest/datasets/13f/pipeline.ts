@@ -1,5 +1,5 @@
 import { quarterOf } from '../../sources/common/normalize.ts';
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { insertedRows } from '../../lake/staging.ts';
 import { tableFromRows, withScratch } from '../../sources/edgar/funds/work.ts';
 import { tableRelation } from '../../lake/layout.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Rng } from '../../samples/random.ts';
 import { STATES, CITIES, firmName } from '../../samples/rng.ts';
 import { writeZip } from '../../sources/common/zip.ts';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { addDays, broadUniverse, dmy, sampleUniverse } from '../../samples/securities.ts';
 import { sampleManagers } from '../../samples/universe.ts';
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext, RawInput } from '../../sources/common/context.ts';
 import { toIsoDate } from '../../sources/common/normalize.ts';
 import { downloadLatestLinked, inputParts, localInputs } from '../../sources/iapd/inputs.ts';
 import { dateFromFileName } from '../../sources/common/links.ts';

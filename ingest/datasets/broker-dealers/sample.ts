@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { Rng } from '../../samples/random.ts';
 import { CITIES, firmName, STATES } from '../../samples/rng.ts';
 

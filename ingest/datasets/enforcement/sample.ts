@@ -1,4 +1,4 @@
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { Rng } from '../../samples/random.ts';
 import { sampleDates, writeSampleSite, type SampleRelease } from '../../samples/sec-web-pages.ts';
 import { COMPANIES, PEOPLE, sampleAmount } from '../../samples/sec-web-text.ts';

@@ -1,4 +1,5 @@
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext, RawInput } from '../../sources/common/context.ts';
 import { toIsoDate } from '../../sources/common/normalize.ts';
 import { classifySubmissionFile, parseSubmissionEntity, type SubmissionEntity } from '../../sources/edgar/bulk/submissions.ts';
 import { cikBucket, jsonDocuments, listLocal } from '../../sources/edgar/bulk/local-files.ts';

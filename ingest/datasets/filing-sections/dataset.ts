@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { defineIngester, type IngestContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { IngestContext, RawInput } from '../../sources/common/context.ts';
 import { quarterBounds } from '../../sources/common/normalize.ts';
 import { localInputs } from '../../sources/common/local-inputs.ts';
 import { openLakeReader } from '../../lake/reader.ts';

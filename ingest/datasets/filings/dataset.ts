@@ -1,4 +1,5 @@
-import { defineIngester, type LoadContext } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { UpstreamError } from '../../sources/common/http.ts';
 import { quarterBounds, quarterOf, toIsoDate } from '../../sources/common/normalize.ts';
 import { readIndexFile, type IndexLine } from '../../sources/edgar/bulk/idx.ts';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { cp1252Csv } from '../../samples/csv-write.ts';
 import { Rng } from '../../samples/random.ts';
 import { mmddyyyy } from '../../samples/rng.ts';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { mulberry32, pick } from '../../samples/random.ts';
 import { pad10, sampleIssuers } from '../../samples/universe.ts';
 import { submissionTxt } from '../../sources/edgar/sgml.ts';

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { Rng } from '../../samples/random.ts';
 import { personName } from '../../samples/rng.ts';
 import { sampleFirms } from '../../samples/firms.ts';

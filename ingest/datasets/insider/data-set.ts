@@ -1,5 +1,5 @@
 import { dataSetMemberPath } from '../../sources/edgar/ownership/inputs.ts';
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { insertedRows } from '../../lake/staging.ts';
 import { readTsvTable, sqlBool, sqlDdMonYyyy, sqlNum } from '../../sources/edgar/ownership/tsv-sql.ts';
 

@@ -1,4 +1,5 @@
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext, RawInput } from '../../sources/common/context.ts';
 import { readFiling, dataSetOrFilingInputs, kindOf, reportUnrecognised } from '../../sources/edgar/ownership/inputs.ts';
 import { extractZipMembers } from '../../sources/common/zip.ts';
 import { isInsiderDataSetFolder, loadInsiderDataSet } from './data-set.ts';

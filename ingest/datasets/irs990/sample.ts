@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { lcg } from '../../samples/random.ts';
 
 /** Demo e-file returns in the IRS XML layout (2014v5.0 element names): full 990 Part VII and 990-EZ officers. */

@@ -1,4 +1,4 @@
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { Rng } from '../../samples/random.ts';
 import { sampleLitigationReleases } from '../../samples/litigation-releases.ts';
 import { writeSampleSite } from '../../samples/sec-web-pages.ts';

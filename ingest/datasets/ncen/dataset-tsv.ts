@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { insertedRows } from '../../lake/staging.ts';
 import { loadMemberTables, loadTsv, tsvColumns } from '../../sources/edgar/funds/tsv.ts';
 import { boolSql, cikSql, dmySql, filingIndexUrlSql, textSql } from '../../sources/edgar/funds/work.ts';

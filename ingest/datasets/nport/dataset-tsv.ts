@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { loadMemberTables, loadTsv } from '../../sources/edgar/funds/tsv.ts';
 import { boolSql, cikSql, dmySql, filingIndexUrlSql, numSql, quarterSql, textSql } from '../../sources/edgar/funds/work.ts';
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { defineIngester, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { LoadContext, RawInput } from '../../sources/common/context.ts';
 import { quarterOf } from '../../sources/common/normalize.ts';
 import { forEachDataSet, quarterlyDataSetInputs } from '../../sources/edgar/funds/inputs.ts';
 import { filingIndexUrl } from '../../sources/edgar/funds/work.ts';

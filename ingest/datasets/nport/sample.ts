@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '../../samples/random.ts';
 import { writeZip } from '../../sources/common/zip.ts';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { dmy, sampleUniverse } from '../../samples/securities.ts';
 import { sampleFundTrusts } from '../../samples/universe.ts';
 

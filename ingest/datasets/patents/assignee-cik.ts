@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { tableRelation } from '../../lake/layout.ts';
 import { coreName, entityNamesTable, normalizeName } from '../../../schemas/tables/entities.ts';
 

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { defineIngester, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { RawInput } from '../../sources/common/context.ts';
 import { assigneeResolver } from './assignee-cik.ts';
 import { GrantParser, type PatentGrant } from '../../sources/uspto/grant-xml.ts';
 import { writePatentSample } from './sample.ts';

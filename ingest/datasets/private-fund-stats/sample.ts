@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { Rng } from '../../samples/random.ts';
 import { xlsxMembers } from '../../sources/common/xlsx.ts';
 import { writeZip } from '../../sources/common/zip.ts';

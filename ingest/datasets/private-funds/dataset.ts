@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { defineIngester, type IngestContext, type LoadContext, type RawInput } from '../../pipeline/contract.ts';
+import { defineIngester } from '../../pipeline/contract.ts';
+import type { IngestContext, LoadContext, RawInput } from '../../sources/common/context.ts';
 import { openDuck, queryRows, sqlString } from '../../lake/duck.ts';
 import { tableDir } from '../../lake/layout.ts';
 import { toIsoDate } from '../../sources/common/normalize.ts';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SampleOptions } from '../../pipeline/contract.ts';
+import type { SampleOptions } from '../../sources/common/context.ts';
 import { sampleProxyIssuers } from '../../samples/universe.ts';
 import { lcg } from '../../samples/random.ts';
 

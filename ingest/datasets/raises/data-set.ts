@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../pipeline/contract.ts';
+import type { LoadContext } from '../../sources/common/context.ts';
 import { insertedRows } from '../../lake/staging.ts';
 import { readTsvTable, sqlBool, sqlDdMonYyyy } from '../../sources/edgar/ownership/tsv-sql.ts';
 import { dataSetMemberPath } from '../../sources/edgar/ownership/inputs.ts';

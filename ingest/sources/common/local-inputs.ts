@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RawInput } from '../../pipeline/contract.ts';
+import type { RawInput } from './context.ts';
 
 /** Lists local input files for `--from` (a file, or every file below a folder, sorted). */
 export async function localInputs(from: string, filter: (name: string) => boolean = () => true): Promise<RawInput[]> {

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import type { IngestContext, RawInput } from '../../pipeline/contract.ts';
+import type { IngestContext, RawInput } from '../common/context.ts';
 import { zipMembers } from '../common/zip.ts';
 import { dateFromFileName, scrapeLinks } from '../common/links.ts';
 

@@ -1,4 +1,4 @@
-import type { IngestContext } from '../../pipeline/contract.ts';
+import type { IngestContext } from '../common/context.ts';
 
 /** IAPD FOIA listing: `reports/foia/reports_metadata.json`, top-level keys advW, advFilingData, advFirmCRS … */
 export const IAPD_METADATA_PATH = '/reports/foia/reports_metadata.json';

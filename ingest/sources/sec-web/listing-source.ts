@@ -1,6 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../../pipeline/contract.ts';
+import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../common/context.ts';
 import { UpstreamError } from '../common/http.ts';
 import { quarterBounds } from '../common/normalize.ts';
 import { parseDetailPage, parseListingPage, type DetailPage, type ListingLink } from './listing-page.ts';

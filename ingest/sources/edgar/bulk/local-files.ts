@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { RawInput } from '../../../pipeline/contract.ts';
+import type { RawInput } from '../../common/context.ts';
 import { zipMembers } from '../../common/zip.ts';
 
 /** Files under `--from` (a file or a folder, searched recursively) whose base name passes `accept`. */

@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadContext } from '../../../pipeline/contract.ts';
+import type { LoadContext } from '../../common/context.ts';
 import type { RowOf, TableSpec } from '../../../../schemas/table.ts';
 import { sqlPath } from './local-files.ts';
 

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { extractZipMembers } from '../../common/zip.ts';
-import type { IngestArgs, IngestContext, RawInput } from '../../../pipeline/contract.ts';
+import type { IngestArgs, IngestContext, RawInput } from '../../common/context.ts';
 import { localInputs } from '../../common/local-inputs.ts';
 import { scrapeLinks } from '../../common/links.ts';
 import { withScratch } from './work.ts';

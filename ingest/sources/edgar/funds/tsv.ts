@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { sqlString } from '../../../lake/duck.ts';
 import { insertedRows } from '../../../lake/staging.ts';
-import type { LoadContext } from '../../../pipeline/contract.ts';
+import type { LoadContext } from '../../common/context.ts';
 
 /**
  * Bulk-loads one of the regulator's tab-separated data set members through DuckDB's own reader (10× faster than

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqlString } from '../../../lake/duck.ts';
-import type { LoadContext } from '../../../pipeline/contract.ts';
+import type { LoadContext } from '../../common/context.ts';
 
 /**
  * Work-database helpers shared by the 13F, N-PORT and N-CEN loaders: small JS-side results go back into DuckDB

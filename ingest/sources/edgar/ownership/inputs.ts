@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../../../pipeline/contract.ts';
+import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../../common/context.ts';
 import { UpstreamError } from '../../common/http.ts';
 import { normalizeAccession, quarterBounds } from '../../common/normalize.ts';
 import { localInputs } from '../../common/local-inputs.ts';

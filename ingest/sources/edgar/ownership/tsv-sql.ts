@@ -1,5 +1,5 @@
 import type { BadRow } from '../../../lake/staging.ts';
-import type { LoadContext } from '../../../pipeline/contract.ts';
+import type { LoadContext } from '../../common/context.ts';
 import { sqlString } from '../../../lake/duck.ts';
 
 /**
