@@ -91,6 +91,11 @@ const SettingsSchema = z.object({
   /** Pages of tables with serving copies read them instead of Parquet when current (docs/read-path.md); off: Parquet only. */
   LAKE_SERVING: z.enum(['on', 'off']).default('on'),
   /**
+   * Keep the heads of the filing index's, insider transactions' and patent grants' two newest partitions in memory (≈ 72
+   * MB a process), which serve their first pages (docs/layouts.md, "Heads"); off: those pages read the partition.
+   */
+  LAKE_HEADS: z.enum(['on', 'off']).default('on'),
+  /**
    * Megabytes of serving copies read whole into DuckDB's memory once attached, newest partitions first, so a page's
    * first read of a key does not pay for loading the copy's blocks (docs/read-path.md); 0: none. Default: half the
    * machine's memory, at most 8 GB.

@@ -59,6 +59,8 @@ export interface LakeOptions {
   statementCache?: number;
   /** Read partitions from their serving copies when current (LAKE_SERVING, on by default); false: from Parquet only. */
   serving?: boolean;
+  /** Keep the newest partitions' heads (LAKE_HEADS, on by default; ingest/lake/heads.ts); false: pages read the partitions. */
+  heads?: boolean;
   /** Bytes of serving copies read whole into memory once attached, newest first (LAKE_SERVING_PRELOAD_MB); 0: none. */
   servingPreloadBytes?: number;
   /** DuckDB threads of the reader (LAKE_THREADS; 2 when not given). */
@@ -120,7 +122,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     preloadBytes: opts.servingPreloadBytes,
     threads: opts.threads,
     topIndex: true,
-    heads: true,
+    heads: opts.heads ?? true,
   });
   const idle: Pooled[] = [];
   for (let i = 0; i < poolSize; i++) {

@@ -56,6 +56,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
     refreshMs: settings.LAKE_REFRESH_MS,
     statementCache: settings.LAKE_STATEMENT_CACHE,
     serving: settings.LAKE_SERVING === 'on',
+    heads: settings.LAKE_HEADS === 'on',
     servingPreloadBytes: settings.LAKE_SERVING_PRELOAD_MB * 2 ** 20,
     threads: settings.LAKE_THREADS,
     onError: (err) => log.warn(`lake refresh failed: ${err.message}`),

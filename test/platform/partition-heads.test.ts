@@ -39,8 +39,8 @@ describe('partition heads of the filing index', () => {
   const expected = async (where = 'true') => (await app.services.lake.query(`SELECT accession, cik FROM filings WHERE ${where} ORDER BY ${ORDER}`)).map(id);
 
   /** Writes a quarter's `data.parquet` (or a live append file) of `rows` filings over `days` from `start`, numbered by `from`. */
-  async function writeQuarter(quarter: string, rows: number, start: string, from: number, file = 'data.parquet', days = 88): Promise<void> {
-    const path = join(partitionDir(app.settings.lakeDir, filingsTable, quarter), file);
+  async function writeQuarter(quarter: string, rows: number, start: string, from: number, file = 'data.parquet', days = 88, lakeDir = app.settings.lakeDir) {
+    const path = join(partitionDir(lakeDir, filingsTable, quarter), file);
     await mkdir(dirname(path), { recursive: true });
     const expr = {
       accession: `'00000${from}-25-' || lpad(CAST(i AS VARCHAR), 6, '0')`,
@@ -143,6 +143,22 @@ describe('partition heads of the filing index', () => {
     expect(readFrom.slice(headPages + 1).some((r) => r.includes('file'))).toBe(true);
     // The last pages are the second quarter's (its whole head) and the oldest's (no head: its file).
     expect(readFrom.at(-1)).toBe('file');
+  });
+
+  it('LAKE_HEADS=off: the app keeps no head, and its pages (read from the quarters) are the same rows', async () => {
+    const off = await createTestApp({ routes: filingsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '100000', LAKE_HEADS: 'off' } });
+    try {
+      for (const [i, q] of [NEWEST, SECOND, OLDEST].entries()) await writeQuarter(q, ROWS[q], START[q], i + 1, 'data.parquet', 88, off.settings.lakeDir);
+      await off.services.lake.refresh();
+      expect(off.services.lake.head('filings', NEWEST)).toBeNull();
+      for (const qs of ['', `&form_type=${RARE}`]) {
+        const [a, b] = await Promise.all([off.get(`/v1/filings?limit=50${qs}`), app.get(`/v1/filings?limit=50${qs}`)]);
+        expect(a.status).toBe(200);
+        expect(a.body.data.map(id)).toEqual(b.body.data.map(id));
+      }
+    } finally {
+      await off.close();
+    }
   });
 
   it('a head dropped under a page (a page spanning two refreshes) is passed over: the page reads the quarter', async () => {
