@@ -34,6 +34,11 @@ export interface StoredHead {
   /** The head holds every row of the partition (it had no more than `HEAD_ROWS`). */
   whole: boolean;
   order: readonly OrderColumn[];
+  /**
+   * Its last row's values of `order`, as queries return them, when it is not `whole`: a page whose cursor is at or past
+   * it finds nothing more in the head, and reads the partition without asking it.
+   */
+  last: readonly unknown[] | null;
 }
 
 /** How a partition is read: what a head was built from, and what a page must still read for the head to be its. */
@@ -52,6 +57,9 @@ export interface HeadReads {
   /** Each key's newest row of these live append files (a SELECT): what a head grows by. */
   appended(files: readonly string[]): string;
 }
+
+/** A head table just filled. */
+type Made = Pick<HeadEntry, 'table' | 'whole' | 'last'>;
 
 interface HeadEntry extends StoredHead {
   table: string;
@@ -97,13 +105,20 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
   let count = 0;
 
   /** Fills a new head table by `select` (its rows, ordered and limited); null when the read fails (the next refresh retries). */
-  async function fill(spec: TableSpec, select: string, whole: (n: number) => boolean): Promise<{ table: string; whole: boolean } | null> {
+  async function fill(spec: TableSpec, select: string, whole: (n: number) => boolean): Promise<Made | null> {
     // Named after its table, so a query's text says whose head it reads.
     const table = `head_${spec.name}_${++count}`;
+    const order = spec.head!.order;
     try {
       await conn.run(`CREATE TABLE ${sqlIdent(table)} AS ${select}`);
-      const [{ n }] = await queryRows(conn, `SELECT count(*)::INTEGER AS n FROM ${sqlIdent(table)}`);
-      return { table, whole: whole(Number(n)) };
+      // The row count and the last row's order values, in one read of the (small) table.
+      const [end] = await queryRows(
+        conn,
+        `SELECT count(*) OVER ()::INTEGER AS _n, ${order.map((o) => sqlIdent(o.column)).join(', ')} FROM ${sqlIdent(table)} ` +
+          `QUALIFY row_number() OVER (ORDER BY ${orderSql(order)}) = count(*) OVER ()`,
+      );
+      const all = whole(Number(end?._n ?? 0));
+      return { table, whole: all, last: all || !end ? null : order.map((o) => end[o.column]) };
     } catch {
       // A file compacted away meanwhile.
       await conn.run(`DROP TABLE IF EXISTS ${sqlIdent(table)}`).catch(() => undefined);
@@ -112,7 +127,7 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
   }
 
   /** A head of `relation`: its first rows, and one row past HEAD_ROWS that says whether the partition holds more. */
-  function build(spec: TableSpec, relation: string): Promise<{ table: string; whole: boolean } | null> {
+  function build(spec: TableSpec, relation: string): Promise<Made | null> {
     return fill(spec, `SELECT * FROM ${relation} ORDER BY ${orderSql(spec.head!.order)} LIMIT ${HEAD_ROWS + 1}`, (n) => n <= HEAD_ROWS);
   }
 
@@ -123,7 +138,7 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
    * may have partition rows before them that `prior` never held, so they are left out, unless `prior` was the whole
    * partition. A live batch's filings are the newest, so they come first and the head keeps its size.
    */
-  function grow(spec: TableSpec, prior: HeadEntry, appended: string): Promise<{ table: string; whole: boolean } | null> {
+  function grow(spec: TableSpec, prior: HeadEntry, appended: string): Promise<Made | null> {
     const order = orderSql(spec.head!.order);
     const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
     const [kept, added] = withAppends(spec, { from: prior.sql, columns: cols }, `(${appended})`);
@@ -160,7 +175,7 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
     },
     get(table, partition, source) {
       const h = built.get(table)?.get(partition);
-      return h && sameSource(h.source, source) ? { sql: h.sql, whole: h.whole, order: h.order } : null;
+      return h && sameSource(h.source, source) ? { sql: h.sql, whole: h.whole, order: h.order, last: h.last } : null;
     },
   };
 }
