@@ -528,7 +528,6 @@ function storedOrderSql(from: string, where: string[], order: OrderColumn[], lim
   return `SELECT * FROM (SELECT * FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} LIMIT ${limit}) ORDER BY ${orderSql(order)}`;
 }
 
-/** Whether a head's order (`TableSpec.head`) is the page's order within a partition, column for column. */
 /**
  * Whether the row of order values `key` comes at or after `last` in `order` (NULLs last either way, as `orderSql`
  * sorts). False when a pair of values does not compare here (two kinds of value): the caller then reads the head, which
@@ -550,6 +549,7 @@ function compareValues(a: unknown, b: unknown): number | null {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
+/** Whether a head's order (`TableSpec.head`) is the page's order within a partition, column for column. */
 function sameOrder(head: readonly OrderColumn[], order: OrderColumn[]): boolean {
   return head.length === order.length && head.every((o, i) => o.column === order[i].column && o.dir === order[i].dir);
 }

@@ -75,6 +75,11 @@ export function headPartitions(spec: TableSpec, values: string[]): string[] {
   return orderedPartitions(values, allColumns(spec)[spec.partitionBy].type, 'desc')?.slice(0, HEAD_PARTITIONS) ?? [];
 }
 
+/** `select` of the last row of `table` (a head's, a few thousand rows) in `order`. */
+function lastRowSql(table: string, order: readonly OrderColumn[], select: string): string {
+  return `SELECT ${select} FROM ${table} QUALIFY row_number() OVER (ORDER BY ${orderSql(order)}) = count(*) OVER ()`;
+}
+
 function sameSource(a: HeadSource, b: HeadSource): boolean {
   return a.base === b.base && a.appends.length === b.appends.length && a.appends.every((f, i) => b.appends[i] === f);
 }
@@ -114,8 +119,7 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
       // The row count and the last row's order values, in one read of the (small) table.
       const [end] = await queryRows(
         conn,
-        `SELECT count(*) OVER ()::INTEGER AS _n, ${order.map((o) => sqlIdent(o.column)).join(', ')} FROM ${sqlIdent(table)} ` +
-          `QUALIFY row_number() OVER (ORDER BY ${orderSql(order)}) = count(*) OVER ()`,
+        lastRowSql(sqlIdent(table), order, `count(*) OVER ()::INTEGER AS _n, ${order.map((o) => sqlIdent(o.column)).join(', ')}`),
       );
       const all = whole(Number(end?._n ?? 0));
       return { table, whole: all, last: all || !end ? null : order.map((o) => end[o.column]) };
@@ -143,7 +147,7 @@ export function createPartitionHeads(conn: DuckDBConnection, onUpdate?: (table: 
     const cols = Object.keys(allColumns(spec)).map(sqlIdent).join(', ');
     const [kept, added] = withAppends(spec, { from: prior.sql, columns: cols }, `(${appended})`);
     // The prior head's last row marks where the rows it can vouch for end; `_past` sorts it after an equal row.
-    const last = `SELECT ${cols}, true AS _past FROM ${prior.sql} QUALIFY row_number() OVER (ORDER BY ${order}) = count(*) OVER ()`;
+    const last = lastRowSql(prior.sql, spec.head!.order, `${cols}, true AS _past`);
     const rows = [`SELECT *, false AS _past FROM (${kept})`, `SELECT *, false AS _past FROM (${added})`, ...(prior.whole ? [] : [last])];
     const select =
       `SELECT ${cols} FROM (SELECT *, bool_or(_past) OVER (ORDER BY ${order}, _past ROWS UNBOUNDED PRECEDING) AS _beyond ` +

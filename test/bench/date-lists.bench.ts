@@ -325,6 +325,10 @@ const lists = (quarters: number): DateList[] => [
   },
 ];
 
+/** A partition's column expressions, its row count spelled in (`$per`). */
+const partitionExpr = (list: DateList, q: Quarter): Record<string, string> =>
+  Object.fromEntries(Object.entries(list.expr(q)).map(([c, e]) => [c, e.replaceAll('$per', String(list.perQuarter))]));
+
 /** A quarter as a number (2025Q4 → 8,104): consecutive quarters differ by one. */
 const quarterNumber = (q: Quarter) => Number(q.name.slice(0, 4)) * 4 + Number(q.name.slice(5)) - 1;
 
@@ -367,7 +371,7 @@ async function benchList(list: DateList, quarters: Quarter[]): Promise<BenchResu
     const dir = join(app.settings.lakeDir, list.table.name);
     const t0 = performance.now();
     for (const q of quarters) {
-      const expr = Object.fromEntries(Object.entries(list.expr(q)).map(([c, e]) => [c, e.replaceAll('$per', String(list.perQuarter))]));
+      const expr = partitionExpr(list, q);
       const file = join(dir, `${part}=${q.name}`, 'data.parquet');
       await mkdir(dirname(file), { recursive: true });
       await conn.run(
@@ -479,7 +483,7 @@ const LIVE_BATCH_ROWS = 200;
  */
 async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, conn: DuckDBConnection): Promise<BenchResult> {
   const part = list.table.partitionBy;
-  const expr = Object.fromEntries(Object.entries(list.expr(newest)).map(([c, e]) => [c, e.replaceAll('$per', String(list.perQuarter))]));
+  const expr = partitionExpr(list, newest);
   const dir = join(app.settings.lakeDir, list.table.name, `${part}=${newest.name}`);
   const plain = await openLakeReader(app.settings.lakeDir);
   const cpuOf = async (fn: () => Promise<unknown>) => {
