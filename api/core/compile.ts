@@ -15,7 +15,8 @@ import type {
 } from './endpoint.ts';
 import { ApiError, badRequest, ValidationError } from './errors.ts';
 import { pagingParams, parseParams, type ParamDefs, type ValidationDetail } from './params.ts';
-import { MAX_LOOKUP_KEYS, selectPage } from './page-query.ts';
+import { MAX_LOOKUP_KEYS } from './key-located.ts';
+import { selectPage } from './page-query.ts';
 import { duckType, keysIn, sqlBuilder } from './sql.ts';
 import { orderSql } from '../../ingest/lake/index.ts';
 import { toIsoDate } from '../../ingest/sources/common/index.ts';

@@ -29,7 +29,7 @@ export type Filter<V, C extends string = string> = FilterSql<V> & { readonly col
  * industry to its filers: `f.keysOf`): the query runs once a request, before the filters' SQL is built
  * (api/core/compile.ts), and `where` then binds the keys, which the page also gets as the column's bound
  * (`ColumnBound.in`). A value resolving to more keys than the filter binds (`max`, by default as many as a key index
- * looks up: `MAX_LOOKUP_KEYS`, api/core/page-query.ts) keeps the query as a subquery of each read instead. Our SQL text, the value bound; the
+ * looks up: `MAX_LOOKUP_KEYS`, api/core/key-located.ts) keeps the query as a subquery of each read instead. Our SQL text, the value bound; the
  * query answers the keys as column `k`.
  */
 export interface FilterKeys<V> {

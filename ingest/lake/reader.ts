@@ -2,17 +2,19 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent } from './duck.ts';
 import { fileSignatures } from './file-signatures.ts';
-import { isAppendFile, newestAppended, selectOver, tableDir, viewSqlOver, withAppends } from './layout.ts';
-import { type AttachedLookup, attachServing, servingIdentity, servingRelation } from './serving.ts';
+import { isAppendFile, newestAppended, viewSqlOver } from './layout.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
-import { createPartitionHeads, type HeadSource, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
+import { createPartitionHeads, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
-import { type FileKeyFilters, keyFiltersStampMtime, readKeyFilters } from './key-filter.ts';
+import type { FileKeyFilters } from './key-filter.ts';
+import { createKeyFilterReads } from './key-filter-reads.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
+import { createServedCopies, type ServedCopy, type Superseded } from './served-copies.ts';
+import { completer, copyColumns, headSource, type LakeListing, type PartitionRelation, relationOver } from './partition-relation.ts';
 import { ALL_TABLES } from '../../schemas/tables/index.ts';
-import { allColumns, type ColumnSpec, type TableSpec } from '../../schemas/table.ts';
+import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
 /**
  * A partition as one of its key indexes describes it: the index (null: none, or stale), the buckets of its keys (null:
@@ -23,9 +25,6 @@ export interface IndexedPartition {
   buckets: ReadonlySet<string> | null;
   appended: readonly string[];
 }
-
-/** Every table's listing as of one refresh: replaced whole, never edited, so a reader of it sees one moment. */
-export type LakeListing = ReadonlyMap<string, TableListing>;
 
 export interface LakeReader {
   instance: DuckDBInstance;
@@ -93,36 +92,8 @@ export interface LakeReader {
   close(): Promise<void>;
 }
 
-/**
- * A FROM item over some partitions of a table (`LakeReader.relation`). `complete` fills in, on rows it returned, the
- * columns a serving copy keeps in its lookup (TableSpec.servingLookup): the relation gives them as NULL, so a page
- * runs its top-N over the narrow rows and completes only the rows it keeps. Rows read from Parquet are left alone.
- */
-export interface PartitionRelation {
-  sql: string;
-  complete(rows: Record<string, unknown>[]): Record<string, unknown>[];
-}
-
 /** A partition's head as a page reads it: a relation, the order of its rows, and whether it is the whole partition. */
 export type PartitionHead = PartitionRelation & Omit<StoredHead, 'sql'>;
-
-/**
- * A partition read from its serving copy: the alias it is attached under, the order its rows are stored in, and the
- * lookup its rows leave out (null: they hold every column).
- */
-interface ServedCopy {
-  alias: string;
-  orderedBy: readonly string[];
-  lookup: AttachedLookup | null;
-  /** The copy holds its keys' top rows (a table with a key summary). */
-  top: boolean;
-  /**
-   * Beside the copy's data file, live append files: the in-memory table holding each key's newest row of them (null:
-   * none). The partition then reads the copy merged with it (ingest/lake/layout.ts `withAppends`), in no stored order
-   * and outside the top index, until the fold.
-   */
-  appended: string | null;
-}
 
 export interface ReaderHooks {
   /** Called for every table listing taken (tests count them: no request may cause one). */
@@ -181,33 +152,20 @@ export async function openLakeReader(
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
+  let uniformTables = new Set<string>();
   // Per table, per indexed key, per partition value.
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
   const currentKeyIndex = keyIndexChecker(conn);
-  // Per table, per partition value, its files' key filters; and every file's filters read so far (files never change
-  // under their name), or null for a file seen without filters at two listings: one is renamed in just after its file,
-  // so a first miss is looked for again, and a second means none is coming (an older file, a crash between the
-  // renames), not looked for at every listing after (3,650 failed reads).
+  // Per table, per partition value, its files' key filters (each file's read once: key-filter-reads.ts).
   let keyFilters = new Map<string, ReadonlyMap<string, readonly FileKeyFilters[] | null>>();
-  const filtersRead = new Map<string, FileKeyFilters | null>();
-  const missedOnce = new Set<string>();
-  // Per table, the key filters' backfill stamp as last seen (`writeMissingKeyFilters`).
-  const filtersStamp = new Map<string, number | null>();
-  let uniformTables = new Set<string>();
-  // Serving copies: per table, the alias of each served partition value (swapped in with the listing), and per
-  // partition folder what is attached for it. An alias is a fresh name per attached file, never reused, so a query
-  // planned over one always reads the file it was planned on. Superseded aliases are detached one refresh later: a
-  // page may hold a relation naming one between two queries (a running query keeps its file open through DETACH).
+  const filterReads = createKeyFilterReads(lakeDir);
+  // Serving copies: per table, the copy of each served partition value (swapped in with the listing). What a refresh
+  // supersedes (an attached alias, an append file's or a head's in-memory table) is detached or dropped one refresh
+  // later: a page may hold a relation naming one between two queries (a running query keeps its file open).
   let served = new Map<string, ReadonlyMap<string, ServedCopy>>();
-  const attached = new Map<string, Omit<ServedCopy, 'appended'> & { key: string }>();
+  const servedCopies = createServedCopies(conn, lakeDir);
   let retiring: string[] = [];
-  let attachCount = 0;
-  // Per partition folder with a served copy and live append files, the table of the appends' newest rows: built once
-  // per set of append files (a few thousand rows a poll), read by every page of the partition; a superseded one is
-  // dropped one refresh later, as a superseded alias is detached.
-  const appendedTables = new Map<string, { key: string; table: string }>();
   let retiringTables: string[] = [];
-  let appendedCount = 0;
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
   const heads = options.heads ? createPartitionHeads(conn, hooks.onHead) : null;
@@ -265,122 +223,6 @@ export async function openLakeReader(
     return out;
   }
 
-  /** Each partition's files' key filters (a table that declares some); null for a partition with a file without. */
-  async function keyFiltersOf(table: string, l: TableListing): Promise<ReadonlyMap<string, readonly FileKeyFilters[] | null>> {
-    const out = new Map<string, readonly FileKeyFilters[] | null>();
-    // The filters of this table's files that are gone (a test's rewrite, an operator's clean-up) are forgotten.
-    const listed = new Set(l.files);
-    const dir = `${tableDir(lakeDir, table)}/`;
-    for (const f of filtersRead.keys()) if (f.startsWith(dir) && !listed.has(f)) filtersRead.delete(f);
-    for (const f of missedOnce) if (f.startsWith(dir) && !listed.has(f)) missedOnce.delete(f);
-    // A backfill wrote filters for files taken for filterless: those are read again, once.
-    const stamp = await keyFiltersStampMtime(lakeDir, table);
-    if (filtersStamp.has(table) && filtersStamp.get(table) !== stamp) {
-      for (const [f, read] of filtersRead) if (read === null && f.startsWith(dir)) filtersRead.delete(f);
-    }
-    filtersStamp.set(table, stamp);
-    for (const [value, files] of l.byPartition) {
-      const filters: FileKeyFilters[] = [];
-      for (const f of files) {
-        const read = filtersRead.has(f) ? filtersRead.get(f)! : await readKeyFilters(f);
-        if (read || missedOnce.has(f)) {
-          filtersRead.set(f, read);
-          missedOnce.delete(f);
-        } else missedOnce.add(f);
-        if (!read) break;
-        filters.push(read);
-      }
-      out.set(value, filters.length === files.length ? filters : null);
-    }
-    return out;
-  }
-
-  /**
-   * The serving aliases of a listing's partitions, attaching the copies not attached yet; `superseded` collects the
-   * aliases of this table's folders that no longer hold the file attached.
-   */
-  async function servingOf(
-    spec: TableSpec,
-    l: TableListing,
-    fps: ReadonlyMap<string, string | null>,
-    superseded: { aliases: string[]; tables: string[] },
-    fresh: AttachedCopy[],
-  ): Promise<ReadonlyMap<string, ServedCopy>> {
-    const out = new Map<string, ServedCopy>();
-    const dirs = new Set<string>();
-    const names = Object.keys(allColumns(spec));
-    for (const [value, files] of l.byPartition) {
-      const dir = dirname(files[0]);
-      dirs.add(dir);
-      const id = await servingIdentity(dir, fps.get(value) ?? null);
-      const prior = attached.get(dir);
-      if (prior && prior.key === id?.key) {
-        const appended = await appendedOf(spec, dir, prior.alias, files, superseded.tables);
-        if (appended !== undefined) out.set(value, { ...prior, appended });
-        continue;
-      }
-      if (prior) {
-        superseded.aliases.push(prior.alias);
-        attached.delete(dir);
-      }
-      if (!id) {
-        retireAppended(dir, superseded.tables);
-        continue;
-      }
-      const alias = `serving_${++attachCount}`;
-      const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
-      if (!copy) {
-        retireAppended(dir, superseded.tables);
-        continue;
-      }
-      const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top };
-      attached.set(dir, entry);
-      fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
-      const appended = await appendedOf(spec, dir, alias, files, superseded.tables);
-      if (appended !== undefined) out.set(value, { ...entry, appended });
-    }
-    for (const [dir, a] of attached) {
-      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) {
-        superseded.aliases.push(a.alias);
-        attached.delete(dir);
-      }
-    }
-    for (const dir of [...appendedTables.keys()]) {
-      if (dir.startsWith(`${tableDir(lakeDir, spec.name)}/`) && !dirs.has(dir)) retireAppended(dir, superseded.tables);
-    }
-    return out;
-  }
-
-  /** Sends the appended-rows table of a partition folder (if any) to be dropped one refresh later. */
-  function retireAppended(dir: string, superseded: string[]): void {
-    const prior = appendedTables.get(dir);
-    if (!prior) return;
-    superseded.push(prior.table);
-    appendedTables.delete(dir);
-  }
-
-  /**
-   * The table of the newest rows of a served partition's live append files (null: it has none), built when its
-   * append files changed; undefined when it cannot be built (an append file folded away meanwhile): the partition
-   * is then read from Parquet until the next refresh.
-   */
-  async function appendedOf(spec: TableSpec, dir: string, alias: string, files: readonly string[], superseded: string[]): Promise<string | null | undefined> {
-    const appended = files.filter(isAppendFile);
-    const key = JSON.stringify([alias, appended]);
-    const prior = appendedTables.get(dir);
-    if (prior?.key === key) return prior.table;
-    retireAppended(dir, superseded);
-    if (!appended.length) return null;
-    const table = `appended_${++appendedCount}`;
-    try {
-      await conn.run(`CREATE TABLE ${sqlIdent(table)} AS ${newestAppended(spec, appended, false)}`);
-    } catch {
-      return undefined;
-    }
-    appendedTables.set(dir, { key, table });
-    return table;
-  }
-
   async function relist(changedOnly: boolean): Promise<void> {
     for (const alias of retiring) {
       await conn.run(`DETACH DATABASE IF EXISTS ${sqlIdent(alias)}`);
@@ -389,7 +231,7 @@ export async function openLakeReader(
     retiring = [];
     for (const t of retiringTables) await conn.run(`DROP TABLE IF EXISTS ${sqlIdent(t)}`);
     retiringTables = [];
-    const superseded = { aliases: [] as string[], tables: [] as string[] };
+    const superseded: Superseded = { aliases: [], tables: [] };
     const fresh: AttachedCopy[] = [];
     const nextServed = new Map(served);
     const next = new Map(current);
@@ -413,10 +255,10 @@ export async function openLakeReader(
         t.summary || serve || t.keyIndexes ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
       if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
       if (t.keyIndexes) nextIndexes.set(t.name, await keyIndexesOf(t, l, fps.base));
-      if (t.keyFilters) nextFilters.set(t.name, await keyFiltersOf(t.name, l));
+      if (t.keyFilters) nextFilters.set(t.name, await filterReads.of(t.name, l));
       if (serve) {
         const before = nextServed.get(t.name);
-        const now = await servingOf(t, l, fps.base, superseded, fresh);
+        const now = await servedCopies.of(t, l, fps.base, superseded, fresh);
         nextServed.set(t.name, now);
         if (!before || before.size !== now.size || [...now].some(([v, c]) => before.get(v)?.alias !== c.alias || before.get(v)?.appended !== c.appended)) {
           changed = true;
@@ -551,72 +393,5 @@ export async function openLakeReader(
       conn.closeSync();
       instance.closeSync();
     },
-  };
-}
-
-/** What a partition read is over: a listing, the serving copies of its tables and the tables whose files share columns. */
-interface ReadState {
-  listing: LakeListing;
-  served: ReadonlyMap<string, ReadonlyMap<string, ServedCopy>>;
-  uniform: ReadonlySet<string>;
-}
-
-/** The table's relation over the files of `partitions` only, as `state` reads them (`LakeReader.relation`). */
-function relationOver(spec: TableSpec, partitions: readonly string[], state: ReadState): PartitionRelation {
-  const parts = state.listing.get(spec.name)?.byPartition;
-  const aliases = state.served.get(spec.name);
-  const uniform = state.uniform.has(spec.name);
-  const files = partitions.filter((v) => !aliases?.has(v)).flatMap((v) => parts?.get(v) ?? []);
-  const copies = partitions.flatMap((v) => aliases?.get(v) ?? []);
-  if (!copies.length) return { sql: `(${selectOver(spec, files, uniform)})`, complete: (rows) => rows };
-  // The same column list in the same order on both kinds of read: UNION ALL matches columns by position.
-  const columns = allColumns(spec);
-  const cols = Object.keys(columns).map(sqlIdent).join(', ');
-  const selects = copies.flatMap((c) => {
-    const base = { from: servingRelation(c.alias), columns: copyColumns(columns, c.lookup) };
-    return c.appended ? withAppends(spec, base, sqlIdent(c.appended)) : [`SELECT ${base.columns} FROM ${base.from}`];
-  });
-  if (files.length) selects.push(`SELECT ${cols} FROM (${selectOver(spec, files, uniform)})`);
-  return { sql: `(${selects.join(' UNION ALL ')})`, complete: completer(spec, aliases, partitions) };
-}
-
-/**
- * How `state` reads one partition (heads.ts): its files, its serving copy when it has one, and its live append files
- * apart (a copy's table of their newest rows is made from them alone).
- */
-function headSource(state: ReadState, table: string, partition: string): HeadSource {
-  const files = state.listing.get(table)?.byPartition.get(partition) ?? [];
-  const alias = state.served.get(table)?.get(partition)?.alias ?? null;
-  return { base: JSON.stringify([files.filter((f) => !isAppendFile(f)), alias]), appends: files.filter(isAppendFile).sort() };
-}
-
-/** A copy's select list: every column of the table in order, those its lookup holds as typed NULLs. */
-function copyColumns(columns: Record<string, ColumnSpec>, lookup: AttachedLookup | null): string {
-  const lifted = new Set(lookup?.columns ?? []);
-  return Object.entries(columns)
-    .map(([c, s]) => (lifted.has(c) ? `NULL::${s.type} AS ${sqlIdent(c)}` : sqlIdent(c)))
-    .join(', ');
-}
-
-/**
- * What fills in the lookup columns of rows read from these partitions' copies (by the row's partition value). The
- * lookups are taken now: a refresh between the query and its completion swaps `served`, not these.
- */
-function completer(spec: TableSpec, aliases: ReadonlyMap<string, ServedCopy> | undefined, partitions: readonly string[]): PartitionRelation['complete'] {
-  const lookups = new Map<string, AttachedLookup>();
-  for (const v of partitions) {
-    const lookup = aliases?.get(v)?.lookup;
-    if (lookup) lookups.set(v, lookup);
-  }
-  return (rows) => {
-    if (!lookups.size) return rows;
-    for (const row of rows) {
-      const lookup = lookups.get(String(row[spec.partitionBy]));
-      // A row of the copy holds every lookup column as NULL; a row of an append file beside it holds its own values.
-      if (!lookup || lookup.columns.some((c) => row[c] != null)) continue;
-      const values = lookup.values.get(String(row[lookup.key]));
-      if (values) Object.assign(row, values);
-    }
-    return rows;
   };
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inStorageOrder } from '../../api/core/page-query.ts';
+import { inStorageOrder } from '../../api/core/page-order.ts';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
 import { fileOrder, writeServingCopy } from '../../ingest/lake/serving.ts';
 import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';

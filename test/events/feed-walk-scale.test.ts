@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionsAfter, within } from '../../api/core/page-query.ts';
+import { partitionsAfter, within } from '../../api/core/page-order.ts';
 import { comparator } from '../../ingest/lake/index.ts';
 import eventsRoutes from '../../api/events/routes.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
