@@ -7,6 +7,7 @@ import {
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   quotedIdentifier,
+  quotedString,
 } from '@duckdb/node-api';
 import type { OrderColumn } from '../../schemas/table.ts';
 
@@ -66,6 +67,61 @@ export function resultRows(result: DuckDBMaterializedResult): Record<string, unk
     }
   }
   return jsonReadyRows(rows, names, result.columnTypes());
+}
+
+/**
+ * Column types whose JSON text (DuckDB's `to_json`) parses to exactly what `queryRows` returns for them; BIGINT-like
+ * columns travel as text and are converted as `queryRows` converts them (numbers up to 2^53, text past it).
+ */
+const JSON_EXACT = new Set([
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.DATE,
+  DuckDBTypeId.VARCHAR,
+  ...NUMERIC_BIG,
+]);
+
+/**
+ * The rows of a query, converted as `queryRows` converts them: for a whole table read into memory at once (a serving
+ * copy's lookup, a partition's key summary). DuckDB writes the result as one JSON text, a list of values per column,
+ * which V8 parses, instead of each value crossing the client one at a time: 8 summaries of 20,000 keys cost 804 ms of
+ * CPU through `queryRows` against 274 ms as column lists (and 632 ms as one JSON object per row: parsing many small
+ * objects is what costs); a 7,938-filing lookup 103–133 ms against 48 (docs/read-path.md, "Opening the lake"). A query
+ * with a column of another type, duplicate column names, or a value JSON cannot hold (NaN) is read through `queryRows`.
+ */
+export async function rowSet(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  // Prepared, not run: its columns as the query itself names them (a subquery would rename a duplicate).
+  const prepared = await conn.prepare(sql);
+  const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+  const types = names.map((_, i) => prepared.columnType(i));
+  prepared.destroySync();
+  if (new Set(names).size !== names.length || !types.every((t) => JSON_EXACT.has(t.typeId))) return queryRows(conn, sql);
+  const cols = names.map((n, i) =>
+    NUMERIC_BIG.has(types[i].typeId) ? `CAST(${quotedIdentifier(n)} AS VARCHAR) AS ${quotedIdentifier(n)}` : quotedIdentifier(n),
+  );
+  // One list of the rows, split into a list per column by comprehension over it: the columns stay aligned row by row.
+  const fields = names.map((n) => `${quotedString(n)}: [x.${quotedIdentifier(n)} FOR x IN l]`);
+  const [row] = await queryRows(
+    conn,
+    `SELECT to_json({${fields.join(', ')}})::VARCHAR AS j FROM (SELECT list(q) AS l FROM (SELECT ${cols.join(', ')} FROM (${sql})) q)`,
+  );
+  let columns: Record<string, unknown[] | null>;
+  try {
+    columns = JSON.parse(String(row.j));
+  } catch {
+    return queryRows(conn, sql);
+  }
+  const values = names.map((n) => columns[n] ?? []);
+  const rows: Record<string, unknown>[] = [];
+  for (let r = 0, count = values[0]?.length ?? 0; r < count; r++) {
+    const out: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) out[names[c]] = values[c][r];
+    rows.push(out);
+  }
+  return jsonReadyRows(rows, names, types);
 }
 
 /** Converts rows in place (see `queryRows`) given their column names and types: shared by whole and streamed reads. */

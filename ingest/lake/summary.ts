@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryRows, sqlIdent, sqlString } from './duck.ts';
+import { rowSet, sqlIdent, sqlString } from './duck.ts';
 import { isAppendFile } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
@@ -106,10 +106,15 @@ export async function readPartitionSummary(conn: DuckDBConnection, dir: string, 
   } catch {
     return null;
   }
-  // `SELECT *`: a summary written before `nth_value` still reads, without it.
-  const rows = await queryRows(conn, `SELECT * FROM read_parquet(${sqlString(path)})`);
+  // `SELECT *`: a summary written before `nth_value` still reads, without it. Every summary names its data file's
+  // fingerprint on each row; compared in SQL, the 20,000 copies of it are not read into JavaScript (`rowSet`: the
+  // whole summary as one JSON text, docs/read-path.md "Opening the lake").
+  const rows = await rowSet(
+    conn,
+    `SELECT * EXCLUDE (data_fingerprint), data_fingerprint IS NOT DISTINCT FROM ${sqlString(fp)} AS current FROM read_parquet(${sqlString(path)})`,
+  );
   // An empty summary proves nothing about the file beside it: read that partition.
-  if (!rows.length || rows.some((r) => r.data_fingerprint !== fp)) return null;
+  if (!rows.length || rows.some((r) => r.current !== true)) return null;
   const keys = new Map<string, KeyStats>();
   let max: number | null = null;
   for (const r of rows) {

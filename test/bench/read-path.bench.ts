@@ -6,7 +6,9 @@ import { openLake, type Lake } from '../../api/core/lake.ts';
 import { selectPage } from '../../api/core/page-query.ts';
 import type { Filters } from '../../api/core/page-walk.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openDuck, resultRows, sqlIdent, sqlString } from '../../ingest/lake/duck.ts';
+import { openDuck, queryRows, resultRows, rowSet, sqlIdent, sqlString } from '../../ingest/lake/duck.ts';
+import { openLakeReader } from '../../ingest/lake/reader.ts';
+import { SUMMARY_FILE } from '../../ingest/lake/summary.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
 import { SERVING_FILE } from '../../ingest/lake/serving.ts';
@@ -301,6 +303,7 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
       name: `read-path: serving copies of both holdings tables (${rows.toLocaleString('en-US')} lines, 16 files)`,
       figures: { build_s: Math.round(servingMs / 100) / 10, parquet_mb: mb(parquetBytes), serving_mb: mb(servingBytes) },
     });
+    out.push(await openRun(app.settings.lakeDir, rows));
     const byCusip = BY_CUSIP;
     const byManager = [byCusip[0], byCusip[2], byCusip[1], byCusip[3], byCusip[4]];
     // value_usd is uniform over 1,000 + [0, 1e8): the minimum that lets ≈ 3 lines of a CUSIP a quarter through.
@@ -376,6 +379,65 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
     await app.close();
   }
   return out;
+}
+
+/**
+ * Opening the API's reader over the holdings lake (docs/read-path.md, "Opening the lake"): the CPU of an
+ * `openLakeReader` as the API opens it (serving copies, heads; the top index builds after it, off the open), beside
+ * the key summaries and the copies' lookups it reads whole, read in the same run three ways: as the reader reads them
+ * (one JSON text, `rowSet`), value by value (`queryRows`, the reader's way before), and by raw DuckDB alone (the
+ * result left in the engine: the floor). Rounds alternate the three reads.
+ */
+async function openRun(lakeDir: string, rows: number): Promise<BenchResult> {
+  step('opening the reader: summaries and lookups read whole');
+  const rounds = Number(process.env.BENCH_READ_OPEN_RUNS ?? 5);
+  const cpu = () => process.cpuUsage();
+  const since = (c0: NodeJS.CpuUsage) => {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const opens: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const c0 = cpu();
+    const reader = await openLakeReader(lakeDir, [], {}, { serving: true, heads: true });
+    opens.push(since(c0));
+    await reader.close();
+  }
+  const dirs = [holdings13f, holdings13fByManager].flatMap((spec) => tableFiles(lakeDir, spec.name).map(dirname));
+  const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+  const reads: Record<'json' | 'values' | 'raw', number[]> = { json: [], values: [], raw: [] };
+  try {
+    const sqls: string[] = [];
+    for (const [i, dir] of dirs.entries()) {
+      await conn.run(`ATTACH ${sqlString(join(dir, SERVING_FILE))} AS ${sqlIdent(`open_${i}`)} (READ_ONLY)`);
+      sqls.push(`SELECT * FROM read_parquet(${sqlString(join(dir, SUMMARY_FILE))})`, `SELECT * FROM ${sqlIdent(`open_${i}`)}.lookup`);
+    }
+    const ways = {
+      json: (sql: string) => rowSet(conn, sql),
+      values: (sql: string) => queryRows(conn, sql),
+      raw: (sql: string) => conn.run(sql),
+    };
+    for (let i = 0; i < rounds; i++) {
+      for (const [way, read] of Object.entries(ways) as [keyof typeof ways, (sql: string) => Promise<unknown>][]) {
+        const c0 = cpu();
+        for (const sql of sqls) await read(sql);
+        reads[way].push(since(c0));
+      }
+    }
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  const r = (ms: number[]) => Math.round(percentile(ms, 50) * 10) / 10;
+  return {
+    name: `read-path: opening the API's reader over both holdings tables (${rows.toLocaleString('en-US')} lines, 16 partitions), CPU median of ${rounds}`,
+    figures: {
+      open_cpu_ms: r(opens),
+      summaries_lookups_json_cpu_ms: r(reads.json),
+      summaries_lookups_value_by_value_cpu_ms: r(reads.values),
+      raw_duckdb_same_reads_cpu_ms: r(reads.raw),
+    },
+  };
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
