@@ -4,7 +4,7 @@ import { sqlIdent } from './duck.ts';
 import { isAppendFile, newestAppended, tableDir } from './layout.ts';
 import type { TableListing } from './listing.ts';
 import type { AttachedCopy } from './preload.ts';
-import { type AttachedLookup, attachServing, servingIdentity } from './serving.ts';
+import { type AttachedLookup, attachServing, type LookupCache, servingIdentity } from './serving.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -61,6 +61,8 @@ export function createServedCopies(conn: DuckDBConnection, lakeDir: string): Ser
   // per set of append files (a few thousand rows a poll), read by every page of the partition.
   const appendedTables = new Map<string, { key: string; table: string }>();
   let appendedCount = 0;
+  // The lookups read so far, by content: a quarter's two copies (one per sort order) share one.
+  const lookups: LookupCache = new Map();
 
   /** Sends the appended-rows table of a partition folder (if any) to be dropped one refresh later. */
   function retireAppended(dir: string, superseded: string[]): void {
@@ -116,7 +118,7 @@ export function createServedCopies(conn: DuckDBConnection, lakeDir: string): Ser
           continue;
         }
         const alias = `serving_${++attachCount}`;
-        const copy = await attachServing(conn, alias, id.path, id.fingerprint, names);
+        const copy = await attachServing(conn, alias, id.path, id.fingerprint, names, lookups);
         if (!copy) {
           retireAppended(dir, superseded.tables);
           continue;

@@ -26,8 +26,9 @@ export const SERVING_FILE = 'data.duckdb';
 const ROWS_TABLE = 'rows';
 /**
  * A one-row table: the fingerprint of the data file the rows were copied from, the columns the rows are in ascending
- * order of (JSON text; absent in copies written before it, which claim no order), and the lookup the rows leave out
- * (JSON `{key, columns}`; absent or empty: the rows hold every column).
+ * order of (JSON text; absent in copies written before it, which claim no order), the lookup the rows leave out
+ * (JSON `{key, columns}`; absent or empty: the rows hold every column), and the digest of the lookup's content
+ * (`lookupDigestSql`; absent or empty: none recorded).
  */
 const META_TABLE = 'meta';
 /** The table holding a `servingLookup`'s columns once per key (TableSpec.servingLookup). */
@@ -82,9 +83,10 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
           `QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${max} DESC NULLS LAST) <= ${TOP_ROWS} ORDER BY ${key}`,
       );
     }
+    const digest = lookup ? (await queryRows(conn, lookupDigestSql(`${alias}.${LOOKUP_TABLE}`, lookup.key)))[0].digest : '';
     await conn.run(
       `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by, ` +
-        `${sqlString(lookup ? JSON.stringify(lookup) : '')} AS lookup`,
+        `${sqlString(lookup ? JSON.stringify(lookup) : '')} AS lookup, ${sqlString(String(digest))} AS lookup_digest`,
     );
     await conn.run(`CHECKPOINT ${alias}`);
   } finally {
@@ -110,6 +112,22 @@ async function writeLookup(conn: DuckDBConnection, target: string, lookup: Servi
   if (ok !== true) await conn.run(`DROP TABLE ${target}`);
   return ok === true;
 }
+
+/**
+ * The digest of a lookup table's content: the MD5 of its rows as JSON, one a line in key order (keys are unique in a
+ * lookup). The two copies of a quarter (one per sort order) hold the same lookup, and a reader keeps one of them in
+ * memory for both (`LookupCache`): 30 ms of CPU at the copy's write for a quarter's 7,938 filings.
+ */
+function lookupDigestSql(table: string, key: string): string {
+  return `SELECT md5(coalesce(string_agg(to_json(l)::VARCHAR, chr(10) ORDER BY l.${sqlIdent(key)}), '')) AS digest FROM ${table} l`;
+}
+
+/**
+ * A reader's lookups read so far, by their content's digest: a copy whose meta records a digest already read takes the
+ * same values instead of reading them again (the two copies of a quarter: 48 ms of CPU and the values' memory, ≈ 4 MB
+ * for a quarter's 7,938 filings, once instead of twice). Held weakly: the values go with the last copy that uses them.
+ */
+export type LookupCache = Map<string, WeakRef<ReadonlyMap<string, Record<string, unknown>>>>;
 
 /**
  * What identifies a partition's serving file as current: the data file's fingerprint (`fp`, the partition's
@@ -149,6 +167,7 @@ export async function attachServing(
   path: string,
   fingerprint: string,
   columns: readonly string[],
+  lookups?: LookupCache,
 ): Promise<{ orderedBy: string[]; lookup: AttachedLookup | null; top: boolean } | null> {
   const a = sqlIdent(alias);
   try {
@@ -173,7 +192,7 @@ export async function attachServing(
     const rowColumns = columns.filter((c) => !lifted.has(c));
     const sameColumns = lookupFits && (await holds(ROWS_TABLE, rowColumns)) && (!declared || (await holds(LOOKUP_TABLE, [declared.key, ...declared.columns])));
     if (meta && meta.data_fingerprint === fingerprint && sameColumns) {
-      const lookup = declared ? { ...declared, values: await lookupValues(conn, a, declared.key) } : null;
+      const lookup = declared ? { ...declared, values: await lookupValues(conn, a, declared.key, String(meta.lookup_digest ?? ''), lookups) } : null;
       // A copy written before the top table, or one whose top table is not of its rows' columns, has none.
       return { orderedBy: orderedBy(meta.ordered_by), lookup, top: await holds(TOP_TABLE, rowColumns) };
     }
@@ -184,14 +203,27 @@ export async function attachServing(
   return null;
 }
 
-/** The lookup table of an attached copy, by key. */
-async function lookupValues(conn: DuckDBConnection, alias: string, key: string): Promise<Map<string, Record<string, unknown>>> {
+/** The lookup table of an attached copy, by key: from `cache` when a lookup of the same digest is held there. */
+async function lookupValues(
+  conn: DuckDBConnection,
+  alias: string,
+  key: string,
+  digest: string,
+  cache: LookupCache | undefined,
+): Promise<ReadonlyMap<string, Record<string, unknown>>> {
+  const held = digest && cache?.get(digest)?.deref();
+  if (held) return held;
   const values = new Map<string, Record<string, unknown>>();
   // Read whole through one JSON text (`rowSet`): a quarter's 7,938 filings in 48 ms of CPU against 103–133 ms value by value.
   for (const row of await rowSet(conn, `SELECT * FROM ${alias}.${LOOKUP_TABLE}`)) {
     const k = String(row[key]);
     delete row[key];
     values.set(k, row);
+  }
+  if (digest && cache) {
+    // Entries whose values went (their copies detached) are dropped as new ones come.
+    for (const [d, ref] of cache) if (!ref.deref()) cache.delete(d);
+    cache.set(digest, new WeakRef(values));
   }
   return values;
 }

@@ -76,6 +76,51 @@ describe('serving copy lookups', () => {
     }
   });
 
+  it('copies whose lookups hold the same content share one set of values in a reader; others, and copies without a digest, read their own', async () => {
+    const filer = `'Filer ' || (i // 20)`;
+    const { conn, instance } = await copyOf('s1', filer);
+    try {
+      const twin = await copyOf('s2', filer);
+      twin.conn.closeSync();
+      twin.instance.closeSync();
+      const other = await copyOf('s3', `'Other ' || (i // 20)`);
+      other.conn.closeSync();
+      other.instance.closeSync();
+      // A copy written before its meta recorded the digest: the same copy with the column dropped.
+      const older = join(dir, 'part=s4');
+      mkdirSync(older);
+      await conn.run(`COPY (SELECT * FROM read_parquet('${join(dir, 'part=s2', 'data.parquet')}')) TO '${join(older, 'data.parquet')}' (FORMAT parquet)`);
+      await conn.run(`ATTACH '${join(dir, 'part=s2', 'data.duckdb')}' AS src (READ_ONLY)`);
+      await conn.run(`ATTACH '${join(older, 'data.duckdb')}' AS old`);
+      for (const t of ['rows', 'lookup', 'top', 'meta']) {
+        if ((await queryRows(conn, `SELECT 1 FROM duckdb_tables() WHERE database_name = 'src' AND table_name = '${t}'`)).length) {
+          await conn.run(`CREATE TABLE old.${t} AS SELECT * FROM src.${t}`);
+        }
+      }
+      await conn.run(`UPDATE old.meta SET data_fingerprint = '${await fileFingerprint(join(older, 'data.parquet'))}'`);
+      await conn.run('ALTER TABLE old.meta DROP COLUMN lookup_digest');
+      await conn.run('DETACH old');
+      await conn.run('DETACH src');
+      const names = Object.keys(allColumns(spec));
+      const cache = new Map();
+      const attach = async (alias: string, part: string) =>
+        attachServing(conn, alias, join(dir, `part=${part}`, 'data.duckdb'), await fileFingerprint(join(dir, `part=${part}`, 'data.parquet')), names, cache);
+      await conn.run('DETACH c');
+      const [a, b, c, d] = [await attach('x1', 's1'), await attach('x2', 's2'), await attach('x3', 's3'), await attach('x4', 's4')];
+      expect(a?.lookup?.values.get('f3')).toEqual({ filer: 'Filer 3', filed: '2025-01-04', parser_version: 3 });
+      // The same content: one Map, read once.
+      expect(b?.lookup?.values).toBe(a?.lookup?.values);
+      // Other content, and no digest recorded: each its own, with its own values.
+      expect(c?.lookup?.values).not.toBe(a?.lookup?.values);
+      expect(c?.lookup?.values.get('f3')).toEqual({ filer: 'Other 3', filed: '2025-01-04', parser_version: 3 });
+      expect(d?.lookup?.values).not.toBe(a?.lookup?.values);
+      expect(d?.lookup?.values).toEqual(a?.lookup?.values);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
   it('a key with two values of a lookup column, or a value on only some of its lines: the copy keeps every column on every row', async () => {
     for (const [name, filer] of [
       ['two-values', `CASE WHEN i = 45 THEN 'Other' ELSE 'Filer ' || (i // 20) END`],
