@@ -18,7 +18,7 @@ import { patentGrantsTable } from '../../schemas/tables/patents.ts';
 import { formDOfferingsTable } from '../../schemas/tables/raises.ts';
 import { generatedColumns } from '../support/generated-columns.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { measure, percentile, type BenchResult } from './support.ts';
+import { cpuMs, measure, percentile, type BenchResult } from './support.ts';
 
 /**
  * The date-ordered lists that walk their quarters newest first (docs/layouts.md), each over a lake of
@@ -486,12 +486,6 @@ async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, c
   const expr = partitionExpr(list, newest);
   const dir = join(app.settings.lakeDir, list.table.name, `${part}=${newest.name}`);
   const plain = await openLakeReader(app.settings.lakeDir);
-  const cpuOf = async (fn: () => Promise<unknown>) => {
-    const c0 = process.cpuUsage();
-    await fn();
-    const c = process.cpuUsage(c0);
-    return (c.user + c.system) / 1000;
-  };
   const api: number[] = [];
   const noHeads: number[] = [];
   try {
@@ -501,8 +495,8 @@ async function benchLiveBatches(list: DateList, newest: Quarter, app: TestApp, c
       const file = join(dir, `part-live-${String(k + 1).padStart(15, '0')}-bench.parquet`);
       const rows = `SELECT ${generatedColumns(list.table, expr, [part])} FROM range(${from}, ${from + LIVE_BATCH_ROWS}) t(i)`;
       await conn.run(`COPY (${rows}) TO ${sqlString(file)} (FORMAT parquet)`);
-      api.push(await cpuOf(() => app.services.lake.refresh()));
-      noHeads.push(await cpuOf(() => plain.refresh()));
+      api.push(await cpuMs(() => app.services.lake.refresh()));
+      noHeads.push(await cpuMs(() => plain.refresh()));
     }
   } finally {
     await plain.close();

@@ -7,7 +7,7 @@ import { selectPage } from '../../api/core/page-query.ts';
 import type { Filters } from '../../api/core/page-walk.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, queryRows, resultRows, rowSet, sqlIdent, sqlString } from '../../ingest/lake/duck.ts';
-import { openLakeReader } from '../../ingest/lake/reader.ts';
+import { type LakeReader, openLakeReader } from '../../ingest/lake/reader.ts';
 import { SUMMARY_FILE } from '../../ingest/lake/summary.ts';
 import { tableFiles, viewSqlOver } from '../../ingest/lake/layout.ts';
 import { listTable } from '../../ingest/lake/listing.ts';
@@ -19,7 +19,7 @@ import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
 import { createTestApp } from '../support/harness.ts';
 import { firmsTable, toyEndpoints, toyIngester, writeToyCsv } from '../platform/toy-dataset.ts';
 import { generateLake } from './13f-funds.bench.ts';
-import { measure, percentile, type BenchResult } from './support.ts';
+import { cpuMs, measure, percentile, type BenchResult } from './support.ts';
 import { writeEventDays } from '../support/event-days.ts';
 
 /**
@@ -391,17 +391,11 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
 async function openRun(lakeDir: string, rows: number): Promise<BenchResult> {
   step('opening the reader: summaries and lookups read whole');
   const rounds = Number(process.env.BENCH_READ_OPEN_RUNS ?? 5);
-  const cpu = () => process.cpuUsage();
-  const since = (c0: NodeJS.CpuUsage) => {
-    const c = process.cpuUsage(c0);
-    return (c.user + c.system) / 1000;
-  };
   const opens: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const c0 = cpu();
-    const reader = await openLakeReader(lakeDir, [], {}, { serving: true, heads: true });
-    opens.push(since(c0));
-    await reader.close();
+    let reader: LakeReader | undefined;
+    opens.push(await cpuMs(async () => (reader = await openLakeReader(lakeDir, [], {}, { serving: true, heads: true }))));
+    await reader?.close();
   }
   const dirs = [holdings13f, holdings13fByManager].flatMap((spec) => tableFiles(lakeDir, spec.name).map(dirname));
   const { instance, conn } = await openDuck(':memory:', { threads: '2' });
@@ -419,9 +413,11 @@ async function openRun(lakeDir: string, rows: number): Promise<BenchResult> {
     };
     for (let i = 0; i < rounds; i++) {
       for (const [way, read] of Object.entries(ways) as [keyof typeof ways, (sql: string) => Promise<unknown>][]) {
-        const c0 = cpu();
-        for (const sql of sqls) await read(sql);
-        reads[way].push(since(c0));
+        reads[way].push(
+          await cpuMs(async () => {
+            for (const sql of sqls) await read(sql);
+          }),
+        );
       }
     }
   } finally {

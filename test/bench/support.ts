@@ -48,6 +48,14 @@ export async function measure(fn: () => Promise<unknown>, runs: number): Promise
   return { p50_ms: l.p50_ms, p99_ms: l.p99_ms, cpu_ms: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 100) / 100 };
 }
 
+/** The process CPU in ms (all threads) of one call of `fn`: the bench and what it calls share the process. */
+export async function cpuMs(fn: () => Promise<unknown>): Promise<number> {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
 /**
  * Runs `npm run ingest` as its own process (so its memory is its own) and returns its output, wall time, peak RSS
  * and CPU time, whole and per step (the CLI prints `peak_rss_mb=`, `cpu_ms=` and `step_cpu_ms[<step>]=` when
