@@ -112,6 +112,11 @@ const SettingsSchema = z.object({
    * 1.22–1.37× the pages a second of two threads at 50M lines (BENCH=lake-threads).
    */
   LAKE_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * The folder of the API's top indexes (docs/read-path.md, "The top index"), shared by the processes of a host serving
+   * the same lake: the first builds an index, the others attach its file. Default: the system's temp folder.
+   */
+  LAKE_TOP_INDEX_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

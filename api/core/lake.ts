@@ -65,6 +65,8 @@ export interface LakeOptions {
   servingPreloadBytes?: number;
   /** DuckDB threads of the reader (LAKE_THREADS; 2 when not given). */
   threads?: number;
+  /** The folder of the top indexes' files shared by the host's API processes (LAKE_TOP_INDEX_DIR); the temp folder. */
+  topIndexDir?: string;
   /**
    * Runs `tick` every `ms` and returns its stop: setInterval by default; tests pass their own and tick by hand
    * (the tick resolves when its refresh is done).
@@ -104,8 +106,7 @@ export const MISSING_FILE = new RegExp(
     'No files found that match',
     'No such file or directory',
     'Cannot open file',
-    '(?:schema|Catalog) "serving_\\d+" does not exist',
-    'Table with name top_\\d+ does not exist',
+    '(?:schema|Catalog) "(?:serving|top)_\\d+" does not exist',
   ].join('|'),
   'i',
 );
@@ -122,6 +123,7 @@ export async function openLake(lakeDir: string, opts: LakeOptions = {}): Promise
     preloadBytes: opts.servingPreloadBytes,
     threads: opts.threads,
     topIndex: true,
+    topIndexDir: opts.topIndexDir,
     heads: opts.heads ?? true,
   });
   const idle: Pooled[] = [];

@@ -59,6 +59,7 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
     heads: settings.LAKE_HEADS === 'on',
     servingPreloadBytes: settings.LAKE_SERVING_PRELOAD_MB * 2 ** 20,
     threads: settings.LAKE_THREADS,
+    topIndexDir: settings.LAKE_TOP_INDEX_DIR,
     onError: (err) => log.warn(`lake refresh failed: ${err.message}`),
     ...overrides.lake,
   });

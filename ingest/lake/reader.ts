@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent } from './duck.ts';
 import { fileSignatures } from './file-signatures.ts';
@@ -104,6 +104,8 @@ export interface ReaderHooks {
   onPreload?: (copy: AttachedCopy) => void;
   /** Called when a top index build fails (ingest/lake/top-index.ts): its pages read the copies meanwhile. */
   onTopIndexError?: (err: Error) => void;
+  /** Called when this reader builds a top index itself instead of attaching one another reader built (tests count). */
+  onTopIndexBuild?: (id: string) => void;
   /** Called for every partition head made anew (ingest/lake/heads.ts): built from the partition, or grown. */
   onHead?: (table: string, partition: string, how: HeadUpdate) => void;
 }
@@ -120,6 +122,8 @@ export interface ReaderOptions {
    * readers (the diff stage, the events writer), which never read a page and would pay for the build.
    */
   topIndex?: boolean;
+  /** The folder of the top indexes' files, shared by the host's readers (LAKE_TOP_INDEX_DIR); the system's temp folder. */
+  topIndexDir?: string;
   /** Keep the heads of the newest partitions of tables that declare one (ingest/lake/heads.ts): the API's reader. */
   heads?: boolean;
   /**
@@ -167,7 +171,9 @@ export async function openLakeReader(
   let retiring: string[] = [];
   let retiringTables: string[] = [];
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
-  const topIndex = options.topIndex ? await createTopIndex(instance, hooks.onTopIndexError) : null;
+  const topIndex = options.topIndex
+    ? await createTopIndex(instance, resolve(lakeDir), { dir: options.topIndexDir, onError: hooks.onTopIndexError, onBuild: hooks.onTopIndexBuild })
+    : null;
   const heads = options.heads ? createPartitionHeads(conn, hooks.onHead) : null;
 
   /** Every file of the table has the same columns (signatures shared by the process's readers: file-signatures.ts). */
@@ -312,7 +318,7 @@ export async function openLakeReader(
         if (!copies) continue;
         // One shape of rows in the index: every copy leaves out the same lookup columns, or no index.
         const shapes = new Set([...copies.values()].map((c) => JSON.stringify(c.lookup?.columns ?? [])));
-        topIndex.update(t, shapes.size === 1 ? copies : new Map());
+        topIndex.update(t, shapes.size === 1 ? copies : new Map(), [...shapes][0] ?? '');
       }
     }
   }

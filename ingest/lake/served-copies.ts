@@ -17,6 +17,8 @@ export interface ServedCopy {
   lookup: AttachedLookup | null;
   /** The copy holds its keys' top rows (a table with a key summary). */
   top: boolean;
+  /** The fingerprint of the data file the copy was built from (summary.ts `fileFingerprint`), as its meta records. */
+  fingerprint: string;
   /**
    * Beside the copy's data file, live append files: the in-memory table holding each key's newest row of them (null:
    * none). The partition then reads the copy merged with it (ingest/lake/layout.ts `withAppends`), in no stored order
@@ -123,7 +125,7 @@ export function createServedCopies(conn: DuckDBConnection, lakeDir: string): Ser
           retireAppended(dir, superseded.tables);
           continue;
         }
-        const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top };
+        const entry = { key: id.key, alias, orderedBy: copy.orderedBy, lookup: copy.lookup, top: copy.top, fingerprint: id.fingerprint };
         attached.set(dir, entry);
         fresh.push({ alias, table: spec.name, partition: value, bytes: id.bytes });
         const appended = await appendedOf(spec, dir, alias, files, superseded.tables);

@@ -29,7 +29,7 @@ describe('13F holdings serving copies', () => {
   const lakeDir = () => app.settings.lakeDir;
   const TABLES = ['holdings_13f', 'holdings_13f_by_manager'];
   const servingPath = (table: string, period: string) => join(lakeDir(), table, `period=${period}`, SERVING_FILE);
-  const holdingsQueries = () => sqls.filter((s) => /holdings_13f|serving_\d+|top_index\./.test(s));
+  const holdingsQueries = () => sqls.filter((s) => /holdings_13f|serving_\d+|"top_\d+"\.top/.test(s));
 
   async function pages(path: string, limit: number, maxPages = 8): Promise<string[]> {
     const out: string[] = [];
@@ -141,7 +141,7 @@ describe('13F holdings serving copies', () => {
       const r = await app.get(q);
       expect(r.status).toBe(200);
       expect(holdingsQueries(), q).toHaveLength(1);
-      table = holdingsQueries()[0].match(/top_index\."(top_\d+)"/)?.[1];
+      table = holdingsQueries()[0].match(/("top_\d+")\.top/)?.[1];
       expect(table, q).toBeDefined();
       expect(holdingsQueries()[0]).not.toMatch(/serving_\d+|read_parquet/);
       const want = await pagesFromParquet(q, 100, 1);
@@ -160,11 +160,11 @@ describe('13F holdings serving copies', () => {
     // The index holds at most TOP_ROWS lines of a CUSIP a quarter, and every line of one with no more.
     expect(table).toBeDefined();
     const [{ over }] = await lake.query(
-      `SELECT count(*) AS over FROM (SELECT count(*) AS n FROM top_index.${table} GROUP BY cusip, period) WHERE n > ${TOP_ROWS}`,
+      `SELECT count(*) AS over FROM (SELECT count(*) AS n FROM ${table}.top GROUP BY cusip, period) WHERE n > ${TOP_ROWS}`,
     );
     expect(Number(over)).toBe(0);
     const lines = 'SELECT accession_number, line_no FROM holdings_13f WHERE cusip = $1';
-    const [{ missing }] = await lake.query(`SELECT count(*) AS missing FROM (${lines} EXCEPT SELECT accession_number, line_no FROM top_index.${table})`, [
+    const [{ missing }] = await lake.query(`SELECT count(*) AS missing FROM (${lines} EXCEPT SELECT accession_number, line_no FROM ${table}.top)`, [
       cusip,
     ]);
     expect(Number(missing)).toBe(0);
@@ -286,7 +286,7 @@ describe('13F holdings serving copies', () => {
       expect((await app.get(`/v1/holdings?cusip=${rewritten.cusip}&min_value=1&limit=100`)).status).toBe(200);
       expect(holdingsQueries()).toHaveLength(2);
       expect(holdingsQueries()[0]).toMatch(/appended_\d+/);
-      expect(holdingsQueries()[1]).toMatch(/top_index\./);
+      expect(holdingsQueries()[1]).toMatch(/"top_\d+"\.top/);
       for (const q of [
         `/v1/holdings?period=${newest}`,
         `/v1/holdings?cusip=${rewritten.cusip}`,

@@ -1,80 +1,188 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createTestApp } from '../support/harness.ts';
+import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { openDuck } from '../../ingest/lake/duck.ts';
-import { createTopIndex } from '../../ingest/lake/top-index.ts';
+import { createTopIndex, type TopIndex } from '../../ingest/lake/top-index.ts';
 import { openLakeReader } from '../../ingest/lake/index.ts';
 import { openLake } from '../../api/core/lake.ts';
 import { holdings13f } from '../../schemas/tables/13f.ts';
 
+/** A folder of top index files for one test, removed after it. */
+function indexDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'top-index-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The id of a process that has ended. */
+const deadPid = () => spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+
+/** A DuckDB instance with a stand-in serving copy `serving_probe` whose `top` table holds 9 rows of 3 CUSIPs. */
+async function withCopy() {
+  const { instance, conn } = await openDuck(':memory:');
+  await conn.run("ATTACH ':memory:' AS serving_probe");
+  await conn.run("CREATE TABLE serving_probe.top AS SELECT 'C' || (i % 3) AS cusip, '2024Q4' AS period, i AS value_usd FROM range(9) t(i)");
+  onTestFinished(() => {
+    conn.closeSync();
+    instance.closeSync();
+  });
+  return { instance, conn };
+}
+
+const spec = { ...holdings13f, name: 'top_probe' };
+const copies = (fingerprint: string) => new Map([['2024Q4', { alias: 'serving_probe', top: true, fingerprint }]]);
+/** The file attached for the index's relation over 2024Q4. */
+async function indexFile(conn: DuckDBConnection, index: TopIndex): Promise<string> {
+  const alias = index.relation(spec, ['2024Q4'], () => 'serving_probe')?.match(/"(top_\d+)"\.top/)?.[1];
+  expect(alias).toBeDefined();
+  const [[path]] = (await conn.runAndReadAll(`SELECT path FROM duckdb_databases() WHERE database_name = '${alias}'`)).getRows();
+  return String(path);
+}
+
 /**
- * The top index's scratch database (ingest/lake/top-index.ts) lives in the system's temp folder, named by the process:
- * a reader removes it at close, and the next reader removes those of processes that died holding one.
+ * The top index's files (ingest/lake/top-index-files.ts) are shared by the readers of a host: named by what the index
+ * is built from, built by the first reader that needs one, attached by the others, removed with their last user.
  */
-describe('top index scratch files', () => {
-  it('removes the files of dead processes, keeps those of live ones, and its own at close', async () => {
-    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
-    const deadFile = join(tmpdir(), `filings-top-${dead}-deadbeef.duckdb`);
-    const liveFile = join(tmpdir(), `filings-top-${process.pid}-cafebabe.duckdb`);
-    writeFileSync(deadFile, 'x');
-    writeFileSync(liveFile, 'x');
-    const { instance, conn } = await openDuck(':memory:');
-    try {
-      const index = await createTopIndex(instance);
-      expect(existsSync(deadFile)).toBe(false);
-      expect(existsSync(liveFile)).toBe(true);
-      const [[path]] = (await conn.runAndReadAll("SELECT path FROM duckdb_databases() WHERE database_name = 'top_index'")).getRows();
-      const own = String(path);
-      expect(own.startsWith(join(tmpdir(), `filings-top-${process.pid}-`))).toBe(true);
-      expect(existsSync(own)).toBe(true);
-      await index.close();
-      expect(existsSync(own)).toBe(false);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-      rmSync(liveFile, { force: true });
-    }
+describe('top index files', () => {
+  it('two readers of the same copies build the index once and share its file, which goes with its last user', async () => {
+    const dir = indexDir();
+    const built: string[] = [];
+    const a = await withCopy();
+    const b = await withCopy();
+    const ia = await createTopIndex(a.instance, 'lake', { dir, onBuild: (id) => built.push(`a:${id}`) });
+    const ib = await createTopIndex(b.instance, 'lake', { dir, onBuild: (id) => built.push(`b:${id}`) });
+    ia.update(spec, copies('f1'), '');
+    await ia.settled();
+    ib.update(spec, copies('f1'), '');
+    await ib.settled();
+    expect(built).toHaveLength(1);
+    expect(built[0]).toMatch(/^a:/);
+    const file = await indexFile(a.conn, ia);
+    expect(await indexFile(b.conn, ib)).toBe(file);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.use'))).toHaveLength(2);
+    // Another data file behind the same partition, or another lake: another index.
+    const ic = await createTopIndex(b.instance, 'other lake', { dir, onBuild: (id) => built.push(`c:${id}`) });
+    ic.update(spec, copies('f1'), '');
+    await ic.settled();
+    await ic.close();
+    ib.update(spec, copies('f2'), '');
+    await ib.settled();
+    expect(built.map((x) => x.slice(0, 2))).toEqual(['a:', 'c:', 'b:']);
+    expect(new Set(built.map((x) => x.slice(2))).size).toBe(3);
+    await ia.close();
+    // b still uses its first index until its next build retires it: the file stays while it is attached.
+    expect(existsSync(file)).toBe(true);
+    await ib.close();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('the API’s lake builds one; the ingest’s readers (diff stage, events writer) do not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'top-index-'));
-    const indexes = async (query: (sql: string) => Promise<Record<string, unknown>[]>) =>
-      Number((await query("SELECT count(*) AS n FROM duckdb_databases() WHERE database_name = 'top_index'"))[0].n);
+  it('waits for an index a living reader is building, and attaches it; takes over the lock of a dead one', async () => {
+    const dir = indexDir();
+    const built: string[] = [];
+    const a = await withCopy();
+    const ia = await createTopIndex(a.instance, 'lake', { dir });
+    ia.update(spec, copies('f1'), '');
+    await ia.settled();
+    const file = await indexFile(a.conn, ia);
+    const id = /filings-top-([0-9a-f]+)\.duckdb$/.exec(file)![1];
+    // As if a living reader were building it: the file out of place, the lock naming a living owner.
+    renameSync(file, `${file}.aside`);
+    writeFileSync(join(dir, `filings-top-${id}.lock`), `${process.pid}-0000abcd`);
+    let waits = 0;
+    const b = await withCopy();
+    const ib = await createTopIndex(b.instance, 'lake', {
+      dir,
+      onBuild: (x) => built.push(x),
+      // The builder finishes while the reader waits.
+      wait: async () => {
+        if (++waits === 1) {
+          renameSync(`${file}.aside`, file);
+          rmSync(join(dir, `filings-top-${id}.lock`));
+        }
+      },
+    });
+    ib.update(spec, copies('f1'), '');
+    await ib.settled();
+    expect(waits).toBe(1);
+    expect(built).toEqual([]);
+    expect(await indexFile(b.conn, ib)).toBe(file);
+    // A lock whose owner died: taken over at once, the index built here.
+    const c = await withCopy();
+    const ic = await createTopIndex(c.instance, 'lake', { dir, onBuild: (x) => built.push(x), wait: async () => void waits++ });
+    writeFileSync(join(dir, `filings-top-${id.replace(/./, '0')}.lock`), `${deadPid()}-0000abcd`);
+    ic.update(spec, copies('f3'), '');
+    await ic.settled();
+    expect(waits).toBe(1);
+    expect(built).toHaveLength(1);
+    await Promise.all([ia.close(), ib.close(), ic.close()]);
+  });
+
+  it('opening removes what dead readers left and indexes no living reader uses; keeps what living ones use', async () => {
+    const dir = indexDir();
+    const dead = deadPid();
+    const names = {
+      deadUse: `filings-top-aa.${dead}-00000001.use`,
+      deadScratch: `filings-top-aa.${dead}-00000001.tmp`,
+      deadLock: 'filings-top-aa.lock',
+      unused: 'filings-top-aa.duckdb',
+      liveUse: `filings-top-bb.${process.pid}-00000002.use`,
+      used: 'filings-top-bb.duckdb',
+      building: `filings-top-cc.${process.pid}-00000003.tmp`,
+      liveLock: 'filings-top-cc.lock',
+      oldDead: `filings-top-${dead}-deadbeef.duckdb`,
+      oldLive: `filings-top-${process.pid}-cafebabe.duckdb`,
+      other: 'notes.txt',
+    };
+    for (const n of Object.values(names)) writeFileSync(join(dir, n), '');
+    writeFileSync(join(dir, names.deadLock), `${dead}-00000001`);
+    writeFileSync(join(dir, names.liveLock), `${process.pid}-00000003`);
+    const { instance } = await withCopy();
+    const index = await createTopIndex(instance, 'lake', { dir });
+    expect(readdirSync(dir).sort()).toEqual([names.liveUse, names.used, names.building, names.liveLock, names.oldLive, names.other].sort());
+    await index.close();
+  });
+
+  it('the API’s lake builds indexes; the ingest’s readers (diff stage, events writer) do not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'top-index-lake-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const builds: string[] = [];
+    const hooks = { onTopIndexBuild: (id: string) => builds.push(id) };
+    const app = await createTestApp({ routes: [], lake: { every: () => () => {} } });
     try {
-      const reader = await openLakeReader(dir);
-      try {
-        expect(await indexes((sql) => reader.query(sql))).toBe(0);
-      } finally {
-        await reader.close();
-      }
-      const lake = await openLake(dir, { refreshMs: 0 });
-      try {
-        expect(await indexes((sql) => lake.query(sql, [], { cache: false }))).toBe(1);
-      } finally {
-        await lake.close();
-      }
+      await app.ingestSample(dataset13f, { scale: 0.05, skipDiff: true });
+      const reader = await openLakeReader(app.settings.lakeDir, [], hooks, { serving: true, topIndexDir: dir });
+      await reader.preloaded();
+      await reader.close();
+      expect(builds).toEqual([]);
+      const lake = await openLake(app.settings.lakeDir, { refreshMs: 0, hooks, topIndexDir: dir });
+      await lake.preloaded();
+      // holdings_13f and holdings_13f_by_manager.
+      expect(builds).toHaveLength(2);
+      await lake.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await app.close();
     }
   });
 
   it('a failed build is asked for again by the next update with the same copies; a built index answers for them only', async () => {
-    const spec = { ...holdings13f, name: 'top_probe' };
     const { instance, conn } = await openDuck(':memory:');
     const errors: string[] = [];
-    const index = await createTopIndex(instance, (err) => errors.push(err.message));
+    const index = await createTopIndex(instance, 'lake', { dir: indexDir(), onError: (err) => errors.push(err.message) });
     try {
-      const copies = new Map([['2024Q4', { alias: 'serving_probe', top: true }]]);
+      const copies = new Map([['2024Q4', { alias: 'serving_probe', top: true, fingerprint: 'f1' }]]);
       // The copy is not attached yet: the build fails, and the same copies are built again on the next update.
-      index.update(spec, copies);
+      index.update(spec, copies, '');
       await index.settled();
       expect(errors).toHaveLength(1);
       expect(index.relation(spec, ['2024Q4'], () => 'serving_probe')).toBeNull();
       await conn.run("ATTACH ':memory:' AS serving_probe");
       await conn.run("CREATE TABLE serving_probe.top AS SELECT 'C' || (i % 3) AS cusip, '2024Q4' AS period, i AS value_usd FROM range(9) t(i)");
-      index.update(spec, copies);
+      index.update(spec, copies, '');
       await index.settled();
       expect(errors).toHaveLength(1);
       const select = index.relation(spec, ['2024Q4'], () => 'serving_probe');

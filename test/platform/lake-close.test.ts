@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createPreloader } from '../../ingest/lake/preload.ts';
 import { createTopIndex } from '../../ingest/lake/top-index.ts';
 import { holdings13f } from '../../schemas/tables/13f.ts';
@@ -17,8 +20,8 @@ function heldInstance() {
   const held: { sql: string; end: (err?: Error) => void }[] = [];
   const conn = {
     run(sql: string) {
-      // The top index's ATTACH answers at once; every other statement waits for the test.
-      if (sql.startsWith('ATTACH')) return Promise.resolve();
+      // The top index's ATTACH and DETACH answer at once; every other statement waits for the test.
+      if (sql.startsWith('ATTACH') || sql.startsWith('DETACH')) return Promise.resolve();
       log.push('run');
       return new Promise<void>((resolve, reject) => held.push({ sql, end: (err) => (err ? reject(err) : resolve()) }));
     },
@@ -84,8 +87,10 @@ describe('closing a lake reader’s background work', () => {
   it('the top index’s close waits for the build in progress, and reports no error for the build it interrupted', async () => {
     const { instance, log, started, deaf } = heldInstance();
     const errors: Error[] = [];
-    const index = await createTopIndex(instance, (err) => errors.push(err));
-    index.update({ ...holdings13f, name: 'close_probe' }, new Map([['2024Q4', { alias: 'serving_probe', top: true }]]));
+    const dir = mkdtempSync(join(tmpdir(), 'top-close-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const index = await createTopIndex(instance, 'close-probe', { dir, onError: (err) => errors.push(err) });
+    index.update({ ...holdings13f, name: 'close_probe' }, new Map([['2024Q4', { alias: 'serving_probe', top: true, fingerprint: 'f1' }]]), '');
     await started();
     const build = deaf();
     const { closing } = await closeWaiting(() => index.close(), log);
@@ -94,7 +99,7 @@ describe('closing a lake reader’s background work', () => {
     expect(log).toEqual(['run', 'interrupt', 'closeSync']);
     expect(errors).toEqual([]);
     // Closed: a later update builds nothing.
-    index.update({ ...holdings13f, name: 'close_probe' }, new Map([['2024Q3', { alias: 'serving_other', top: true }]]));
+    index.update({ ...holdings13f, name: 'close_probe' }, new Map([['2024Q3', { alias: 'serving_other', top: true, fingerprint: 'f2' }]]), '');
     await index.settled();
     expect(log).toEqual(['run', 'interrupt', 'closeSync']);
   });

@@ -40,7 +40,11 @@ export function outcomeWithoutReader(cmd: string, args: string[], opts: { env?: 
 /** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
 export interface ApiProcess {
   port: number;
+  pid: number;
+  /** Stops it as an operator does (SIGTERM: it closes what it holds); resolves when it has exited. */
   stop(): Promise<void>;
+  /** Kills it as a crash does (SIGKILL: nothing closed); resolves when it has exited and is reaped. */
+  kill(): Promise<void>;
 }
 
 /** Starts the real server in a child process with `env` added; resolves once it listens. */
@@ -58,15 +62,13 @@ export function startApiProcess(env: Record<string, string>): Promise<ApiProcess
       const line = out.split('\n').find((l) => l.startsWith('{"port"'));
       if (!line) return;
       const { port } = JSON.parse(line) as { port: number };
-      resolve({
-        port,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
+      const end = (signal: NodeJS.Signals) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill(signal);
+        });
+      resolve({ port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') });
     });
     child.once('exit', (code) => reject(new Error(`API process exited (${code}) before listening: ${stderr.slice(-800)}`)));
   });
