@@ -102,12 +102,7 @@ function everyInterval(ms: number, tick: () => Promise<void>): () => void {
  * builds ago), before the query ran.
  */
 export const MISSING_FILE = new RegExp(
-  [
-    'No files found that match',
-    'No such file or directory',
-    'Cannot open file',
-    '(?:schema|Catalog) "(?:serving|top)_\\d+" does not exist',
-  ].join('|'),
+  ['No files found that match', 'No such file or directory', 'Cannot open file', '(?:schema|Catalog) "(?:serving|top)_\\d+" does not exist'].join('|'),
   'i',
 );
 

@@ -52,6 +52,19 @@ function ownerAlive(owner: string): boolean {
   return Number.isInteger(pid) && pid > 0 && processAlive(pid);
 }
 
+/**
+ * Removes a file unless it is gone, and leaves it when it cannot (a file of another user in a shared temp folder): a
+ * file left over costs disk, never a reader its index. Whether it is gone.
+ */
+function remove(path: string): boolean {
+  try {
+    rmSync(path, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function readOwner(path: string): string | null {
   try {
     return readFileSync(path, 'utf8').trim();
@@ -85,20 +98,20 @@ export function openTopIndexFiles(dir: string): TopIndexFiles {
     for (const name of names) {
       const old = OLD_NAME.exec(name);
       if (old) {
-        if (!processAlive(Number(old[1]))) rmSync(join(dir, name), { force: true });
+        if (!processAlive(Number(old[1]))) remove(join(dir, name));
         continue;
       }
       const m = NAME.exec(name);
       if (!m) continue;
       ids.add(m[1]);
-      if (m[3] && !processAlive(Number(m[3]))) rmSync(join(dir, name), { force: true });
+      if (m[3] && !processAlive(Number(m[3]))) remove(join(dir, name));
       if (m[5]) {
         const holder = readOwner(join(dir, name));
-        if (holder !== null && !ownerAlive(holder)) rmSync(join(dir, name), { force: true });
+        if (holder !== null && !ownerAlive(holder)) remove(join(dir, name));
       }
     }
     for (const id of ids) {
-      if (!users(id).length && !existsSync(lockPath(id))) rmSync(`${base(id)}.duckdb`, { force: true });
+      if (!users(id).length && !existsSync(lockPath(id))) remove(`${base(id)}.duckdb`);
     }
   }
   sweep();
@@ -111,8 +124,8 @@ export function openTopIndexFiles(dir: string): TopIndexFiles {
       writeFileSync(mark(id), owner);
     },
     release(id) {
-      rmSync(mark(id), { force: true });
-      if (!users(id).some(ownerAlive)) rmSync(`${base(id)}.duckdb`, { force: true });
+      remove(mark(id));
+      if (!users(id).some(ownerAlive)) remove(`${base(id)}.duckdb`);
     },
     lock(id) {
       for (;;) {
@@ -127,14 +140,15 @@ export function openTopIndexFiles(dir: string): TopIndexFiles {
         // Gone meanwhile: try again.
         if (holder === null) continue;
         if (ownerAlive(holder)) return 'held';
-        // Two readers taking over the same dead lock may both build: the same file, renamed twice, no harm.
-        rmSync(lockPath(id), { force: true });
+        // Two readers taking over the same dead lock may both build: the same file, renamed twice, no harm. A dead lock
+        // this reader may not remove (another user's) stays held: its pages read the copies, as before any build.
+        if (!remove(lockPath(id))) return 'held';
       }
     },
     unlock(id) {
-      rmSync(`${base(id)}.${owner}.tmp`, { force: true });
-      rmSync(`${base(id)}.${owner}.tmp.wal`, { force: true });
-      if (readOwner(lockPath(id)) === owner) rmSync(lockPath(id), { force: true });
+      remove(`${base(id)}.${owner}.tmp`);
+      remove(`${base(id)}.${owner}.tmp.wal`);
+      if (readOwner(lockPath(id)) === owner) remove(lockPath(id));
     },
     publish(id) {
       renameSync(`${base(id)}.${owner}.tmp`, `${base(id)}.duckdb`);

@@ -172,7 +172,10 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
     for (const id of retired) await drop(id);
     retired = retiring;
     retiring = [];
-    const id = createHash('sha256').update(JSON.stringify([FORMAT, scope, spec.name, signature])).digest('hex').slice(0, 32);
+    const id = createHash('sha256')
+      .update(JSON.stringify([FORMAT, scope, spec.name, signature]))
+      .digest('hex')
+      .slice(0, 32);
     const alias = await attach(id, spec, copies);
     const prior = built.get(spec.name);
     built.set(spec.name, { alias, id, from: copies });

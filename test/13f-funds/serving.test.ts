@@ -159,14 +159,10 @@ describe('13F holdings serving copies', () => {
     }
     // The index holds at most TOP_ROWS lines of a CUSIP a quarter, and every line of one with no more.
     expect(table).toBeDefined();
-    const [{ over }] = await lake.query(
-      `SELECT count(*) AS over FROM (SELECT count(*) AS n FROM ${table}.top GROUP BY cusip, period) WHERE n > ${TOP_ROWS}`,
-    );
+    const [{ over }] = await lake.query(`SELECT count(*) AS over FROM (SELECT count(*) AS n FROM ${table}.top GROUP BY cusip, period) WHERE n > ${TOP_ROWS}`);
     expect(Number(over)).toBe(0);
     const lines = 'SELECT accession_number, line_no FROM holdings_13f WHERE cusip = $1';
-    const [{ missing }] = await lake.query(`SELECT count(*) AS missing FROM (${lines} EXCEPT SELECT accession_number, line_no FROM ${table}.top)`, [
-      cusip,
-    ]);
+    const [{ missing }] = await lake.query(`SELECT count(*) AS missing FROM (${lines} EXCEPT SELECT accession_number, line_no FROM ${table}.top)`, [cusip]);
     expect(Number(missing)).toBe(0);
   });
 

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import eventsRoutes from '../../api/events/routes.ts';
@@ -304,6 +305,7 @@ async function summaryRun(rows: number): Promise<BenchResult[]> {
       figures: { build_s: Math.round(servingMs / 100) / 10, parquet_mb: mb(parquetBytes), serving_mb: mb(servingBytes) },
     });
     out.push(await openRun(app.settings.lakeDir, rows));
+    out.push(await sharedTopIndexRun(app.settings.lakeDir, rows));
     const byCusip = BY_CUSIP;
     const byManager = [byCusip[0], byCusip[2], byCusip[1], byCusip[3], byCusip[4]];
     // value_usd is uniform over 1,000 + [0, 1e8): the minimum that lets ≈ 3 lines of a CUSIP a quarter through.
@@ -433,6 +435,68 @@ async function openRun(lakeDir: string, rows: number): Promise<BenchResult> {
       summaries_lookups_value_by_value_cpu_ms: r(reads.values),
       raw_duckdb_same_reads_cpu_ms: r(reads.raw),
     },
+  };
+}
+
+/**
+ * The top indexes shared by the API processes of a host (docs/read-path.md, "The top index"): the CPU of a reader
+ * opened as the API opens it until its indexes are ready (`preloaded`), first in an empty index folder (it builds
+ * them), then a second reader beside it (it attaches the first one's files); beside raw DuckDB writing the same two
+ * tables from the same copies' `top` tables (the engine's floor for a build). Rounds alternate, each in a fresh folder.
+ */
+async function sharedTopIndexRun(lakeDir: string, rows: number): Promise<BenchResult> {
+  step('top indexes: built by the first reader, attached by the second');
+  const rounds = Number(process.env.BENCH_READ_OPEN_RUNS ?? 5);
+  const first: number[] = [];
+  const second: number[] = [];
+  const raw: number[] = [];
+  const specs = [holdings13f, holdings13fByManager];
+  for (let i = 0; i < rounds; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-top-'));
+    const readers: LakeReader[] = [];
+    const open = async () => {
+      const reader = await openLakeReader(lakeDir, [], {}, { serving: true, topIndex: true, topIndexDir: dir });
+      readers.push(reader);
+      await reader.preloaded();
+    };
+    try {
+      first.push(await cpuMs(open));
+      second.push(await cpuMs(open));
+    } finally {
+      for (const r of readers) await r.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { instance, conn } = await openDuck(':memory:', { threads: '2' });
+    const file = join(tmpdir(), `bench-top-raw-${process.pid}.duckdb`);
+    try {
+      await conn.run(`ATTACH ${sqlString(file)} AS raw_top`);
+      const selects: string[][] = specs.map(() => []);
+      for (const [s, spec] of specs.entries()) {
+        for (const [j, f] of tableFiles(lakeDir, spec.name).entries()) {
+          const alias = sqlIdent(`raw_${s}_${j}`);
+          await conn.run(`ATTACH ${sqlString(join(dirname(f), SERVING_FILE))} AS ${alias} (READ_ONLY)`);
+          selects[s].push(`SELECT * FROM ${alias}.top`);
+        }
+      }
+      raw.push(
+        await cpuMs(async () => {
+          for (const [s, spec] of specs.entries()) {
+            await conn.run(`CREATE TABLE raw_top.t${s} AS SELECT * FROM (${selects[s].join(' UNION ALL ')}) ORDER BY ${sqlIdent(spec.summary!.key)}`);
+            await conn.run('CHECKPOINT raw_top');
+          }
+        }),
+      );
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+      rmSync(file, { force: true });
+      rmSync(`${file}.wal`, { force: true });
+    }
+  }
+  const r = (ms: number[]) => Math.round(percentile(ms, 50));
+  return {
+    name: `read-path: top indexes of both holdings tables (${rows.toLocaleString('en-US')} lines), a reader's open until ready, CPU median of ${rounds}`,
+    figures: { first_reader_builds_cpu_ms: r(first), second_reader_attaches_cpu_ms: r(second), raw_duckdb_build_cpu_ms: r(raw) },
   };
 }
 
