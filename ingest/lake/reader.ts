@@ -2,11 +2,11 @@ import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent } from './duck.ts';
 import { fileSignatures } from './file-signatures.ts';
-import { isAppendFile, newestAppended, viewSqlOver } from './layout.ts';
+import { isAppendFile, newestAppended, tableDir, viewSqlOver } from './layout.ts';
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { createPartitionHeads, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
-import { baseDataFingerprint, readPartitionSummary, type PartitionSummary } from './summary.ts';
+import { baseDataFingerprint, readPartitionSummary, type PartitionSummary, type SummaryCache } from './summary.ts';
 import { keyIndexChecker } from './key-index.ts';
 import type { FileKeyFilters } from './key-filter.ts';
 import { createKeyFilterReads } from './key-filter-reads.ts';
@@ -104,6 +104,8 @@ export interface ReaderHooks {
   onPreload?: (copy: AttachedCopy) => void;
   /** Called when a top index build fails (ingest/lake/top-index.ts): its pages read the copies meanwhile. */
   onTopIndexError?: (err: Error) => void;
+  /** Called for every key summary read from its file (ingest/lake/summary.ts): a listing reads only those that changed. */
+  onSummaryRead?: (table: string, partition: string) => void;
   /** Called when this reader builds a top index itself instead of attaching one another reader built (tests count). */
   onTopIndexBuild?: (id: string) => void;
   /** Called for every partition head made anew (ingest/lake/heads.ts): built from the partition, or grown. */
@@ -156,6 +158,7 @@ export async function openLakeReader(
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
+  const summaryCache: SummaryCache = new Map();
   let uniformTables = new Set<string>();
   // Per table, per indexed key, per partition value.
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
@@ -205,9 +208,16 @@ export async function openLakeReader(
   }
 
   /** The key summary of each partition of a listing (a table that declares one). */
-  async function summariesOf(l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, PartitionSummary | null>> {
+  async function summariesOf(table: string, l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, PartitionSummary | null>> {
     const out = new Map<string, PartitionSummary | null>();
-    for (const [value, files] of l.byPartition) out.set(value, await readPartitionSummary(conn, dirname(files[0]), fps.get(value) ?? null));
+    const dirs = new Set<string>();
+    for (const [value, files] of l.byPartition) {
+      const dir = dirname(files[0]);
+      dirs.add(dir);
+      out.set(value, await readPartitionSummary(conn, dir, fps.get(value) ?? null, summaryCache, () => hooks.onSummaryRead?.(table, value)));
+    }
+    const own = `${tableDir(lakeDir, table)}/`;
+    for (const dir of summaryCache.keys()) if (dir.startsWith(own) && !dirs.has(dir)) summaryCache.delete(dir);
     return out;
   }
 
@@ -259,7 +269,7 @@ export async function openLakeReader(
       // Each partition's data file fingerprinted once, for its summary and its serving copy alike.
       const fps =
         t.summary || serve || t.keyIndexes ? await fingerprintsOf(l) : { base: new Map<string, string | null>(), sole: new Map<string, string | null>() };
-      if (t.summary) nextSummaries.set(t.name, await summariesOf(l, fps.sole));
+      if (t.summary) nextSummaries.set(t.name, await summariesOf(t.name, l, fps.sole));
       if (t.keyIndexes) nextIndexes.set(t.name, await keyIndexesOf(t, l, fps.base));
       if (t.keyFilters) nextFilters.set(t.name, await filterReads.of(t.name, l));
       if (serve) {

@@ -95,17 +95,43 @@ export async function baseDataFingerprint(dir: string, files: readonly string[])
 }
 
 /**
- * The summary in partition folder `dir`, or null when it has none or it does not describe the data there now
- * (stale: see above). `fp`: the partition's `baseDataFingerprint` when it has no append file, else null.
+ * A reader's summaries, per partition folder, with what each was read from (the data file's fingerprint and the
+ * summary file's identity): a listing re-reads only those that changed. Every commit to a 13F table lists it again;
+ * a full listing of the 10M-line bench lake (eight quarters of 20,000 keys, both tables) cost 472–753 ms of CPU when it
+ * read every summary, 8–18 ms now (docs/read-path.md, "Opening the lake").
  */
-export async function readPartitionSummary(conn: DuckDBConnection, dir: string, fp: string | null): Promise<PartitionSummary | null> {
+export type SummaryCache = Map<string, { from: string; summary: PartitionSummary | null }>;
+
+/**
+ * The summary in partition folder `dir`, or null when it has none or it does not describe the data there now
+ * (stale: see above). `fp`: the partition's `baseDataFingerprint` when it has no append file, else null. With a
+ * `cache`, a summary read before from the same files is not read again; `onRead` is called when one is read.
+ */
+export async function readPartitionSummary(
+  conn: DuckDBConnection,
+  dir: string,
+  fp: string | null,
+  cache?: SummaryCache,
+  onRead?: () => void,
+): Promise<PartitionSummary | null> {
   if (fp === null) return null;
   const path = join(dir, SUMMARY_FILE);
+  let from: string;
   try {
-    await stat(path);
+    const s = await stat(path);
+    from = `${fp}|${s.ino}:${s.size}:${s.mtimeMs}`;
   } catch {
     return null;
   }
+  const known = cache?.get(dir);
+  if (known?.from === from) return known.summary;
+  onRead?.();
+  const summary = await readSummaryFile(conn, path, fp);
+  cache?.set(dir, { from, summary });
+  return summary;
+}
+
+async function readSummaryFile(conn: DuckDBConnection, path: string, fp: string): Promise<PartitionSummary | null> {
   // `SELECT *`: a summary written before `nth_value` still reads, without it. Every summary names its data file's
   // fingerprint on each row; compared in SQL, the 20,000 copies of it are not read into JavaScript (`rowSet`: the
   // whole summary as one JSON text, docs/read-path.md "Opening the lake").

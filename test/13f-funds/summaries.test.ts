@@ -1,10 +1,11 @@
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { holdingsPagesToCompare } from './holdings-queries.ts';
 import holdings13fRoutes from '../../api/13f/routes.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
+import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { recoverInterruptedRuns } from '../../ingest/pipeline/recover.ts';
 import { allInTop, FILL_RANK, rowsAtMost, SUMMARY_FILE, TOP_ROWS } from '../../ingest/lake/summary.ts';
 
@@ -212,6 +213,42 @@ describe('13F holdings key summaries', () => {
     // Every key must qualify.
     expect(allInTop(summary, { keys: ['A', 'B'], min: 51 })).toBe(true);
     expect(allInTop(summary, { keys: ['A', 'C'], min: 51 })).toBe(false);
+  });
+
+  it('a listing reads again only the summaries whose files changed, and reads a rewritten one afresh', async () => {
+    const ps = await periods();
+    const reads: string[] = [];
+    const reader = await openLakeReader(lakeDir(), [], { onSummaryRead: (table, partition) => reads.push(`${table}/${partition}`) });
+    try {
+      expect(reads).toHaveLength(2 * ps.length);
+      const first = reader.summaries('holdings_13f')!;
+      reads.length = 0;
+      await reader.refresh();
+      expect(reads).toEqual([]);
+      expect(reader.summaries('holdings_13f')).toEqual(first);
+      // The newest quarter's summary written again (a commit renames a new file in): read afresh, alone.
+      const path = summaryPaths('holdings_13f', [ps.at(-1)!])[0];
+      copyFileSync(path, `${path}.next`);
+      renameSync(`${path}.next`, path);
+      await reader.refresh();
+      expect(reads).toEqual([`holdings_13f/${ps.at(-1)}`]);
+      expect(reader.summaries('holdings_13f')).toEqual(first);
+      // A summary that no longer describes its data file is not taken from what was read before.
+      reads.length = 0;
+      const data = join(lakeDir(), 'holdings_13f', `period=${ps[0]}`, 'data.parquet');
+      copyFileSync(data, `${data}.keep`);
+      try {
+        writeFileSync(data, Buffer.concat([readFileSync(`${data}.keep`), Buffer.from('x')]));
+        await reader.refresh();
+        expect(reader.summaries('holdings_13f')!.get(ps[0])).toBeNull();
+      } finally {
+        renameSync(`${data}.keep`, data);
+      }
+      await reader.refresh();
+      expect(reader.summaries('holdings_13f')).toEqual(first);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('a partition file gone under the listing (a compaction) plans the page again over the new listing', async () => {
