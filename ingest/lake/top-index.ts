@@ -10,10 +10,11 @@ import type { TableSpec } from '../../schemas/table.ts';
 /**
  * The top index of a table with a key summary and serving copies: every served partition's `top` table (each key's
  * `TOP_ROWS` largest rows, ingest/lake/serving.ts) gathered into one native table sorted by the key, in a database
- * file shared by the host's readers of the lake (top-index-files.ts). A page whose bounds keep every matching row of each candidate partition among its
- * key's top rows (`allInTop`) reads that one table instead of a union of the partitions' copies: the key is found once,
- * not once per quarter. `?cusip=&min_value=` over the eight copies of the 50M-line bench lake: 1.7–1.8 ms of CPU from
- * the index against 7.6–7.7 ms from the copies, in process (docs/read-path.md, "The top index").
+ * file shared by the host's readers of the lake (top-index-files.ts). A page whose bounds keep every matching row of
+ * each candidate partition among its key's top rows (`allInTop`) reads that one table instead of a union of the
+ * partitions' copies: the key is found once, not once per quarter. `?cusip=&min_value=` over the eight copies of the
+ * 50M-line bench lake: 1.7–1.8 ms of CPU from the index against 7.6–7.7 ms from the copies, in process
+ * (docs/read-path.md, "The top index").
  *
  * Built off the request path, one table at a time, whenever the copies a table is served from change; until then, and
  * for partitions whose copy is not the one the index was built from, `relation` answers null and pages read the copies.
