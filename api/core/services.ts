@@ -62,6 +62,13 @@ export async function createServices(settings: Settings, overrides: ServiceOverr
     topIndexDir: settings.LAKE_TOP_INDEX_DIR,
     onError: (err) => log.warn(`lake refresh failed: ${err.message}`),
     ...overrides.lake,
+    hooks: {
+      // A build of the host's shared top index (docs/read-path.md, "Shared by a host's processes"): which process built
+      // it, and why a failed one left the worst-case pages on the serving copies until the next refresh.
+      onTopIndexBuild: (id) => log.info(`top index ${id} built`),
+      onTopIndexError: (err) => log.warn(`top index build failed (its pages read the serving copies meanwhile): ${err.message}`),
+      ...overrides.lake?.hooks,
+    },
   });
   const http = overrides.http ?? createHttpClient(settings);
   const monitoring = createMonitoring({ state, lake, settings, now, log }, overrides.monitoring);

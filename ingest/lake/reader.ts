@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent } from './duck.ts';
@@ -136,6 +137,18 @@ export interface ReaderOptions {
 }
 
 /**
+ * The lake's folder as every process serving it names it: its real path, so processes given it through different
+ * symlinks share its top indexes (ingest/lake/top-index.ts).
+ */
+function lakeIdentity(lakeDir: string): string {
+  try {
+    return realpathSync(lakeDir);
+  } catch {
+    return resolve(lakeDir);
+  }
+}
+
+/**
  * An in-memory DuckDB with one view per lake table. Used by the API, the diff stage and the events writer; it
  * only reads Parquet, so any number of processes can hold one while an ingest writes.
  */
@@ -175,7 +188,7 @@ export async function openLakeReader(
   let retiringTables: string[] = [];
   const preloader = createPreloader(instance, options.preloadBytes ?? 0, hooks.onPreload);
   const topIndex = options.topIndex
-    ? await createTopIndex(instance, resolve(lakeDir), { dir: options.topIndexDir, onError: hooks.onTopIndexError, onBuild: hooks.onTopIndexBuild })
+    ? await createTopIndex(instance, lakeIdentity(lakeDir), { dir: options.topIndexDir, onError: hooks.onTopIndexError, onBuild: hooks.onTopIndexBuild })
     : null;
   const heads = options.heads ? createPartitionHeads(conn, hooks.onHead) : null;
 

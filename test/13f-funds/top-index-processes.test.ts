@@ -36,7 +36,7 @@ beforeAll(async () => {
   if (!dataset?.sample) throw new Error('13f has no sample');
   await dataset.sample(join(dataDir, 'samples'), { seed: 1, scale: 0.05 });
   await runIngest(dataset, { from: join(dataDir, 'samples') }, settings, { quiet: true, skipDiff: true });
-  server = await startApiProcess({ DATA_DIR: dataDir, LAKE_TOP_INDEX_DIR: indexDir });
+  server = await startApiProcess({ DATA_DIR: dataDir, LAKE_TOP_INDEX_DIR: indexDir, LOG_LEVEL: 'info' });
 }, 300_000);
 
 afterAll(async () => {
@@ -46,9 +46,12 @@ afterAll(async () => {
 
 describe('top indexes shared by the API processes of a host', () => {
   it('a second process attaches the indexes the first built, keeps them when the first dies, and the last user removes them', async () => {
-    // The server builds the indexes of holdings_13f and holdings_13f_by_manager off the request path, after it listens.
-    while (folder().indexes.length < 2) await new Promise((r) => setTimeout(r, 100));
+    // The server builds the indexes of holdings_13f and holdings_13f_by_manager off the request path, after it
+    // listens, and logs each build.
+    const logged = () => [...server!.stderr().matchAll(/top index ([0-9a-f]+) built/g)].map((m) => `filings-top-${m[1]}.duckdb`);
+    while (logged().length < 2) await new Promise((r) => setTimeout(r, 100));
     const built = folder().indexes.sort();
+    expect(logged().sort()).toEqual(built);
     const builds: string[] = [];
     const lake = await openLake(join(dataDir, 'lake'), { refreshMs: 0, topIndexDir: indexDir, hooks: { onTopIndexBuild: (id) => builds.push(id) } });
     try {

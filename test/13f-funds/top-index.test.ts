@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -163,6 +163,13 @@ describe('top index files', () => {
       await lake.preloaded();
       // holdings_13f and holdings_13f_by_manager.
       expect(builds).toHaveLength(2);
+      // Another process's view of the same lake through a symlink: the same indexes, attached, not built.
+      const link = join(dir, 'lake-link');
+      symlinkSync(app.settings.lakeDir, link);
+      const other = await openLake(link, { refreshMs: 0, hooks, topIndexDir: dir });
+      await other.preloaded();
+      expect(builds).toHaveLength(2);
+      await other.close();
       await lake.close();
     } finally {
       await app.close();

@@ -45,6 +45,8 @@ export interface ApiProcess {
   stop(): Promise<void>;
   /** Kills it as a crash does (SIGKILL: nothing closed); resolves when it has exited and is reaped. */
   kill(): Promise<void>;
+  /** What it has written to stderr so far (its log, at the LOG_LEVEL given). */
+  stderr(): string;
 }
 
 /** Starts the real server in a child process with `env` added; resolves once it listens. */
@@ -68,7 +70,7 @@ export function startApiProcess(env: Record<string, string>): Promise<ApiProcess
           child.once('exit', () => done());
           child.kill(signal);
         });
-      resolve({ port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') });
+      resolve({ port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), stderr: () => stderr });
     });
     child.once('exit', (code) => reject(new Error(`API process exited (${code}) before listening: ${stderr.slice(-800)}`)));
   });
