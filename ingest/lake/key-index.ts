@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { derivedReads } from './derived-reads.ts';
 import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import { fileFingerprint } from './summary.ts';
 import type { KeyIndexSpec, TableSpec } from '../../schemas/table.ts';
@@ -72,27 +72,18 @@ export type KeyIndexCheck = (dir: string, index: KeyIndexSpec, fp: string | null
  * new listing, and the live lane lists the filing index and insider transactions again after every batch.
  */
 export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
-  const seen = new Map<string, { stamp: string; current: CurrentKeyIndex | null }>();
+  const reads = derivedReads<CurrentKeyIndex | null>();
   return async (dir, index, fp) => {
-    const path = join(dir, keyIndexFile(index.key));
     if (fp === null) return null;
-    let stamp: string;
-    try {
-      const st = await stat(path);
-      stamp = `${fp}|${st.size}|${st.mtimeMs}|${st.ino}`;
-    } catch {
-      seen.delete(path);
-      return null;
-    }
-    const prior = seen.get(path);
-    if (prior?.stamp === stamp) return prior.current;
-    const columns = index.bucket ? 'data_fingerprint, key_buckets' : 'data_fingerprint';
-    const rows = await queryRows(conn, `SELECT ${columns} FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
-    // An empty index may be of an empty file: nothing to prove with it, read the partition.
-    const current: CurrentKeyIndex | null =
-      rows.length && rows[0].data_fingerprint === fp ? { path, buckets: index.bucket ? new Set((rows[0].key_buckets as unknown[]).map(String)) : null } : null;
-    seen.set(path, { stamp, current });
-    return current;
+    const path = join(dir, keyIndexFile(index.key));
+    return reads.get(path, fp, async () => {
+      const columns = index.bucket ? 'data_fingerprint, key_buckets' : 'data_fingerprint';
+      const rows = await queryRows(conn, `SELECT ${columns} FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
+      // An empty index may be of an empty file: nothing to prove with it, read the partition.
+      return rows.length && rows[0].data_fingerprint === fp
+        ? { path, buckets: index.bucket ? new Set((rows[0].key_buckets as unknown[]).map(String)) : null }
+        : null;
+    });
   };
 }
 

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlIdent } from './duck.ts';
 import { fileSignatures } from './file-signatures.ts';
@@ -7,7 +7,8 @@ import { isAppendFile, newestAppended, tableDir, viewSqlOver } from './layout.ts
 import { type AttachedCopy, createPreloader } from './preload.ts';
 import { createTopIndex } from './top-index.ts';
 import { createPartitionHeads, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
-import { baseDataFingerprint, readPartitionSummary, type PartitionSummary, type SummaryCache } from './summary.ts';
+import { baseDataFingerprint, readPartitionSummary, type PartitionSummary, SUMMARY_FILE } from './summary.ts';
+import { derivedReads } from './derived-reads.ts';
 import { keyIndexChecker } from './key-index.ts';
 import type { FileKeyFilters } from './key-filter.ts';
 import { createKeyFilterReads } from './key-filter-reads.ts';
@@ -171,7 +172,7 @@ export async function openLakeReader(
   // Swapped in with the listing: the summaries of the tables that declare one, per partition value (null: none or
   // stale), and the tables whose files all have the same columns (their views and relations skip union_by_name).
   let summaries = new Map<string, ReadonlyMap<string, PartitionSummary | null>>();
-  const summaryCache: SummaryCache = new Map();
+  const summaryReads = derivedReads<PartitionSummary | null>();
   let uniformTables = new Set<string>();
   // Per table, per indexed key, per partition value.
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
@@ -223,14 +224,11 @@ export async function openLakeReader(
   /** The key summary of each partition of a listing (a table that declares one). */
   async function summariesOf(table: string, l: TableListing, fps: ReadonlyMap<string, string | null>): Promise<ReadonlyMap<string, PartitionSummary | null>> {
     const out = new Map<string, PartitionSummary | null>();
-    const dirs = new Set<string>();
     for (const [value, files] of l.byPartition) {
-      const dir = dirname(files[0]);
-      dirs.add(dir);
-      out.set(value, await readPartitionSummary(conn, dir, fps.get(value) ?? null, summaryCache, () => hooks.onSummaryRead?.(table, value)));
+      out.set(value, await readPartitionSummary(conn, dirname(files[0]), fps.get(value) ?? null, summaryReads, () => hooks.onSummaryRead?.(table, value)));
     }
-    const own = `${tableDir(lakeDir, table)}/`;
-    for (const dir of summaryCache.keys()) if (dir.startsWith(own) && !dirs.has(dir)) summaryCache.delete(dir);
+    // The summaries of partitions gone from the listing are forgotten.
+    summaryReads.forget(`${tableDir(lakeDir, table)}/`, new Set([...l.byPartition.values()].map((files) => join(dirname(files[0]), SUMMARY_FILE))));
     return out;
   }
 

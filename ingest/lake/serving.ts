@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { derivedStamp } from './derived-reads.ts';
 import { queryRows, rowSet, sqlIdent, sqlString } from './duck.ts';
 import { selectOver } from './layout.ts';
 import { fileFingerprint, TOP_ROWS } from './summary.ts';
@@ -138,7 +139,7 @@ export async function servingIdentity(dir: string, fp: string | null): Promise<{
   const path = join(dir, SERVING_FILE);
   try {
     const s = await stat(path);
-    return { path, fingerprint: fp, key: `${fp}|${s.ino}:${s.size}:${s.mtimeMs}`, bytes: s.size };
+    return { path, fingerprint: fp, key: derivedStamp(fp, s), bytes: s.size };
   } catch {
     return null;
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DerivedReads } from './derived-reads.ts';
 import { rowSet, sqlIdent, sqlString } from './duck.ts';
 import { isAppendFile } from './layout.ts';
 import type { TableSpec } from '../../schemas/table.ts';
@@ -95,40 +96,25 @@ export async function baseDataFingerprint(dir: string, files: readonly string[])
 }
 
 /**
- * A reader's summaries, per partition folder, with what each was read from (the data file's fingerprint and the
- * summary file's identity): a listing re-reads only those that changed. Every commit to a 13F table lists it again;
- * a full listing of the 10M-line bench lake (eight quarters of 20,000 keys, both tables) cost 472–753 ms of CPU when it
- * read every summary, 8–18 ms now (docs/read-path.md, "Opening the lake").
- */
-export type SummaryCache = Map<string, { from: string; summary: PartitionSummary | null }>;
-
-/**
  * The summary in partition folder `dir`, or null when it has none or it does not describe the data there now
- * (stale: see above). `fp`: the partition's `baseDataFingerprint` when it has no append file, else null. With a
- * `cache`, a summary read before from the same files is not read again; `onRead` is called when one is read.
+ * (stale: see above). `fp`: the partition's `baseDataFingerprint` when it has no append file, else null. A summary
+ * read before through `reads` from the same files is not read again (a full listing of the 10M-line bench lake, eight
+ * quarters of 20,000 keys in both tables, cost 472–753 ms of CPU when it read every summary, 8–18 ms since:
+ * docs/read-path.md, "Opening the lake"); `onRead` is called when one is read.
  */
 export async function readPartitionSummary(
   conn: DuckDBConnection,
   dir: string,
   fp: string | null,
-  cache?: SummaryCache,
+  reads: DerivedReads<PartitionSummary | null>,
   onRead?: () => void,
 ): Promise<PartitionSummary | null> {
   if (fp === null) return null;
   const path = join(dir, SUMMARY_FILE);
-  let from: string;
-  try {
-    const s = await stat(path);
-    from = `${fp}|${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return null;
-  }
-  const known = cache?.get(dir);
-  if (known?.from === from) return known.summary;
-  onRead?.();
-  const summary = await readSummaryFile(conn, path, fp);
-  cache?.set(dir, { from, summary });
-  return summary;
+  return reads.get(path, fp, () => {
+    onRead?.();
+    return readSummaryFile(conn, path, fp);
+  });
 }
 
 async function readSummaryFile(conn: DuckDBConnection, path: string, fp: string): Promise<PartitionSummary | null> {
