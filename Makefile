@@ -55,7 +55,7 @@ demo-data: install
 	npx tsx api/demo.ts
 
 serve: install
-	npx tsx api/server.ts
+	node ingest/cli-launch.cjs api
 
 ## make bench [BENCH=area]: figures only (latency p50/p99, rows/s, peak RSS, the sql CLI's cold start).
 ## BENCH=peer installs PostgreSQL (apt-get) when missing and runs a throw-away cluster (test/bench/postgres-cluster.ts).

@@ -11,7 +11,6 @@ import { startScheduler } from './core/scheduler.ts';
 import { createApiServer } from './core/http-server.ts';
 import { recoverInterruptedRuns, runIngest } from '../ingest/pipeline/index.ts';
 import { closeServices, createServices, type ServiceOverrides, type Services } from './core/services.ts';
-import { startDemoMode } from './demo/demo-mode.ts';
 import { startWorkers } from './core/workers.ts';
 import { ROUTES } from './routes.ts';
 
@@ -97,20 +96,4 @@ async function startAdminSocket(services: Services, settings: Settings, clearAut
   const adminServer = createServer(admin);
   await new Promise<void>((resolve) => adminServer.listen(socketPath, resolve));
   return adminServer;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  // `make demo` runs the server with DEMO=on: the sample archive and the webhook receiver start beside it.
-  const demo = loadSettings().DEMO ? await startDemoMode(loadSettings()) : null;
-  const settings = demo?.settings ?? loadSettings();
-  const running = await startServer(settings, { monitoring: demo?.monitoring });
-  for (const note of demo?.notes ?? []) running.services.log.info(note);
-  running.services.log.info(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
-  const stop = async () => {
-    await running.close();
-    await demo?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }

@@ -4,11 +4,13 @@ const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, 
 const { dirname, join, relative, resolve } = require('node:path');
 
 /**
- * The prebuilt CLIs: `npm run sql` (ingest/sql-cli.ts → dist/sql.cjs) and `npm run ingest` (ingest/cli.ts →
- * dist/ingest.cjs), each bundled by esbuild with what it imports into one CommonJS file under dist/ (gitignored),
- * rebuilt whenever a source it was built from changes; ingest/cli-launch.cjs runs them. Why: through the tsx loader
- * a cold start cost 1.5 s of CPU for the sql CLI against 0.55 s bundled (docs/analyst-sql.md, "Start-up"), and
- * 2.4-2.6 s for `ingest --list` (tsx transpiles every dataset module) against 0.56-0.65 s (docs/architecture.md);
+ * The prebuilt processes: `npm run sql` (ingest/sql-cli.ts → dist/sql.cjs), `npm run ingest` (ingest/cli.ts →
+ * dist/ingest.cjs) and the API server `npm start` (api/main.ts → dist/api.cjs), each bundled by esbuild with what it
+ * imports into one CommonJS file under dist/ (gitignored), rebuilt whenever a source it was built from changes;
+ * ingest/cli-launch.cjs runs them. Why: through the tsx loader a cold start cost 1.5 s of CPU for the sql CLI
+ * against 0.55 s bundled (docs/analyst-sql.md, "Start-up"), 2.4-2.6 s for `ingest --list` (tsx transpiles every
+ * dataset module) against 0.56-0.65 s, and the API server's start to listening 2.9 s against 1.2 s (both in
+ * docs/architecture.md);
  * CommonJS because an ES module importing the DuckDB binding (CommonJS) runs Node's export scanner over its files:
  * 0.36 s of a 2 s profile.
  *
@@ -19,54 +21,71 @@ const { dirname, join, relative, resolve } = require('node:path');
  * so a checkout or a `touch` rebuilds nothing; a changed hash, a missing input or a missing bundle rebuilds. Plain
  * JavaScript because it runs before anything could compile TypeScript.
  *
- * The ingest CLI finds its datasets at run time (ingest/pipeline/registry.ts lists ingest/datasets/ from its own
- * `import.meta.url` and imports each dataset.ts by a computed path): a CommonJS bundle has no `import.meta.url`, and
- * esbuild cannot follow a computed import. So its target names the datasets folder: the build lists the folders by
- * the registry's rule (sorted, those with a dataset.ts, not `core`), and a generated module hands the registry one
- * loader per dataset.ts (`provideDatasetModules`: an `import()` of a literal path, which esbuild bundles and evaluates
- * only when called, so a dataset that throws while it loads is skipped and reported as discovery skips it, instead of
- * taking the whole CLI down); the bundle's entry imports that module before ingest/cli.ts, so it has run before the
- * CLI's `main()`. Nothing is hand-listed: a new folder is in the next build.
- * The stamp records the list, and a start compares it with the folders now (a readdir, an existsSync per folder):
- * a dataset added or removed since the build rebuilds.
+ * Some modules are found at run time: the ingest registry lists ingest/datasets/ (ingest/pipeline/registry.ts) and
+ * the state store lists api/ for each area's migrations.ts (api/core/state-migrations.ts), each from its own
+ * `import.meta.url`, importing each file by a computed path. A CommonJS bundle has no `import.meta.url`, and esbuild
+ * cannot follow a computed import. So a target names those folders (`modules`): the build lists each folder by
+ * discovery's rule (sorted, those holding the file, not `core`), and a generated module hands the module that
+ * discovers them one loader per file (`provideDatasetModules`, `provideMigrationModules`: an `import()` of a literal
+ * path, which esbuild bundles and evaluates only when called, so a dataset that throws while it loads is skipped and
+ * reported as discovery skips it, instead of taking the whole process down); the bundle's entry imports that module
+ * before its own entry, so it has run before the entry's `main()`. Nothing is hand-listed: a new folder is in the
+ * next build. The stamp records the lists, and a start compares them with the folders now (a readdir, an
+ * existsSync per folder): a folder added or removed since the build rebuilds.
  */
 
 const ROOT = resolve(__dirname, '..');
 
 /**
- * `datasets`: the folder of `<name>/dataset.ts` modules to bundle (one loader each), and the registry module that takes them.
- * @typedef {{ root: string, entry: string, outFile: string, datasets?: { dir: string, registry: string } }} BundleTarget
+ * Modules found at run time: `<dir>/<folder>/<file>` for each folder, handed to `provide` of the `registry` module.
+ * @typedef {{ dir: string, file: string, registry: string, provide: string }} FoundModules
+ */
+/**
+ * `modules`: the run-time discoveries to bundle (one loader per file found at build time).
+ * @typedef {{ root: string, entry: string, outFile: string, modules?: FoundModules[] }} BundleTarget
  */
 /** @typedef {{ size: number, mtimeMs: number, sha256: string }} Fingerprint */
 /**
- * @typedef {{ builder: Fingerprint | null, inputs: Record<string, Fingerprint | null>, packages: string[], datasets?: string[] }} BundleStamp
+ * `folders`: per `modules` dir, the folders found when it was built.
+ * @typedef {{ builder: Fingerprint | null, inputs: Record<string, Fingerprint | null>, packages: string[], folders?: Record<string, string[]> }} BundleStamp
  */
 
-/** The CLIs, by the name `node ingest/cli-launch.cjs <name>` takes. */
+/** @type {FoundModules} */
+const DATASETS = { dir: 'ingest/datasets', file: 'dataset.ts', registry: 'ingest/pipeline/registry.ts', provide: 'provideDatasetModules' };
+/** @type {FoundModules} */
+const MIGRATIONS = { dir: 'api', file: 'migrations.ts', registry: 'api/core/state-migrations.ts', provide: 'provideMigrationModules' };
+
+/** The processes, by the name `node ingest/cli-launch.cjs <name>` takes. */
 const TARGETS = {
   /** @type {BundleTarget} */
   sql: { root: ROOT, entry: 'ingest/sql-cli.ts', outFile: join(ROOT, 'dist', 'sql.cjs') },
   /** @type {BundleTarget} */
-  ingest: {
-    root: ROOT,
-    entry: 'ingest/cli.ts',
-    outFile: join(ROOT, 'dist', 'ingest.cjs'),
-    datasets: { dir: 'ingest/datasets', registry: 'ingest/pipeline/registry.ts' },
-  },
+  ingest: { root: ROOT, entry: 'ingest/cli.ts', outFile: join(ROOT, 'dist', 'ingest.cjs'), modules: [DATASETS] },
+  /** @type {BundleTarget} */
+  api: { root: ROOT, entry: 'api/main.ts', outFile: join(ROOT, 'dist', 'api.cjs'), modules: [DATASETS, MIGRATIONS] },
 };
 
 /**
- * The dataset folders as the registry's discovery finds them (ingest/pipeline/discover.ts): sorted, those holding
- * a dataset.ts, `core` skipped.
- * @param {{ dir: string }} datasets
+ * The folders as discovery finds them (ingest/pipeline/discover.ts): sorted, those holding the file, `core` skipped.
+ * @param {FoundModules} found
  * @param {string} root
  * @returns {string[]}
  */
-function datasetFolders(datasets, root) {
-  const dir = join(root, datasets.dir);
+function foundFolders(found, root) {
+  const dir = join(root, found.dir);
   return readdirSync(dir)
     .sort()
-    .filter((name) => name !== 'core' && existsSync(join(dir, name, 'dataset.ts')));
+    .filter((name) => name !== 'core' && existsSync(join(dir, name, found.file)));
+}
+
+/**
+ * Each `modules` dir's folders now.
+ * @param {BundleTarget} target
+ * @returns {Record<string, string[]> | undefined}
+ */
+function folderLists(target) {
+  if (!target.modules) return undefined;
+  return Object.fromEntries(target.modules.map((found) => [found.dir, foundFolders(found, target.root)]));
 }
 
 /** @param {string} file */
@@ -129,14 +148,13 @@ function readStamp(target) {
 function staleness(target) {
   const stamp = readStamp(target);
   if (!stamp || !existsSync(target.outFile)) return { reason: 'no bundle yet', touched: false };
-  if (target.datasets) {
-    const now = datasetFolders(target.datasets, target.root);
-    const was = stamp.datasets ?? [];
+  for (const [dir, now] of Object.entries(folderLists(target) ?? {})) {
+    const was = stamp.folders?.[dir] ?? [];
     const added = now.filter((d) => !was.includes(d));
     const removed = was.filter((d) => !now.includes(d));
     if (added.length || removed.length) {
       const change = [...added.map((d) => `+${d}`), ...removed.map((d) => `-${d}`)].join(', ');
-      return { reason: `the dataset folders changed (${change})`, touched: false };
+      return { reason: `the folders of ${dir} changed (${change})`, touched: false };
     }
   }
   /** @type {[string, string, Fingerprint | null][]} */
@@ -162,33 +180,35 @@ function writeAtomic(file, body) {
   renameSync(tmp, file);
 }
 
-const DATASET_MODULES = 'bundle:dataset-modules';
+const FOUND_MODULES = 'bundle:found-modules';
 
 /**
- * A target with `datasets`: the entry is generated, importing first a module (virtual, from the plugin below) that
- * hands the registry a loader per dataset.ts, then the CLI. ES modules evaluate in import order, so the
- * registry has them before the CLI's top-level code runs; the entry's own body would run only after both.
+ * A target with `modules`: the entry is generated, importing first a module (virtual, from the plugin below) that
+ * hands each discovering module a loader per file found, then the target's entry. ES modules evaluate in import
+ * order, so they have them before the entry's top-level code runs; the generated entry's own body would run only
+ * after both.
  * @param {BundleTarget} target
- * @param {string[]} folders
+ * @param {Record<string, string[]> | undefined} folders
  * @returns {Pick<import('esbuild').BuildOptions, 'entryPoints' | 'stdin' | 'plugins'>}
  */
 function entryOf(target, folders) {
-  const { datasets } = target;
-  if (!datasets) return { entryPoints: [target.entry] };
+  if (!target.modules || !folders) return { entryPoints: [target.entry] };
   const rel = (/** @type {string} */ file) => JSON.stringify(`./${file}`);
-  const modules = [
-    `import { provideDatasetModules } from ${rel(datasets.registry)};`,
-    `provideDatasetModules([${folders.map((d) => `[${JSON.stringify(d)}, () => import(${rel(`${datasets.dir}/${d}/dataset.ts`)})]`).join(', ')}]);`,
-  ].join('\n');
+  const modules = target.modules
+    .flatMap((found, i) => {
+      const loaders = folders[found.dir].map((d) => `[${JSON.stringify(d)}, () => import(${rel(`${found.dir}/${d}/${found.file}`)})]`);
+      return [`import { ${found.provide} as provide${i} } from ${rel(found.registry)};`, `provide${i}([${loaders.join(', ')}]);`];
+    })
+    .join('\n');
   /** @type {import('esbuild').Plugin} */
   const plugin = {
-    name: 'dataset-modules',
+    name: 'found-modules',
     setup(b) {
-      b.onResolve({ filter: /^bundle:dataset-modules$/ }, () => ({ path: 'dataset-modules', namespace: 'bundle' }));
+      b.onResolve({ filter: /^bundle:found-modules$/ }, () => ({ path: 'found-modules', namespace: 'bundle' }));
       b.onLoad({ filter: /.*/, namespace: 'bundle' }, () => ({ contents: modules, loader: 'js', resolveDir: target.root }));
     },
   };
-  const contents = `import ${JSON.stringify(DATASET_MODULES)};\nimport ${rel(target.entry)};\n`;
+  const contents = `import ${JSON.stringify(FOUND_MODULES)};\nimport ${rel(target.entry)};\n`;
   return { stdin: { contents, resolveDir: target.root, sourcefile: '<bundle-entry>', loader: 'js' }, plugins: [plugin] };
 }
 
@@ -233,8 +253,8 @@ const externalCommonJs = {
 async function build(target) {
   // Loaded only to build: esbuild's own start is ~0.1 s that a current bundle never pays.
   const esbuild = require('esbuild');
-  const folders = target.datasets ? datasetFolders(target.datasets, target.root) : undefined;
-  const entry = entryOf(target, folders ?? []);
+  const folders = folderLists(target);
+  const entry = entryOf(target, folders);
   const result = await esbuild.build({
     ...entry,
     plugins: [externalCommonJs, ...(entry.plugins ?? [])],
@@ -255,7 +275,7 @@ async function build(target) {
   }
   mkdirSync(dirname(target.outFile), { recursive: true });
   writeAtomic(target.outFile, result.outputFiles[0].contents);
-  // The generated entry and module (`<bundle-entry>`, `bundle:…`) are no files: the dataset list stands for them.
+  // The generated entry and module (`<bundle-entry>`, `bundle:…`) are no files: the folder lists stand for them.
   const files = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('<') && !file.startsWith('bundle:'));
   writeStamp(target, files, [...packages], folders);
 }
@@ -265,14 +285,14 @@ async function build(target) {
  * @param {BundleTarget} target
  * @param {string[]} files
  * @param {string[]} packages
- * @param {string[]} [datasets]
+ * @param {Record<string, string[]>} [folders]
  */
-function writeStamp(target, files, packages, datasets) {
+function writeStamp(target, files, packages, folders) {
   /** @type {Record<string, Fingerprint | null>} */
   const inputs = {};
   for (const file of [...files].sort()) inputs[file] = fingerprint(join(target.root, file));
   /** @type {BundleStamp} */
-  const stamp = { builder: fingerprint(__filename), inputs, packages: packages.sort(), datasets };
+  const stamp = { builder: fingerprint(__filename), inputs, packages: packages.sort(), folders };
   writeAtomic(stampFile(target), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
@@ -290,7 +310,7 @@ async function ensureBundle(target) {
     // read-only checkout just keeps hashing the touched files).
     const stamp = /** @type {BundleStamp} */ (readStamp(target));
     try {
-      writeStamp(target, Object.keys(stamp.inputs), stamp.packages, stamp.datasets);
+      writeStamp(target, Object.keys(stamp.inputs), stamp.packages, stamp.folders);
     } catch {}
   }
   return { file: target.outFile, built: reason };
@@ -298,7 +318,7 @@ async function ensureBundle(target) {
 
 module.exports = { ensureBundle, readStamp, TARGETS };
 
-// `node ingest/cli-bundle.cjs` (make bundles): build both now rather than on each CLI's first use.
+// `node ingest/cli-bundle.cjs` (make bundles): build them all now rather than on each one's first use.
 if (require.main === module) {
   (async () => {
     for (const target of Object.values(TARGETS)) {

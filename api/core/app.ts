@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// The path function alone: the package's main file loads the whole 1.4 MB UI bundle (≈ 250 ms of every start).
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { DEFAULT_COST } from '../../schemas/plans.ts';
 import { createAuthenticator } from './auth.ts';
 import { checkEndpoint } from './compile.ts';

@@ -70,12 +70,17 @@ describe('cli bundles: the dataset folders are found at build time, and a change
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   it('imports the folders in order; a dataset folder added or removed rebuilds the bundle', async () => {
-    const target = { root, entry: 'main.ts', outFile: join(root, 'dist', 'main.cjs'), datasets: { dir: 'datasets', registry: 'registry.ts' } };
+    const target = {
+      root,
+      entry: 'main.ts',
+      outFile: join(root, 'dist', 'main.cjs'),
+      modules: [{ dir: 'datasets', file: 'dataset.ts', registry: 'registry.ts', provide: 'provideDatasetModules' }],
+    };
     const printed = async () => (await outcome(process.execPath, [target.outFile])).stdout;
     expect((await ensureBundle(target)).built).toBe('no bundle yet');
     expect(await printed()).toBe('a=A b=B\n');
     expect((await ensureBundle(target)).built).toBeNull();
-    expect(readStamp(target)?.datasets).toEqual(['a', 'b']);
+    expect(readStamp(target)?.folders).toEqual({ datasets: ['a', 'b'] });
     // Besides the toy files, the real loader the toy registry imports (a path outside the root).
     const inputs = Object.keys(readStamp(target)?.inputs ?? {});
     expect(inputs.filter((f) => !f.endsWith('/ingest/pipeline/discover.ts'))).toEqual([
@@ -87,18 +92,18 @@ describe('cli bundles: the dataset folders are found at build time, and a change
     expect(inputs).toHaveLength(5);
 
     await dataset('c', 'C');
-    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (+c)');
+    expect((await ensureBundle(target)).built).toBe('the folders of datasets changed (+c)');
     expect(await printed()).toBe('a=A b=B c=C\n');
     // A dataset that throws while it loads is skipped and reported; the others still load (they used to be imported
     // statically, so one such module stopped the whole bundled CLI before it started).
     await mkdir(join(root, 'datasets', 'd'));
     await writeFile(join(root, 'datasets', 'd', 'dataset.ts'), "throw new Error('d is broken');\n");
-    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (+d)');
+    expect((await ensureBundle(target)).built).toBe('the folders of datasets changed (+d)');
     const withBroken = await outcome(process.execPath, [target.outFile], { env: { LOG_LEVEL: 'info' } });
     expect(withBroken).toEqual({ code: 0, stdout: 'a=A b=B c=C\n', stderr: '[discover] skipped datasets/d/dataset.ts: d is broken\n' });
     await rm(join(root, 'datasets', 'd'), { recursive: true });
     await rm(join(root, 'datasets', 'a'), { recursive: true });
-    expect((await ensureBundle(target)).built).toBe('the dataset folders changed (-a, -d)');
+    expect((await ensureBundle(target)).built).toBe('the folders of datasets changed (-a, -d)');
     expect(await printed()).toBe('b=B c=C\n');
     expect((await ensureBundle(target)).built).toBeNull();
   });
@@ -114,6 +119,6 @@ describe('ingest bundle: the same CLI as the sources', () => {
     expect(bundled).toEqual({ code: 0, stdout: viaTsx.stdout, stderr: '' });
     expect(viaTsx.code).toBe(0);
     expect(bundled.stdout).toMatch(/^ {2}13f +/m);
-    expect(readStamp(TARGETS.ingest)?.datasets).toContain('whistleblower');
+    expect(readStamp(TARGETS.ingest)?.folders?.['ingest/datasets']).toContain('whistleblower');
   });
 });

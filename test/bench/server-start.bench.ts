@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBundle, TARGETS } from '../../ingest/cli-bundle.cjs';
+import { type BenchResult, childrenCpuMs, percentile } from './support.ts';
+
+/**
+ * The API server's start, to the moment it listens: `npm start` (its bundle, dist/api.cjs, through the launcher)
+ * beside the same server's sources through tsx (how it started before the bundle) and the floor, a bare Node
+ * process that loads the DuckDB binding, opens an in-memory database and listens on a port. Measured in the same
+ * run, interleaved, on one data folder each whose state store a first, untimed start made (a restart, as a rolling
+ * deploy or a crash brings). Each process is stopped with SIGTERM the moment it logs that it listens; its CPU is
+ * counted once it has exited, so the figure includes the short stop. The tsx row leaves out esbuild's own process,
+ * which tsx starts to transpile and which is not waited for: that row is, if anything, under-counted.
+ */
+
+const RUNS = 7;
+
+const FLOOR =
+  "const {DuckDBInstance}=require('@duckdb/node-api');(async()=>{const c=await (await DuckDBInstance.create(':memory:')).connect();" +
+  "await c.run('SELECT 1');const s=require('node:http').createServer((q,r)=>r.end());" +
+  "s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port));" +
+  "process.on('SIGTERM',()=>s.close(()=>process.exit(0)))})()";
+
+/** Starts `args` with `env`; resolves with the wall time to its "listening on" line, once it has exited after SIGTERM. */
+function untilListening(args: string[], env: Record<string, string>): Promise<number> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let listenedMs: number | null = null;
+    const onOutput = (chunk: Buffer) => {
+      out += chunk;
+      if (listenedMs === null && /listening on http:\/\/[^\s:]+:\d+/.test(out)) {
+        listenedMs = performance.now() - t;
+        child.kill('SIGTERM');
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.on('close', (code, signal) =>
+      listenedMs !== null ? resolve(listenedMs) : reject(new Error(`${args.join(' ')} ended (${code ?? signal}) before listening: ${out.slice(-800)}`)),
+    );
+  });
+}
+
+export default async function serverStartBench(): Promise<BenchResult[]> {
+  const root = await mkdtemp(join(tmpdir(), 'bench-server-start-'));
+  try {
+    await ensureBundle(TARGETS.api); // a build on first use is not a start
+    const commands: Record<string, () => Promise<number>> = {
+      bundle: () => untilListening(['ingest/cli-launch.cjs', 'api'], { DATA_DIR: join(root, 'bundle') }),
+      tsx: () => untilListening(['--import', 'tsx', 'api/main.ts'], { DATA_DIR: join(root, 'tsx') }),
+      floor: () => untilListening(['-e', FLOOR], {}),
+    };
+    for (const run of Object.values(commands)) await run(); // the state stores made: every timed start is a restart
+    const wall: Record<string, number[]> = {};
+    const cpu: Record<string, number[]> = {};
+    const loadBefore = loadavg()[0];
+    for (let i = 0; i < RUNS; i++) {
+      for (const [name, run] of Object.entries(commands)) {
+        const cpuBefore = childrenCpuMs();
+        (wall[name] ??= []).push(await run());
+        (cpu[name] ??= []).push(childrenCpuMs() - cpuBefore);
+      }
+    }
+    const figures = (name: string) => ({ listen_p50_ms: percentile(wall[name], 50), cpu_p50_ms: percentile(cpu[name], 50) });
+    return [
+      { name: 'API server start to listening: npm start (bundle)', figures: figures('bundle') },
+      { name: 'the same server through tsx (the sources, before the bundle)', figures: figures('tsx') },
+      {
+        name: 'floor: bare Node + DuckDB binding + an HTTP listener',
+        figures: { ...figures('floor'), runs: RUNS, load_avg: `${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}` },
+      },
+    ];
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
