@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Per test file: removes the temporary folders it made (test/support/temp-dir.ts).
     setupFiles: ['test/support/setup.ts'],
+    // After the whole suite: the top indexes its lakes kept in the temp folder go (test/support/global-teardown.ts).
+    globalSetup: ['test/support/global-teardown.ts'],
     // DuckDB instances and HTTP servers per file: two cores, so keep the pool small.
     pool: 'forks',
     maxWorkers: 2,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sqlIdent, sqlString } from './duck.ts';
 import { servingTopRelation } from './serving.ts';
-import { openTopIndexFiles } from './top-index-files.ts';
+import { openTopIndexFiles, SCOPE_LENGTH } from './top-index-files.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -20,8 +20,8 @@ import type { TableSpec } from '../../schemas/table.ts';
  * for partitions whose copy is not the one the index was built from, `relation` answers null and pages read the copies.
  * The file is named by what it is built from (the partitions and their data files' fingerprints), so the API processes
  * serving one lake build it once: the first builds it, the others wait for it and attach it read-only. Building it is
- * writing ≈ 4M rows at 8 quarters of 20,000 CUSIPs (14.6 s of CPU on the 10M-line bench lake), at every start and
- * after every 13F ingest: once for the host instead of once a process.
+ * writing ≈ 4M rows at 8 quarters of 20,000 CUSIPs (14.6 s of CPU on the 10M-line bench lake) after every 13F ingest:
+ * once for the host instead of once a process, and not again when the last process restarts (its close keeps it).
  */
 export interface TopIndex {
   /**
@@ -57,8 +57,11 @@ export interface IndexedCopy {
   fingerprint: string;
 }
 
-/** Bumped when what an index holds for the same copies changes: files of other versions are then not shared. */
-const FORMAT = 1;
+/**
+ * Bumped when what an index holds for the same copies changes: files of other versions are then not shared. 2: ids
+ * begin with their scope (top-index-files.ts), so version 1's files, having no lake note, are swept as unused.
+ */
+const FORMAT = 2;
 /** How long a reader waits before looking again for an index another process is building. */
 const WAIT_MS = 200;
 
@@ -74,10 +77,13 @@ export interface TopIndexOptions {
 
 class Closed extends Error {}
 
+const hash = (value: unknown, length: number) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, length);
+
 /**
  * Opens the index's connection now, with the reader: a connection opened later could still be opening when the reader
- * closes its instance (the promise then never settles). `scope` names what the copies' partitions belong to (the
- * lake's table folders): an index is shared only within it.
+ * closes its instance (the promise then never settles). `scope` is the lake's folder, which the copies' partitions
+ * belong to (its real path): an index is shared only within it, and kept past its last reader only while the folder
+ * is there.
  */
 export async function createTopIndex(instance: DuckDBInstance, scope: string, options: TopIndexOptions = {}): Promise<TopIndex> {
   const files = openTopIndexFiles(options.dir ?? tmpdir());
@@ -114,6 +120,7 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
     if (!alias || [...built.values()].some((b) => b.id === id)) return;
     held.delete(id);
     await conn.run(`DETACH ${sqlIdent(alias)}`);
+    // Replaced by a build over newer copies: nobody starting later wants it.
     files.release(id);
   }
 
@@ -136,7 +143,7 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
   async function attach(id: string, spec: TableSpec, copies: ReadonlyMap<string, string>): Promise<string> {
     const prior = held.get(id);
     if (prior) return prior;
-    files.use(id);
+    files.use(id, scope);
     try {
       for (;;) {
         if (existsSync(files.index(id))) {
@@ -144,6 +151,8 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
           try {
             await exec(`ATTACH ${sqlString(files.index(id))} AS ${alias} (READ_ONLY)`);
             held.set(id, alias);
+            // An index of the same table kept from before the data changed (by a reader closed since) is old now.
+            files.prune(id);
             return alias;
           } catch (err) {
             // Removed by its last other user between the look and the attach: built again below.
@@ -173,10 +182,8 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
     for (const id of retired) await drop(id);
     retired = retiring;
     retiring = [];
-    const id = createHash('sha256')
-      .update(JSON.stringify([FORMAT, scope, spec.name, signature]))
-      .digest('hex')
-      .slice(0, 32);
+    // The scope (the lake's table) first, so that the files of one table's indexes share a prefix.
+    const id = hash([FORMAT, scope, spec.name], SCOPE_LENGTH) + hash(signature, 32 - SCOPE_LENGTH);
     const alias = await attach(id, spec, copies);
     const prior = built.get(spec.name);
     built.set(spec.name, { alias, id, from: copies });
@@ -225,7 +232,11 @@ export async function createTopIndex(instance: DuckDBInstance, scope: string, op
       await queue.catch(() => undefined);
       for (const [id, alias] of held) {
         await conn.run(`DETACH ${sqlIdent(alias)}`).catch(() => undefined);
-        files.release(id);
+        // A table's current index is kept for the next start while its lake is there; a replaced one is not.
+        files.release(
+          id,
+          [...built.values()].some((b) => b.id === id),
+        );
       }
       held.clear();
       conn.closeSync();

@@ -13,7 +13,8 @@ import { loadSettings } from '../../schemas/settings.ts';
 /**
  * The API processes of a host serving one lake share its top indexes (ingest/lake/top-index.ts, LAKE_TOP_INDEX_DIR):
  * a real server in its own process builds them; a second reader in this process attaches its files and builds none,
- * keeps reading them after that server is killed, and the files go with their last living user.
+ * keeps reading them after that server is killed; the last living user keeps them for the next start, and they go
+ * once the lake does.
  */
 let dataDir = '';
 let indexDir = '';
@@ -45,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('top indexes shared by the API processes of a host', () => {
-  it('a second process attaches the indexes the first built, keeps them when the first dies, and the last user removes them', async () => {
+  it('a second process attaches the indexes the first built, keeps them when the first dies; kept for a restart, they go with the lake', async () => {
     // The server builds the indexes of holdings_13f and holdings_13f_by_manager off the request path, after it
     // listens, and logs each build.
     const logged = () => [...server!.stderr().matchAll(/top index ([0-9a-f]+) built/g)].map((m) => `filings-top-${m[1]}.duckdb`);
@@ -73,8 +74,18 @@ describe('top indexes shared by the API processes of a host', () => {
     } finally {
       await lake.close();
     }
-    // The last living user gone: the indexes go; the dead server's marks go at the next reader's opening.
-    expect(folder().indexes).toEqual([]);
+    // The last living user closed: the indexes are kept for the next start, which attaches them and builds none.
+    expect(folder().indexes.sort()).toEqual(built);
+    const restarted = await openLake(join(dataDir, 'lake'), { refreshMs: 0, topIndexDir: indexDir, hooks: { onTopIndexBuild: (id) => builds.push(id) } });
+    try {
+      await restarted.preloaded();
+      expect(restarted.topRelation('holdings_13f', await restarted.partitions('holdings_13f'))).not.toBeNull();
+      expect(builds).toEqual([]);
+    } finally {
+      await restarted.close();
+    }
+    // The lake removed: the next reader's opening removes its indexes, and the dead server's marks.
+    await rm(join(dataDir, 'lake'), { recursive: true });
     openTopIndexFiles(indexDir);
     expect(readdirSync(indexDir)).toEqual([]);
   }, 120_000);

@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createTestApp } from '../support/harness.ts';
 import dataset13f from '../../ingest/datasets/13f/dataset.ts';
 import { openDuck } from '../../ingest/lake/duck.ts';
 import { createTopIndex, type TopIndex } from '../../ingest/lake/top-index.ts';
+import { openTopIndexFiles } from '../../ingest/lake/top-index-files.ts';
 import { openLakeReader } from '../../ingest/lake/index.ts';
 import { openLake } from '../../api/core/lake.ts';
 import { holdings13f } from '../../schemas/tables/13f.ts';
@@ -44,9 +45,17 @@ async function indexFile(conn: DuckDBConnection, index: TopIndex): Promise<strin
   return String(path);
 }
 
+/** A lake folder for one test (the scope of its indexes), removed after it. */
+function lakeDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'top-index-scope-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /**
  * The top index's files (ingest/lake/top-index-files.ts) are shared by the readers of a host: named by what the index
- * is built from, built by the first reader that needs one, attached by the others, removed with their last user.
+ * is built from, built by the first reader that needs one, attached by the others, removed with their last user
+ * unless that user closes while the lake is there (then kept for the next start).
  */
 describe('top index files', () => {
   it('two readers of the same copies build the index once and share its file, which goes with its last user', async () => {
@@ -78,6 +87,47 @@ describe('top index files', () => {
     // b still uses its first index until its next build retires it: the file stays while it is attached.
     expect(existsSync(file)).toBe(true);
     await ib.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('the last reader to close keeps the index while its lake is there: a restart attaches it; newer data or the lake gone removes it', async () => {
+    const dir = indexDir();
+    const lake = lakeDir();
+    const built: string[] = [];
+    const onBuild = (id: string) => built.push(id);
+    const a = await withCopy();
+    const ia = await createTopIndex(a.instance, lake, { dir, onBuild });
+    ia.update(spec, copies('f1'), '');
+    await ia.settled();
+    // Replaced by a build over newer copies: still attached here (a page may hold it), and not kept.
+    ia.update(spec, copies('f2'), '');
+    await ia.settled();
+    const file = await indexFile(a.conn, ia);
+    const note = `filings-top-${built[1].slice(0, 16)}.lake`;
+    expect(built[0].slice(0, 16)).toBe(built[1].slice(0, 16));
+    await ia.close();
+    expect(readdirSync(dir).sort()).toEqual([basename(file), note].sort());
+    // A restart on the same copies: the kept file is attached, nothing built.
+    const b = await withCopy();
+    const ib = await createTopIndex(b.instance, lake, { dir, onBuild });
+    ib.update(spec, copies('f2'), '');
+    await ib.settled();
+    expect(built).toHaveLength(2);
+    expect(await indexFile(b.conn, ib)).toBe(file);
+    await ib.close();
+    // The data changed while no reader ran: the next reader builds the new index and removes the kept one.
+    const c = await withCopy();
+    const ic = await createTopIndex(c.instance, lake, { dir, onBuild });
+    ic.update(spec, copies('f3'), '');
+    await ic.settled();
+    expect(built).toHaveLength(3);
+    expect(existsSync(file)).toBe(false);
+    const newer = await indexFile(c.conn, ic);
+    await ic.close();
+    expect(readdirSync(dir).sort()).toEqual([basename(newer), note].sort());
+    // The lake folder gone: the next opening removes its index and its note.
+    rmSync(lake, { recursive: true });
+    openTopIndexFiles(dir);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -122,7 +172,7 @@ describe('top index files', () => {
     await Promise.all([ia.close(), ib.close(), ic.close()]);
   });
 
-  it('opening removes what dead readers left and indexes no living reader uses; keeps what living ones use', async () => {
+  it('opening removes what dead readers left and indexes no living reader uses of lakes gone; keeps the others', async () => {
     const dir = indexDir();
     const dead = deadPid();
     const names = {
@@ -137,13 +187,23 @@ describe('top index files', () => {
       oldDead: `filings-top-${dead}-deadbeef.duckdb`,
       oldLive: `filings-top-${process.pid}-cafebabe.duckdb`,
       other: 'notes.txt',
+      // Kept by the last reader of a lake still there; and of a lake removed since.
+      kept: `filings-top-${'d'.repeat(16)}${'1'.repeat(16)}.duckdb`,
+      keptNote: `filings-top-${'d'.repeat(16)}.lake`,
+      orphan: `filings-top-${'e'.repeat(16)}${'1'.repeat(16)}.duckdb`,
+      orphanNote: `filings-top-${'e'.repeat(16)}.lake`,
+      deadNoteScratch: `filings-top-${'e'.repeat(16)}.${dead}-00000004.tmp`,
     };
     for (const n of Object.values(names)) writeFileSync(join(dir, n), '');
     writeFileSync(join(dir, names.deadLock), `${dead}-00000001`);
     writeFileSync(join(dir, names.liveLock), `${process.pid}-00000003`);
+    writeFileSync(join(dir, names.keptNote), lakeDir());
+    writeFileSync(join(dir, names.orphanNote), join(tmpdir(), 'top-index-no-such-lake'));
     const { instance } = await withCopy();
     const index = await createTopIndex(instance, 'lake', { dir });
-    expect(readdirSync(dir).sort()).toEqual([names.liveUse, names.used, names.building, names.liveLock, names.oldLive, names.other].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [names.liveUse, names.used, names.building, names.liveLock, names.oldLive, names.other, names.kept, names.keptNote].sort(),
+    );
     await index.close();
   });
 
