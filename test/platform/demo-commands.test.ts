@@ -16,6 +16,7 @@ import { ROUTES } from '../../api/routes.ts';
 import { createHttpClient } from '../../ingest/sources/common/index.ts';
 import { loadSettings, type Settings } from '../../schemas/settings.ts';
 import { buildDemoLake } from '../support/demo-lake.ts';
+import { freePort } from '../support/processes.ts';
 
 /**
  * Issue #17: `make demo` shows every endpoint working offline. Builds the demo as `api/demo.ts` does (the demo lake,
@@ -24,15 +25,6 @@ import { buildDemoLake } from '../support/demo-lake.ts';
  * must answer 200 with data, the monitor → webhook flow included (one monitoring cycle driven by hand, as the
  * server's worker would run it).
  */
-
-/** A free loopback port for the receiver: the endpoint URL naming it is written before the receiver starts. */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('make demo: every printed command answers 200 with data, offline', () => {
   let dataDir: string;
@@ -46,6 +38,7 @@ describe('make demo: every printed command answers 200 with data, offline', () =
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'demo-commands-'));
+    // A free port for the receiver: the endpoint URL naming it is written before the receiver starts.
     settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO: 'on', DEMO_RECEIVER_PORT: String(await freePort()) });
     await buildDemoLake(settings);
     run = await prepareDemo(settings, { withWebhook: true });

@@ -58,7 +58,7 @@ beforeAll(async () => {
     NODE_EXTRA_CA_CERTS: caFile,
   };
   servers = await Promise.all([startApiProcess(env), startApiProcess(env)]);
-  // initdb, an ingest and two server processes starting (TypeScript loader, every route): minutes on a busy machine.
+  // initdb, an ingest and two server processes starting (each as `npm start`): minutes on a busy machine.
 }, 300_000);
 
 afterAll(async () => {

@@ -1,5 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { type Agent, request } from 'node:http';
+import { execFile, spawn } from 'node:child_process';
+import { type Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 /** How a command ended: a non-zero exit is an outcome, not a throw. */
@@ -37,7 +39,7 @@ export function outcomeWithoutReader(cmd: string, args: string[], opts: { env?: 
   });
 }
 
-/** An API server in its own process (test/platform/scale-out-child.ts), and how to stop it. */
+/** An API server in its own process, started as `npm start` starts it, and how to stop it. */
 export interface ApiProcess {
   port: number;
   pid: number;
@@ -49,31 +51,46 @@ export interface ApiProcess {
   stderr(): string;
 }
 
-/** Starts the real server in a child process with `env` added; resolves once it listens. */
-export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/platform/scale-out-child.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** A loopback port free now (for a server whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/**
+ * Starts the real server as `npm start` does (api/main.ts from its bundle, through ingest/cli-launch.cjs) with `env`
+ * added, on a free loopback port; resolves once it answers `/healthz`. Its log is silent unless `env` sets LOG_LEVEL,
+ * so the port is chosen here rather than read from its "listening" line.
+ */
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['ingest/cli-launch.cjs', 'api'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (c) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c) => {
-      out += c;
-      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
-      if (!line) return;
-      const { port } = JSON.parse(line) as { port: number };
-      const end = (signal: NodeJS.Signals) =>
-        new Promise<void>((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill(signal);
-        });
-      resolve({ port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), stderr: () => stderr });
+  child.stderr.on('data', (c) => (stderr += c));
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  // Polled (the caller's timeout bounds it): a server starting answers nothing, or a refused connection, until it listens.
+  for (;;) {
+    if (ended()) throw new Error(`API process exited (${child.exitCode ?? child.signalCode}) before it answered: ${stderr.slice(-800)}`);
+    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    await sleep(50);
+  }
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((done) => {
+      if (ended()) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
     });
-    child.once('exit', (code) => reject(new Error(`API process exited (${code}) before listening: ${stderr.slice(-800)}`)));
-  });
+  return { port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), stderr: () => stderr };
 }
 
 /** GETs `path` from a loopback port through `agent` (bounded sockets); resolves to the status. */
