@@ -78,7 +78,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main().catch((err) => {
-  console.error((err as Error).message);
-  return 1;
-});
+// No top-level await: `npm run keys` runs this as a CommonJS bundle (ingest/cli-bundle.cjs).
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    console.error((err as Error).message);
+    process.exitCode = 1;
+  },
+);

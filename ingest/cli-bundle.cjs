@@ -5,8 +5,9 @@ const { dirname, join, relative, resolve } = require('node:path');
 
 /**
  * The prebuilt processes: `npm run sql` (ingest/sql-cli.ts → dist/sql.cjs), `npm run ingest` (ingest/cli.ts →
- * dist/ingest.cjs) and the API server `npm start` (api/main.ts → dist/api.cjs), each bundled by esbuild with what it
- * imports into one CommonJS file under dist/ (gitignored), rebuilt whenever a source it was built from changes;
+ * dist/ingest.cjs), the API server `npm start` (api/main.ts → dist/api.cjs), `npm run keys` (api/keys-cli.ts) and
+ * `npm run events` (ingest/events-cli.ts), each bundled by esbuild with what it imports into one CommonJS file
+ * under dist/ (gitignored), rebuilt whenever a source it was built from changes;
  * ingest/cli-launch.cjs runs them. Why: through the tsx loader a cold start cost 1.5 s of CPU for the sql CLI
  * against 0.55 s bundled (docs/analyst-sql.md, "Start-up"), 2.4-2.6 s for `ingest --list` (tsx transpiles every
  * dataset module) against 0.56-0.65 s, and the API server's start to listening 2.9 s against 1.2 s (both in
@@ -63,6 +64,10 @@ const TARGETS = {
   ingest: { root: ROOT, entry: 'ingest/cli.ts', outFile: join(ROOT, 'dist', 'ingest.cjs'), modules: [DATASETS] },
   /** @type {BundleTarget} */
   api: { root: ROOT, entry: 'api/main.ts', outFile: join(ROOT, 'dist', 'api.cjs'), modules: [DATASETS, MIGRATIONS] },
+  /** @type {BundleTarget} */
+  keys: { root: ROOT, entry: 'api/keys-cli.ts', outFile: join(ROOT, 'dist', 'keys.cjs'), modules: [MIGRATIONS] },
+  /** @type {BundleTarget} */
+  events: { root: ROOT, entry: 'ingest/events-cli.ts', outFile: join(ROOT, 'dist', 'events.cjs') },
 };
 
 /**

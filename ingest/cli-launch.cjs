@@ -4,10 +4,11 @@ const { join } = require('node:path');
 const { ensureBundle, TARGETS } = require('./cli-bundle.cjs');
 
 /**
- * `npm run sql`, `npm run ingest` and `npm start` (`node ingest/cli-launch.cjs <sql|ingest|api> [arguments]`): runs
- * the process's prebuilt bundle (built on first use, rebuilt when a source changed: ingest/cli-bundle.cjs), so it
- * starts as plain Node with the DuckDB binding, no TypeScript loader. Should the bundle not build (no esbuild, a
- * read-only checkout), the sources run through tsx instead: slower, same output and exit codes.
+ * `npm run sql`, `npm run ingest`, `npm start`, `npm run keys` and `npm run events` (`node ingest/cli-launch.cjs
+ * <sql|ingest|api|keys|events> [arguments]`): runs the process's prebuilt bundle (built on first use, rebuilt when a
+ * source changed: ingest/cli-bundle.cjs), so it starts as plain Node with the DuckDB binding, no TypeScript loader.
+ * Should the bundle not build (no esbuild, a read-only checkout), the sources run through tsx instead: slower, same
+ * output and exit codes.
  */
 const name = process.argv[2] ?? '';
 if (!Object.hasOwn(TARGETS, name)) {

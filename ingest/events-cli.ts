@@ -52,4 +52,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+// No top-level await: `npm run events` runs this as a CommonJS bundle (ingest/cli-bundle.cjs).
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exitCode = 1;
+  },
+);

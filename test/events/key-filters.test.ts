@@ -148,7 +148,7 @@ describe('events: per-file key filters skip the days that cannot hold a key', ()
 
       const files = (await Promise.all(days.map((d) => readdir(d)))).flat().filter((f) => f.endsWith('.parquet')).length;
       expect(files).toBeGreaterThanOrEqual(DAYS);
-      const run = await commandOutcome(process.execPath, ['--import', 'tsx', 'ingest/events-cli.ts', 'key-filters'], {
+      const run = await commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'events', 'key-filters'], {
         env: { DATA_DIR: app.settings.dataDir },
       });
       expect(run.stderr).toContain(`[key-filters] ${files}/${files} file(s)`);
@@ -167,7 +167,7 @@ describe('events: per-file key filters skip the days that cannot hold a key', ()
       expect(daysRead().length).toBeLessThanOrEqual(2);
       expect(await ids('cik=0000000300', 100)).toEqual(await plain('entity_cik', '0000000300'));
       // Again: nothing left to write.
-      const again = await commandOutcome(process.execPath, ['--import', 'tsx', 'ingest/events-cli.ts', 'key-filters', '--quiet'], {
+      const again = await commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'events', 'key-filters', '--quiet'], {
         env: { DATA_DIR: app.settings.dataDir },
       });
       expect(again.stdout).toContain(`0 key filter(s) written; ${files} events file(s) in all`);

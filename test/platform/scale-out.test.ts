@@ -89,7 +89,7 @@ describe('two API processes on one PostgreSQL state store', () => {
   it('npm run keys opens the shared store directly: the key it creates works on both processes', async (ctx) => {
     if (!state) return ctx.skip(skipped);
     const env = { ...process.env, DATA_DIR: dataDir, STATE_DATABASE_URL: url, LOG_LEVEL: 'silent' };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--json'], { env });
+    const { stdout } = await promisify(execFile)(process.execPath, ['ingest/cli-launch.cjs', 'keys', 'create', '--plan', 'builder', '--json'], { env });
     const created = JSON.parse(stdout) as { key: string; plan: string };
     expect(created.plan).toBe('builder');
     const agent = new Agent({ keepAlive: false });

@@ -57,7 +57,7 @@ describe('npm start: the server runs from its bundle', () => {
   });
 
   it('serves every area on a state store its bundled migrations made', async () => {
-    const created = await commandOutcome(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--json'], {
+    const created = await commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'keys', 'create', '--plan', 'builder', '--json'], {
       env: { DATA_DIR: dataDir },
     });
     expect(created.code, created.stderr).toBe(0);
@@ -89,5 +89,31 @@ describe('npm start: the server runs from its bundle', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(join(dataDir, 'admin.sock'))).toBe(false);
+  });
+});
+
+/**
+ * `npm run keys` runs from its bundle too (dist/keys.cjs), which holds the areas' migrations as the server's does: with
+ * no server running it opens the state file itself, on a fresh data folder migrating it first.
+ */
+describe('npm run keys: from its bundle, on a state store of its own making', () => {
+  it('creates a key in a fresh store, lists it, revokes it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keys-bundle-'));
+    try {
+      const keys = (...args: string[]) => commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'keys', ...args], { env: { DATA_DIR: dir } });
+      const created = await keys('create', '--plan', 'starter', '--name', 'bundled', '--json');
+      expect(created.code, created.stderr).toBe(0);
+      const { id } = JSON.parse(created.stdout) as { id: string };
+      const listed = await keys('list');
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as { id: string; name: string; plan: string }[]).map((k) => [k.id, k.name, k.plan])).toEqual([
+        [id, 'bundled', 'starter'],
+      ]);
+      expect(JSON.parse((await keys('revoke', id)).stdout)).toEqual({ revoked: true });
+      expect((await keys('bogus')).code).toBe(2);
+      expect(readStamp(TARGETS.keys)?.folders).toEqual({ api: ['monitors', 'webhooks'] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -30,7 +30,7 @@ describe('server process with concurrent ingest and key management', () => {
   });
 
   it('npm run keys works while the server holds the state store (admin socket)', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'create', '--plan', 'builder', '--name', 'ci', '--json'], {
+    const { stdout } = await run(process.execPath, ['ingest/cli-launch.cjs', 'keys', 'create', '--plan', 'builder', '--name', 'ci', '--json'], {
       env: env(),
     });
     const created = JSON.parse(stdout);
@@ -38,9 +38,9 @@ describe('server process with concurrent ingest and key management', () => {
     const r = await fetch(`${base}/v1/account`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(r.status).toBe(200);
     expect(((await r.json()) as any).data[0].plan).toBe('builder');
-    const list = JSON.parse((await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'list'], { env: env() })).stdout);
+    const list = JSON.parse((await run(process.execPath, ['ingest/cli-launch.cjs', 'keys', 'list'], { env: env() })).stdout);
     expect(list.some((k: any) => k.id === created.id && !('key_hash' in k))).toBe(true);
-    await run(process.execPath, ['--import', 'tsx', 'api/keys-cli.ts', 'revoke', created.id], { env: env() });
+    await run(process.execPath, ['ingest/cli-launch.cjs', 'keys', 'revoke', created.id], { env: env() });
     const after = await fetch(`${base}/v1/account`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(after.status).toBe(401);
   });
