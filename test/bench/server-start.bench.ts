@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBundle, TARGETS } from '../../ingest/cli-bundle.cjs';
-import { type BenchResult, childrenCpuMs, percentile } from './support.ts';
+import { type BenchResult, interleavedChildRuns, percentile } from './support.ts';
 
 /**
  * The API server's start, to the moment it listens: `npm start` (its bundle, dist/api.cjs, through the launcher)
@@ -49,29 +49,20 @@ export default async function serverStartBench(): Promise<BenchResult[]> {
   const root = await mkdtemp(join(tmpdir(), 'bench-server-start-'));
   try {
     await ensureBundle(TARGETS.api); // a build on first use is not a start
-    const commands: Record<string, () => Promise<number>> = {
+    const commands = {
       bundle: () => untilListening(['ingest/cli-launch.cjs', 'api'], { DATA_DIR: join(root, 'bundle') }),
       tsx: () => untilListening(['--import', 'tsx', 'api/main.ts'], { DATA_DIR: join(root, 'tsx') }),
       floor: () => untilListening(['-e', FLOOR], {}),
     };
     for (const run of Object.values(commands)) await run(); // the state stores made: every timed start is a restart
-    const wall: Record<string, number[]> = {};
-    const cpu: Record<string, number[]> = {};
-    const loadBefore = loadavg()[0];
-    for (let i = 0; i < RUNS; i++) {
-      for (const [name, run] of Object.entries(commands)) {
-        const cpuBefore = childrenCpuMs();
-        (wall[name] ??= []).push(await run());
-        (cpu[name] ??= []).push(childrenCpuMs() - cpuBefore);
-      }
-    }
-    const figures = (name: string) => ({ listen_p50_ms: percentile(wall[name], 50), cpu_p50_ms: percentile(cpu[name], 50) });
+    const { wall, cpu, load } = await interleavedChildRuns(commands, RUNS);
+    const figures = (name: keyof typeof commands) => ({ listen_p50_ms: percentile(wall[name], 50), cpu_p50_ms: percentile(cpu[name], 50) });
     return [
       { name: 'API server start to listening: npm start (bundle)', figures: figures('bundle') },
       { name: 'the same server through tsx (the sources, before the bundle)', figures: figures('tsx') },
       {
         name: 'floor: bare Node + DuckDB binding + an HTTP listener',
-        figures: { ...figures('floor'), runs: RUNS, load_avg: `${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}` },
+        figures: { ...figures('floor'), runs: RUNS, load_avg: load },
       },
     ];
   } finally {

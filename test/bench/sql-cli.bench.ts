@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import holdings13f from '../../ingest/datasets/13f/dataset.ts';
 import { runIngest } from '../../ingest/pipeline/runner.ts';
 import { ensureBundle, TARGETS } from '../../ingest/cli-bundle.cjs';
 import { loadSettings } from '../../schemas/settings.ts';
-import { childrenCpuMs, percentile, processWallMs, type BenchResult } from './support.ts';
+import { interleavedChildRuns, percentile, processWallMs, type BenchResult } from './support.ts';
 
 /**
  * The analyst path's cold start (issue #17: under 2 s): `npm run sql` with one query, a fresh process each time,
@@ -46,17 +46,7 @@ export default async function sqlCliBench(): Promise<BenchResult[]> {
       viaTsx: () => processWallMs(['--import', 'tsx', 'ingest/sql-cli.ts', REAL_QUERY], env),
     };
     type Command = keyof typeof commands;
-    const wall: Record<string, number[]> = {};
-    const cpu: Record<string, number[]> = {};
-    const loadBefore = loadavg()[0];
-    for (let i = 0; i < RUNS; i++) {
-      for (const [name, run] of Object.entries(commands)) {
-        const cpuBefore = childrenCpuMs();
-        (wall[name] ??= []).push(await run());
-        (cpu[name] ??= []).push(childrenCpuMs() - cpuBefore);
-      }
-    }
-    const load = `${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}`;
+    const { wall, cpu, load } = await interleavedChildRuns(commands, RUNS);
     const figures = (ours: Command, bare?: Command) => ({
       p50_ms: percentile(wall[ours], 50),
       ...(bare ? { bare_p50_ms: percentile(wall[bare], 50) } : {}),

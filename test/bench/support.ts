@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { ensureBundle, TARGETS } from '../../ingest/cli-bundle.cjs';
 
@@ -119,6 +120,29 @@ export async function processWallMs(args: string[], env: Record<string, string> 
     child.stderr.on('data', (c) => (err += c));
     child.on('close', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`))));
   });
+}
+
+/**
+ * Runs each command (one child process to its end, resolving to its wall time) `runs` times, interleaved so that all
+ * see the same load: per command its wall times and the CPU of the children it ran (`childrenCpuMs`), and the load
+ * average before → after.
+ */
+export async function interleavedChildRuns<K extends string>(
+  commands: Record<K, () => Promise<number>>,
+  runs: number,
+): Promise<{ wall: Record<K, number[]>; cpu: Record<K, number[]>; load: string }> {
+  const names = Object.keys(commands) as K[];
+  const wall = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  const loadBefore = loadavg()[0];
+  for (let i = 0; i < runs; i++) {
+    for (const name of names) {
+      const cpuBefore = childrenCpuMs();
+      wall[name].push(await commands[name]());
+      cpu[name].push(childrenCpuMs() - cpuBefore);
+    }
+  }
+  return { wall, cpu, load: `${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}` };
 }
 
 /**
