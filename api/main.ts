@@ -14,11 +14,14 @@ async function main(): Promise<void> {
   const running = await startServer(settings, { monitoring: demo?.monitoring });
   for (const note of demo?.notes ?? []) running.services.log.info(note);
   running.services.log.info(`listening on http://${settings.HOST}:${running.port} (docs: /docs, OpenAPI: /openapi.json)`);
-  const stop = async () => {
-    await running.close();
-    await demo?.close();
-    process.exit(0);
-  };
+  // Once: a second signal (Ctrl-C in a terminal reaches the launcher and this process both) waits for the first stop.
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await running.close();
+      await demo?.close();
+      process.exit(0);
+    })());
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

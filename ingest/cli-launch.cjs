@@ -24,9 +24,17 @@ if (!Object.hasOwn(TARGETS, name)) {
       console.error(
         `${name}: could not build the bundle (${String(err instanceof Error ? err.message : err).split('\n')[0]}); running the sources through tsx`,
       );
-      const { spawnSync } = require('node:child_process');
-      const child = spawnSync(process.execPath, ['--import', 'tsx', join(target.root, target.entry), ...process.argv.slice(2)], { stdio: 'inherit' });
-      process.exitCode = child.status ?? 1;
+      const { spawn } = require('node:child_process');
+      const child = spawn(process.execPath, ['--import', 'tsx', join(target.root, target.entry), ...process.argv.slice(2)], { stdio: 'inherit' });
+      // The stop signals reach the sources as they reach a bundle run in this process: an operator's SIGTERM (or a
+      // container's, this being its first process) stops the server gracefully instead of leaving it orphaned.
+      /** @type {NodeJS.Signals[]} */
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+      for (const signal of signals) process.on(signal, () => child.kill(signal));
+      child.on('exit', (code, signal) => {
+        process.exitCode = code ?? (signal ? 128 + require('node:os').constants.signals[signal] : 1);
+        for (const s of signals) process.removeAllListeners(s);
+      });
     },
   );
 }

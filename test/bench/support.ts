@@ -150,7 +150,7 @@ export async function interleavedChildRuns<K extends string>(
  * which include their own waited-for children, npm's for instance); NaN elsewhere. Unlike wall time it hardly moves
  * with the machine's load, so it compares runs measured on a busy shared machine.
  */
-export function childrenCpuMs(): number {
+function childrenCpuMs(): number {
   try {
     const perSecond = clockTicksPerSecond(); // first: its getconf child would count otherwise
     const fields = readFileSync('/proc/self/stat', 'utf8')

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,5 +121,48 @@ describe('ingest bundle: the same CLI as the sources', () => {
     expect(viaTsx.code).toBe(0);
     expect(bundled.stdout).toMatch(/^ {2}13f +/m);
     expect(readStamp(TARGETS.ingest)?.folders?.['ingest/datasets']).toContain('whistleblower');
+  });
+});
+
+/**
+ * Where the bundle cannot be built (esbuild is a development dependency: an install without them has none), the
+ * launcher says so on stderr and runs the sources through tsx: the same arguments, output and exit code. A copy of the
+ * launcher and the bundler in a folder with no node_modules above it cannot load esbuild, as such an install.
+ */
+describe('cli launcher: without esbuild, the sources through tsx', () => {
+  it('runs the entry with its arguments and exit code, after one line on stderr, and passes the stop signals on', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cli-launch-no-esbuild-'));
+    try {
+      await mkdir(join(root, 'ingest'));
+      for (const file of ['cli-launch.cjs', 'cli-bundle.cjs']) await copyFile(join('ingest', file), join(root, 'ingest', file));
+      await writeFile(
+        join(root, 'ingest', 'sql-cli.ts'),
+        'const args: string[] = process.argv.slice(2);\nconsole.log(JSON.stringify(args));\nprocess.exitCode = 3;\n',
+      );
+      const run = await outcome(process.execPath, [join(root, 'ingest', 'cli-launch.cjs'), 'sql', 'SELECT 1', '--json']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('["SELECT 1","--json"]\n');
+      expect(run.stderr).toMatch(/^sql: could not build the bundle \(Cannot find module 'esbuild'.*\); running the sources through tsx\n$/);
+
+      // A server stopped through the launcher stops gracefully: the launcher passes SIGTERM on and exits with its code.
+      await writeFile(
+        join(root, 'ingest', 'sql-cli.ts'),
+        "const timer = setInterval(() => {}, 1000);\nprocess.on('SIGTERM', () => { clearInterval(timer); console.log('stopped'); });\nconsole.log('ready');\n",
+      );
+      const child = spawn(process.execPath, [join(root, 'ingest', 'cli-launch.cjs'), 'sql'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      await new Promise<void>((ready) =>
+        child.stdout.on('data', (c) => {
+          stdout += c;
+          if (stdout.includes('ready')) ready();
+        }),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout).toBe('ready\nstopped\n');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
