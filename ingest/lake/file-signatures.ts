@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows, sqlString } from './duck.ts';
 import { forEachBounded } from './bounded.ts';
 
@@ -24,11 +25,27 @@ const known = new Map<string, Known>();
 const MAX_KNOWN = 200_000;
 const STAT_CONCURRENCY = 16;
 
-/** Reads the footers of `files` in a throwaway DuckDB: path → signature. */
+let footerReader: Promise<DuckDBInstance> | null = null;
+
+/**
+ * The process's DuckDB for reading footers, made on first use and kept: a connection of its own per read. Creating an
+ * instance costs ≈ 16 ms of CPU, and a reader's open read each table's footers in one: 35 instances, 0.56 s of a 1.1 s
+ * open of the demo lake (35 tables). It holds no data and caches no metadata, so keeping it costs nothing but its
+ * handle.
+ */
+function footerInstance(): Promise<DuckDBInstance> {
+  footerReader ??= openDuck(':memory:', { threads: '1' }).then(({ instance, conn }) => {
+    conn.closeSync();
+    return instance;
+  });
+  return footerReader;
+}
+
+/** Reads the footers of `files`: path → signature. */
 async function readSignatures(files: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!files.length) return out;
-  const { instance, conn } = await openDuck(':memory:', { threads: '1' });
+  const conn = await (await footerInstance()).connect();
   try {
     const rows = await queryRows(
       conn,
@@ -38,7 +55,6 @@ async function readSignatures(files: string[]): Promise<Map<string, string>> {
     for (const r of rows) out.set(String(r.f), String(r.cols));
   } finally {
     conn.closeSync();
-    instance.closeSync();
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
+import { fileSignatures } from '../../ingest/lake/file-signatures.ts';
 import { openLakeReader } from '../../ingest/lake/reader.ts';
 import { eventsTable } from '../../schemas/tables/events.ts';
 import { writeEventDays } from '../support/event-days.ts';
@@ -75,5 +76,26 @@ describe('column signatures shared by the readers of a process', () => {
     await rename(`${file}.tmp`, file);
     expect(await openAndCount()).toEqual({ footers: 1, rows: 12, tickers: 4 });
     expect(await openAndCount()).toEqual({ footers: 0, rows: 12, tickers: 4 });
+  });
+
+  it('readers opening at once read their footers side by side through the process’s one footer database', async () => {
+    // Files none of them has seen: each set's footers are read, concurrently, and each answer is its own files'.
+    const other = join(dir, 'other');
+    await mkdir(other);
+    await writeEventDays(other, 6, 2);
+    const days = (await readdir(join(other, eventsTable.name))).sort();
+    const files = await Promise.all(
+      days.map(async (d) => {
+        const [name] = (await readdir(join(other, eventsTable.name, d))).filter((f) => f.endsWith('.parquet'));
+        return join(other, eventsTable.name, d, name);
+      }),
+    );
+    const sets = [files.slice(0, 2), files.slice(2, 4), files.slice(4), files];
+    const read = await Promise.all(sets.map((set) => fileSignatures(set)));
+    for (const [i, set] of sets.entries()) {
+      expect([...read[i].keys()].sort()).toEqual([...set].sort());
+      expect(new Set(read[i].values()).size).toBe(1);
+    }
+    expect(read[0].get(files[0])).toMatch(/entity_ticker:/);
   });
 });
