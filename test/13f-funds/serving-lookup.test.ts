@@ -176,6 +176,28 @@ describe('serving copy lookups', () => {
     }
   });
 
+  it('a copy is attached only when its rows hold the table’s columns now, and counts its top table only when of the same', async () => {
+    const table = { ...spec, summary: { key: 'n', max: 'amount' } };
+    const { conn, instance, file, attached } = await copyOf('columns', `'Filer ' || (i // 20)`, table);
+    try {
+      expect(attached).not.toBeNull();
+      await conn.run('DETACH c');
+      const copy = join(dir, 'part=columns', 'data.duckdb');
+      const fp = await fileFingerprint(file);
+      const columns = Object.keys(allColumns(table));
+      // The table gained a column since the copy was written: the copy is not read (its Parquet file is).
+      expect(await attachServing(conn, 'd', copy, fp, [...columns, 'added'])).toBeNull();
+      // A top table not of the rows' columns counts as none.
+      await conn.run(`ATTACH '${copy}' AS e`);
+      await conn.run('ALTER TABLE e.top DROP COLUMN amount');
+      await conn.run('DETACH e');
+      expect((await attachServing(conn, 'f', copy, fp, columns))?.top).toBe(false);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  });
+
   it('a table refuses a lookup column that pages partition, sort, key or summarize by, and a key or column it lacks', () => {
     const base = { ...spec, servingLookup: undefined };
     expect(() => defineTable({ ...base, servingLookup: { key: 'filing', columns: ['amount'] } })).toThrow(
