@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBundle, readStamp, TARGETS } from '../../ingest/cli-bundle.cjs';
-import { commandOutcome } from '../support/processes.ts';
+import { type ApiProcess, commandOutcome, startApiProcess } from '../support/processes.ts';
 
 /**
  * `npm start` runs the server's prebuilt bundle (dist/api.cjs, api/main.ts; ingest/cli-bundle.cjs) through the
@@ -16,32 +15,18 @@ import { commandOutcome } from '../support/processes.ts';
  */
 describe('npm start: the server runs from its bundle', () => {
   let dataDir: string;
-  let child: ChildProcess;
-  let log = '';
+  let server: ApiProcess | null = null;
   let base: string;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'server-bundle-'));
     await ensureBundle(TARGETS.api);
-    child = spawn(process.execPath, ['ingest/cli-launch.cjs', 'api'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      const onLog = (chunk: Buffer) => {
-        log += chunk;
-        const m = log.match(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
-        if (m) resolve(Number(m[1]));
-      };
-      child.stdout?.on('data', onLog);
-      child.stderr?.on('data', onLog);
-      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${log.slice(-800)}`)));
-    });
-    base = `http://127.0.0.1:${port}`;
+    server = await startApiProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    base = `http://127.0.0.1:${server.port}`;
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await server?.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -84,10 +69,10 @@ describe('npm start: the server runs from its bundle', () => {
     expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
   });
 
-  it('stops on SIGTERM: exit code 0, its admin socket removed', async () => {
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+  it('logs that it listens; stops on SIGTERM: exit code 0, its admin socket removed', async () => {
+    expect(server!.stderr()).toMatch(new RegExp(`listening on http://127\\.0\\.0\\.1:${server!.port} `));
+    expect(await server!.stop()).toBe(0);
+    server = null;
     expect(existsSync(join(dataDir, 'admin.sock'))).toBe(false);
   });
 });

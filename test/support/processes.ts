@@ -43,10 +43,10 @@ export function outcomeWithoutReader(cmd: string, args: string[], opts: { env?: 
 export interface ApiProcess {
   port: number;
   pid: number;
-  /** Stops it as an operator does (SIGTERM: it closes what it holds); resolves when it has exited. */
-  stop(): Promise<void>;
+  /** Stops it as an operator does (SIGTERM: it closes what it holds); resolves with its exit code once it has exited. */
+  stop(): Promise<number | null>;
   /** Kills it as a crash does (SIGKILL: nothing closed); resolves when it has exited and is reaped. */
-  kill(): Promise<void>;
+  kill(): Promise<number | null>;
   /** What it has written to stderr so far (its log, at the LOG_LEVEL given). */
   stderr(): string;
 }
@@ -85,9 +85,9 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
     await sleep(50);
   }
   const end = (signal: NodeJS.Signals) =>
-    new Promise<void>((done) => {
-      if (ended()) return done();
-      child.once('exit', () => done());
+    new Promise<number | null>((done) => {
+      if (ended()) return done(child.exitCode);
+      child.once('exit', (code) => done(code));
       child.kill(signal);
     });
   return { port, pid: child.pid!, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), stderr: () => stderr };
