@@ -34,10 +34,17 @@ let footerReader: Promise<DuckDBInstance> | null = null;
  * handle.
  */
 function footerInstance(): Promise<DuckDBInstance> {
-  footerReader ??= openDuck(':memory:', { threads: '1' }).then(({ instance, conn }) => {
-    conn.closeSync();
-    return instance;
-  });
+  footerReader ??= openDuck(':memory:', { threads: '1' }).then(
+    ({ instance, conn }) => {
+      conn.closeSync();
+      return instance;
+    },
+    (err) => {
+      // Not kept: the next read tries again rather than failing for the life of the process.
+      footerReader = null;
+      throw err;
+    },
+  );
   return footerReader;
 }
 
