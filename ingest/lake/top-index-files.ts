@@ -108,12 +108,10 @@ export function openTopIndexFiles(dir: string): TopIndexFiles {
   /** Whether index `id` is free to remove: no living user marks it, nobody builds it. */
   const unused = (id: string) => !users(id).some(ownerAlive) && !existsSync(lockPath(id));
 
-  /** The owners marking index `id` as used. */
-  function users(id: string): string[] {
+  /** The owners marking index `id` as used, among `names` (the folder's files; listed now when not given). */
+  function users(id: string, names: readonly string[] = readdirSync(dir)): string[] {
     const prefix = `${PREFIX}${id}.`;
-    return readdirSync(dir)
-      .filter((n) => n.startsWith(prefix) && n.endsWith('.use'))
-      .map((n) => n.slice(prefix.length, -'.use'.length));
+    return names.filter((n) => n.startsWith(prefix) && n.endsWith('.use')).map((n) => n.slice(prefix.length, -'.use'.length));
   }
 
   function sweep(): void {
@@ -136,8 +134,10 @@ export function openTopIndexFiles(dir: string): TopIndexFiles {
         if (holder !== null && !ownerAlive(holder)) remove(join(dir, name));
       }
     }
+    // One listing for all: the folder is the system's temp folder by default, thousands of other files.
+    const left = readdirSync(dir);
     for (const id of ids) {
-      if (!users(id).length && !existsSync(lockPath(id)) && !lakeExists(id)) remove(`${base(id)}.duckdb`);
+      if (!users(id, left).length && !existsSync(lockPath(id)) && !lakeExists(id)) remove(`${base(id)}.duckdb`);
     }
     for (const scope of scopes) dropNote(scope);
   }
