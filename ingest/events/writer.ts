@@ -31,10 +31,12 @@ const DRAFT_DDL =
 /**
  * Drafts waiting in the writer's table before they are written out as a file. The table is in memory and a file is
  * sorted by `seq`: one file of a real 13F quarter's 1,229,161 events took the diff stage to 6.0 GB (docs/events.md,
- * "Memory"). SQL drafts run one statement at a time, so a file holds at most this many plus one statement's drafts
- * (a 13F slice of 250,000 lines drafts about 100,000).
+ * "Memory"). SQL drafts run one statement at a time, so a file holds at most this many plus one statement's drafts:
+ * a 13F slice of 250,000 lines drafts about 100,000, so each slice makes a file of its own. At 100,000 two slices
+ * shared a file of ≈ 200,000, whose sort took the second of two 1M-line 13F windows to 1,538–1,553 MB (over the
+ * 1,500 MB target); at 50,000, 1,086–1,101 MB and ≈ 1 s less CPU in its events step.
  */
-const EVENTS_PER_FILE = 100_000;
+const EVENTS_PER_FILE = 50_000;
 
 /**
  * Appends drafts whose dedup_key is not already in the events table (nor repeated within the batch: the first draft
