@@ -51,7 +51,7 @@ export async function writeKeyIndex(conn: DuckDBConnection, spec: TableSpec, ind
 
 /** Writes every key index of `spec` for the data file `dataFile` into folder `dir` (the test and bench lakes' layout). */
 export async function writeKeyIndexes(conn: DuckDBConnection, spec: TableSpec, dataFile: string, dir: string): Promise<void> {
-  for (const index of spec.keyIndexes ?? []) await writeKeyIndex(conn, spec, index, dataFile, join(dir, keyIndexFile(index.key)));
+  for (const index of spec.keyIndexes ?? []) await writeKeyIndex(conn, spec, index, dataFile, keyIndexPath(dir, index));
 }
 
 /** A partition's current index file, and the buckets of its keys when the index declares a bucket (else null). */
@@ -60,11 +60,19 @@ export interface CurrentKeyIndex {
   buckets: ReadonlySet<string> | null;
 }
 
-/**
- * The index `index` in partition folder `dir` when it describes the data there now (`fp`: the partition's
- * `baseDataFingerprint`, its `data.parquet` whatever live append files sit beside it), else null.
- */
-export type KeyIndexCheck = (dir: string, index: KeyIndexSpec, fp: string | null) => Promise<CurrentKeyIndex | null>;
+/** Checks of a reader's key index files against their partitions' data. */
+export interface KeyIndexCheck {
+  /**
+   * The index `index` in partition folder `dir` when it describes the data there now (`fp`: the partition's
+   * `baseDataFingerprint`, its `data.parquet` whatever live append files sit beside it), else null.
+   */
+  current(dir: string, index: KeyIndexSpec, fp: string | null): Promise<CurrentKeyIndex | null>;
+  /** Forgets the index files under folder `dir` other than `keep` (partitions gone from a listing). */
+  forget(dir: string, keep: ReadonlySet<string>): void;
+}
+
+/** Where index `index` of partition folder `dir` is. */
+export const keyIndexPath = (dir: string, index: KeyIndexSpec): string => join(dir, keyIndexFile(index.key));
 
 /**
  * A `KeyIndexCheck` that reads an index's recorded fingerprint (and its keys' buckets) only when the index file or
@@ -73,17 +81,20 @@ export type KeyIndexCheck = (dir: string, index: KeyIndexSpec, fp: string | null
  */
 export function keyIndexChecker(conn: DuckDBConnection): KeyIndexCheck {
   const reads = derivedReads<CurrentKeyIndex | null>();
-  return async (dir, index, fp) => {
-    if (fp === null) return null;
-    const path = join(dir, keyIndexFile(index.key));
-    return reads.get(path, fp, async () => {
-      const columns = index.bucket ? 'data_fingerprint, key_buckets' : 'data_fingerprint';
-      const rows = await queryRows(conn, `SELECT ${columns} FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
-      // An empty index may be of an empty file: nothing to prove with it, read the partition.
-      return rows.length && rows[0].data_fingerprint === fp
-        ? { path, buckets: index.bucket ? new Set((rows[0].key_buckets as unknown[]).map(String)) : null }
-        : null;
-    });
+  return {
+    async current(dir, index, fp) {
+      if (fp === null) return null;
+      const path = keyIndexPath(dir, index);
+      return reads.get(path, fp, async () => {
+        const columns = index.bucket ? 'data_fingerprint, key_buckets' : 'data_fingerprint';
+        const rows = await queryRows(conn, `SELECT ${columns} FROM read_parquet(${sqlString(path)}) LIMIT 1`).catch(() => []);
+        // An empty index may be of an empty file: nothing to prove with it, read the partition.
+        return rows.length && rows[0].data_fingerprint === fp
+          ? { path, buckets: index.bucket ? new Set((rows[0].key_buckets as unknown[]).map(String)) : null }
+          : null;
+      });
+    },
+    forget: (dir, keep) => reads.forget(dir, keep),
   };
 }
 

@@ -9,7 +9,7 @@ import { createTopIndex } from './top-index.ts';
 import { createPartitionHeads, type HeadUpdate, headPartitions, type StoredHead } from './heads.ts';
 import { baseDataFingerprint, readPartitionSummary, type PartitionSummary, SUMMARY_FILE } from './summary.ts';
 import { derivedReads } from './derived-reads.ts';
-import { keyIndexChecker } from './key-index.ts';
+import { keyIndexChecker, keyIndexPath } from './key-index.ts';
 import type { FileKeyFilters } from './key-filter.ts';
 import { createKeyFilterReads } from './key-filter-reads.ts';
 import { catalogMtime, listTable, sameFiles, type TableListing } from './listing.ts';
@@ -176,7 +176,7 @@ export async function openLakeReader(
   let uniformTables = new Set<string>();
   // Per table, per indexed key, per partition value.
   let keyIndexes = new Map<string, ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>>();
-  const currentKeyIndex = keyIndexChecker(conn);
+  const keyIndexCheck = keyIndexChecker(conn);
   // Per table, per partition value, its files' key filters (each file's read once: key-filter-reads.ts).
   let keyFilters = new Map<string, ReadonlyMap<string, readonly FileKeyFilters[] | null>>();
   const filterReads = createKeyFilterReads(lakeDir);
@@ -242,11 +242,14 @@ export async function openLakeReader(
     for (const index of spec.keyIndexes ?? []) {
       const of = new Map<string, IndexedPartition>();
       for (const [value, files] of l.byPartition) {
-        const current = await currentKeyIndex(dirname(files[0]), index, fps.get(value) ?? null);
+        const current = await keyIndexCheck.current(dirname(files[0]), index, fps.get(value) ?? null);
         of.set(value, { index: current?.path ?? null, buckets: current?.buckets ?? null, appended: files.filter(isAppendFile) });
       }
       out.set(index.key, of);
     }
+    // The indexes of partitions gone from the listing are forgotten.
+    const listed = [...l.byPartition.values()].flatMap((files) => (spec.keyIndexes ?? []).map((index) => keyIndexPath(dirname(files[0]), index)));
+    keyIndexCheck.forget(`${tableDir(lakeDir, spec.name)}/`, new Set(listed));
     return out;
   }
 
