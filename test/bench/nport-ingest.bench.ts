@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuck, sqlString } from '../../ingest/lake/duck.ts';
 import { NPORT_HEADERS } from '../../ingest/datasets/nport/sample.ts';
-import { bareCopyInChild, ingestInChild, type BenchResult } from './support.ts';
+import { bareCopyInChild, ingestInChild, ingestTargetFigures, ratio, type BenchResult } from './support.ts';
 
 /**
  * N-PORT ingest of one quarterly data set against the bare engine on the same main members: DuckDB's `read_csv` of
@@ -136,9 +136,10 @@ export async function nportIngestBench(root: string, lines = LINES): Promise<Ben
       figures: {
         cpu_s: Math.round(run.cpuMs / 100) / 10,
         bare_copy_cpu_s: Math.round(bare.cpuMs / 100) / 10,
-        cpu_ratio: Math.round((run.cpuMs / bare.cpuMs) * 100) / 100,
+        cpu_ratio: ratio(run.cpuMs, bare.cpuMs),
         peak_rss_mb: run.peakRssMb,
         bare_copy_peak_rss_mb: bare.peakRssMb,
+        ...ingestTargetFigures(ratio(run.cpuMs, bare.cpuMs), run.peakRssMb),
         wall_s: Math.round(run.ms / 100) / 10,
         rows_per_s: Math.round(lines / (run.ms / 1000)),
       },

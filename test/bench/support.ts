@@ -90,6 +90,22 @@ export async function ingestInChild(
 }
 
 /**
+ * Issue #20 item 3's targets for an ingest against the bare engine (the 13F and N-PORT benches): CPU within this many
+ * times the bare COPY's, and the process's peak RSS within this many MB. Each run prints whether it holds them, so a
+ * miss shows in the bench's output, not only in the figures beside it.
+ */
+export const INGEST_TARGETS = { cpuRatio: 4, peakRssMb: 1500 };
+
+/** The targets beside a run's figures, and whether the run holds each (`cpuRatio` null: a run with no CPU target). */
+export function ingestTargetFigures(cpuRatio: number | null, peakRssMb: number): Record<string, number | string> {
+  return {
+    ...(cpuRatio === null ? {} : { target_cpu_ratio: INGEST_TARGETS.cpuRatio, cpu_target: cpuRatio <= INGEST_TARGETS.cpuRatio ? 'met' : 'missed' }),
+    target_peak_rss_mb: INGEST_TARGETS.peakRssMb,
+    rss_target: peakRssMb <= INGEST_TARGETS.peakRssMb ? 'met' : 'missed',
+  };
+}
+
+/**
  * The bare engine baseline of an ingest bench: DuckDB's `read_csv` of each `[input, output]` straight into a zstd
  * Parquet file, in its own process (`bare-copy-child.ts`), so the CPU (the COPYs alone) and peak RSS are its own.
  */
