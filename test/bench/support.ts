@@ -94,7 +94,7 @@ export async function ingestInChild(
  * times the bare COPY's, and the process's peak RSS within this many MB. Each run prints whether it holds them, so a
  * miss shows in the bench's output, not only in the figures beside it.
  */
-export const INGEST_TARGETS = { cpuRatio: 4, peakRssMb: 1500 };
+const INGEST_TARGETS = { cpuRatio: 4, peakRssMb: 1500 };
 
 /** The targets beside a run's figures, and whether the run holds each (`cpuRatio` null: a run with no CPU target). */
 export function ingestTargetFigures(cpuRatio: number | null, peakRssMb: number): Record<string, number | string> {
