@@ -39,6 +39,18 @@ describe('ingest CLI: refusals, exit codes and --force', () => {
     expect(await rows()).toBe(before);
   });
 
+  it('a run out of memory exits 1, names the limit it ran within and the setting that raises it; the snapshot stays', async () => {
+    const before = await rows();
+    const r = await commandOutcome(process.execPath, ['ingest/cli-launch.cjs', 'ingest', 'advisers', '--quiet', '--from', full], {
+      env: { DATA_DIR: dataDir, INGEST_MEMORY_LIMIT: '1KB' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('advisers: ingest failed: Out of Memory Error');
+    expect(r.stderr).toContain("advisers: the ingest's DuckDB ran within 1KB (INGEST_MEMORY_LIMIT); run it again with more, for example");
+    expect(await rows()).toBe(before);
+    expect(await readdir(join(dataDir, '.work'))).toEqual([]);
+  });
+
   it('a roster zip cut short exits 3 naming it, and --force replaces anyway (exit 0)', async () => {
     const before = await rows();
     const cut = join(dataDir, 'cut');
