@@ -45,10 +45,10 @@ describe('events: per-file key filters skip the days that cannot hold a key', ()
   let app: TestApp;
   const sql: string[] = [];
   beforeAll(async () => {
-    // No timer refresh (LAKE_REFRESH_MS=0): the tests list the lake when they say so. A timer tick that a test's append
-    // set off could list the day again after its filter was set aside, and two listings without it take the file for
-    // filterless for good (key-filter-reads.ts), which failed the filter-renamed-back check once in CI.
-    app = await createTestApp({ routes: eventsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '100000', LAKE_REFRESH_MS: '0' } });
+    // The test app runs no refresh timer (test/support/harness.ts): a tick that a test's append set off could list a day
+    // again after its filter was set aside, and two listings without it take the file for filterless for good
+    // (key-filter-reads.ts).
+    app = await createTestApp({ routes: eventsRoutes, env: { METERING: 'off', RATE_LIMIT_RPS: '100000' } });
     for (let i = 0; i < DAYS; i++) {
       const drafts = companies(i).flatMap((cik) => Array.from({ length: 3 }, (_, j) => draft(i, cik, j)));
       await appendEvents(app.settings, drafts, { now: new Date(START + i * 86_400_000) });

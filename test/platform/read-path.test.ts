@@ -23,6 +23,8 @@ describe('lake listing off the request path', () => {
     app = await createTestApp({
       routes: toyEndpoints,
       extraTables: [firmsTable],
+      // The timer under test (test apps run none by default), its ticks taken by hand.
+      env: { LAKE_REFRESH_MS: '2000' },
       lake: {
         every: (_ms, t) => {
           tick = t;

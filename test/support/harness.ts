@@ -71,7 +71,10 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'filings-test-'));
-  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', ...opts.env });
+  // No lake refresh timer (LAKE_REFRESH_MS=0): a test app lists the lake when the test says so (`ingest` and
+  // `ingestSample` refresh; a test of the timer passes LAKE_REFRESH_MS and its own `lake.every`). A 2 s tick landing
+  // inside a test's steps made a listing the test did not plan: the events key-filter test failed once in CI that way.
+  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', THROTTLE_PAUSE_MS: '1000', HTTP_RETRIES: '1', LAKE_REFRESH_MS: '0', ...opts.env });
   // The stand-ins are on loopback: no politeness limit toward them. The regulator's 10 requests/second would make
   // every stand-in page a fixed wait (the limit itself is tested on the client, test/platform/http-client.test.ts).
   const http = createHttpClient(settings, new PQueue({ concurrency: 16 }));
