@@ -2,9 +2,8 @@ import { parseArgs } from 'node:util';
 import { loadIngesters } from './pipeline/registry.ts';
 import { runIngest } from './pipeline/runner.ts';
 import { IngestRefused } from './pipeline/validate.ts';
-import { loadSettings, type Settings } from '../schemas/settings.ts';
+import { loadSettings } from '../schemas/settings.ts';
 import { dropOutputOnceReaderGone } from './cli-stdout.ts';
-import { workMemoryLimit } from './lake/work-database.ts';
 
 /**
  * `npm run ingest -- <dataset> [--period 2024Q3 | --date YYYY-MM-DD] [--from <dir|file> [--accession <acc>]] [--force]`, `--list`.
@@ -29,20 +28,6 @@ const { values, positionals } = parseArgs({
 });
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-/**
- * For a run DuckDB stopped for want of memory, the limit it ran within, where that limit came from and the setting
- * that raises it: DuckDB's own advice (`SET memory_limit`) is not something a user of this CLI can act on.
- */
-function memoryHint(name: string, err: Error, settings: Settings, datasetLimit: string | undefined): string | null {
-  if (!/Out of Memory Error/i.test(err.message)) return null;
-  const limit = workMemoryLimit(settings, datasetLimit);
-  const from = settings.INGEST_MEMORY_LIMIT ? 'INGEST_MEMORY_LIMIT' : datasetLimit ? `the ${name} dataset's default` : 'the default';
-  return (
-    `${name}: the ingest's DuckDB ran within ${limit} (${from}); run it again with more, for example ` +
-    `INGEST_MEMORY_LIMIT=2GB npm run ingest -- ${name} … (README, "Configuration")`
-  );
-}
 
 async function main(): Promise<number> {
   const ingesters = await loadIngesters();
@@ -100,8 +85,6 @@ async function main(): Promise<number> {
       }
       failed++;
       console.error(`${name}: ingest failed: ${(err as Error).message}`);
-      const hint = memoryHint(name, err as Error, settings, ingesters.find((d) => d.name === name)?.memoryLimit);
-      if (hint) console.error(hint);
     }
   }
   return failed ? 1 : refused ? 3 : 0;

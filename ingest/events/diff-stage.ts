@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { openLakeReader } from '../lake/reader.ts';
 import { startRun } from '../lake/scratch.ts';
-import { memoryBounds, workMemoryLimit } from '../lake/work-database.ts';
+import { explainMemoryError, memoryBounds, workMemoryLimit } from '../lake/work-database.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import { writeEvents, type SqlDrafts } from './writer.ts';
 import { diffHandlers } from './diff.ts';
@@ -36,7 +36,7 @@ export async function runDiffStage(
   const duckSettings = memoryBounds(workMemoryLimit(settings, opts.datasetMemoryLimit), join(scratch.workDir, 'spill'));
   const lake = await openLakeReader(settings.lakeDir, [], {}, { serving: false, duckSettings }).catch(async (err) => {
     await scratch.finish();
-    throw err;
+    throw explainMemoryError(err, settings, opts.datasetMemoryLimit);
   });
   const log = (m: string) => {
     if (!opts.quiet) process.stderr.write(`[events] ${m}\n`);
@@ -52,6 +52,8 @@ export async function runDiffStage(
     }
     Object.assign(summary, await writeEvents(settings, drafts, { lake, sql, workDir: scratch.workDir }));
     log(`${summary.appended} new event(s) appended`);
+  } catch (err) {
+    throw explainMemoryError(err, settings, opts.datasetMemoryLimit);
   } finally {
     await lake.close();
     await scratch.finish();

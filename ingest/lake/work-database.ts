@@ -11,6 +11,25 @@ export function workMemoryLimit(settings: Settings, datasetLimit?: string): stri
   return settings.INGEST_MEMORY_LIMIT ?? datasetLimit ?? DEFAULT_INGEST_MEMORY_LIMIT;
 }
 
+/** DuckDB out of memory within a write's bounds, its message saying which limit and how to raise it. */
+class WorkMemoryError extends Error {}
+
+/**
+ * `err` as it is, unless DuckDB ran out of memory within the bounds `workMemoryLimit` gave: then the same message with
+ * the limit, where it came from and the setting that raises it. DuckDB's own advice (`SET memory_limit`) is nothing an
+ * operator of `npm run ingest`, `npm run events` or the server can act on. Wrapped once: an outer write (an ingest
+ * around its diff stage) passes an inner one's on.
+ */
+export function explainMemoryError(err: unknown, settings: Settings, datasetLimit?: string): unknown {
+  if (err instanceof WorkMemoryError || !(err instanceof Error) || !/Out of Memory Error/i.test(err.message)) return err;
+  const from = settings.INGEST_MEMORY_LIMIT ? 'INGEST_MEMORY_LIMIT' : datasetLimit ? "the dataset's default" : 'the default';
+  return new WorkMemoryError(
+    `${err.message}\nThis ran within ${workMemoryLimit(settings, datasetLimit)} (${from}); ` +
+      'set INGEST_MEMORY_LIMIT to a larger size (for example INGEST_MEMORY_LIMIT=2GB) and run it again (README, "Configuration").',
+    { cause: err },
+  );
+}
+
 /**
  * Opens the scratch DuckDB database (`<workDir>/work.duckdb`) of a write to the lake: an ingest batch, or a live
  * lane's compaction, which rewrites a whole partition and so needs the same bound (it ran on DuckDB's default, 80% of

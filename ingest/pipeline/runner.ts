@@ -20,7 +20,7 @@ import { withLock } from '../lake/lock.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress, type StepTime } from './progress.ts';
-import { openWorkDatabase, workMemoryLimit } from '../lake/work-database.ts';
+import { explainMemoryError, openWorkDatabase, workMemoryLimit } from '../lake/work-database.ts';
 import { findIngester } from './registry.ts';
 import type { Settings } from '../../schemas/settings.ts';
 import type { TableSpec } from '../../schemas/table.ts';
@@ -339,6 +339,8 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
       });
       summary.steps = progress.steps();
       return summary;
+    } catch (err) {
+      throw explainMemoryError(err, settings, def.memoryLimit);
     } finally {
       // Without a manifest nothing staged may survive the run; with one, the next start rolls it forward.
       if (!manifestWritten) {

@@ -46,7 +46,7 @@ describe('ingest CLI: refusals, exit codes and --force', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('advisers: ingest failed: Out of Memory Error');
-    expect(r.stderr).toContain("advisers: the ingest's DuckDB ran within 1KB (INGEST_MEMORY_LIMIT); run it again with more, for example");
+    expect(r.stderr).toContain('This ran within 1KB (INGEST_MEMORY_LIMIT); set INGEST_MEMORY_LIMIT to a larger size');
     expect(await rows()).toBe(before);
     expect(await readdir(join(dataDir, '.work'))).toEqual([]);
   });

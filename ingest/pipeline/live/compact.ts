@@ -7,7 +7,7 @@ import { withLock } from '../../lake/lock.ts';
 import { startRun } from '../../lake/scratch.ts';
 import { createStagingTable } from '../../lake/staging.ts';
 import { appendFiles, partitionRenames, writeStagedPartitions } from '../../lake/writer.ts';
-import { openWorkDatabase, workMemoryLimit } from '../../lake/work-database.ts';
+import { explainMemoryError, openWorkDatabase, workMemoryLimit } from '../../lake/work-database.ts';
 
 /**
  * Folds a partition's live append files back into its `data.parquet` once there are `threshold` or more of them
@@ -38,6 +38,8 @@ export async function compactAppends(settings: Settings, spec: TableSpec, values
       };
       await commitRun(settings.lakeDir, manifest);
       return parts.map((p) => p.value);
+    } catch (err) {
+      throw explainMemoryError(err, settings, datasetMemoryLimit);
     } finally {
       conn.closeSync();
       instance.closeSync();
