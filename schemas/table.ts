@@ -61,7 +61,8 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
   /**
    * VARCHAR columns holding few distinct values per partition (a filing's text repeated on each of its lines). The
    * writer sorts them as ENUM codes built from the staged values and writes the same strings (same Parquet type): the
-   * sort then moves 4 bytes instead of the text (docs/engine-notes.md §4).
+   * sort then moves 4 bytes instead of the text (docs/engine-notes.md §4). The codes follow the values' order, so a
+   * column of `sortBy` may be one: the sort then compares codes, and the rows come out as its text orders them.
    */
   sortAsCodes?: string[];
   /**

@@ -41,17 +41,6 @@ const LOOKUP_TABLE = 'lookup';
 const TOP_TABLE = 'top';
 
 /**
- * The columns a partition file of `spec` is sorted by, ascending, as DuckDB orders them: the writer and the compaction
- * write `data.parquet` with `ORDER BY` the table's `sortBy`. A column the writer sorts as ENUM codes (`sortAsCodes`) is
- * ordered by code, not text, so the order stops before it.
- */
-export function fileOrder(spec: TableSpec): string[] {
-  const codes = new Set(spec.sortAsCodes ?? []);
-  const stop = spec.sortBy.findIndex((c) => codes.has(c));
-  return stop === -1 ? [...spec.sortBy] : spec.sortBy.slice(0, stop);
-}
-
-/**
  * Writes the serving copy of the (staged) data file `dataFile` to `servingFile`, attached to the writer's connection
  * under a name of its own, then checkpointed and detached (no WAL is left beside it).
  */
@@ -86,7 +75,7 @@ export async function writeServingCopy(conn: DuckDBConnection, spec: TableSpec, 
     }
     const digest = lookup ? (await queryRows(conn, lookupDigestSql(`${alias}.${LOOKUP_TABLE}`, lookup.key)))[0].digest : '';
     await conn.run(
-      `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(fileOrder(spec)))} AS ordered_by, ` +
+      `CREATE TABLE ${alias}.${META_TABLE} AS SELECT ${sqlString(fp)} AS data_fingerprint, ${sqlString(JSON.stringify(spec.sortBy))} AS ordered_by, ` +
         `${sqlString(lookup ? JSON.stringify(lookup) : '')} AS lookup, ${sqlString(String(digest))} AS lookup_digest`,
     );
     await conn.run(`CHECKPOINT ${alias}`);

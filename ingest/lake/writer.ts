@@ -203,7 +203,8 @@ export function createSortCodes(conn: DuckDBConnection): SortCodes {
         if (!type) {
           type = sqlIdent(`${prefix}${made.size}`);
           const col = sqlIdent(column);
-          await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL)`);
+          // In value order: an ENUM sorts by code, so a sort column cast to it sorts as its text would.
+          await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL ORDER BY 1)`);
           made.set(key, type);
         }
         out.push({ column, type });

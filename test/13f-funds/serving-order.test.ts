@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inStorageOrder } from '../../api/core/page-order.ts';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
-import { fileOrder, writeServingCopy } from '../../ingest/lake/serving.ts';
-import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
+import { writeServingCopy } from '../../ingest/lake/serving.ts';
 import { allColumns, type TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -66,13 +65,6 @@ describe('serving copies keep their file’s order', () => {
       conn.closeSync();
       instance.closeSync();
     }
-  });
-
-  it('the order a copy claims is the sortBy, up to a column the writer sorts as ENUM codes', () => {
-    expect(fileOrder(holdings13f)).toEqual(['cusip', 'manager_cik', 'accession_number', 'line_no']);
-    expect(fileOrder(holdings13fByManager)).toEqual(['manager_cik', 'cusip', 'accession_number', 'line_no']);
-    expect(fileOrder({ ...spec, sortAsCodes: ['n'] })).toEqual(['k']);
-    expect(fileOrder({ ...spec, sortAsCodes: ['k'] })).toEqual([]);
   });
 
   it('a page reads in storage order only when its order is an ascending prefix of the stored one', () => {

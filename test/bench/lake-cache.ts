@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterQuarterWritten, generateLake } from './13f-funds.bench.ts';
-import { fileOrder, writeServingCopy } from '../../ingest/lake/serving.ts';
+import { writeServingCopy } from '../../ingest/lake/serving.ts';
 import { writePartitionSummary } from '../../ingest/lake/summary.ts';
 import { processAlive } from '../../ingest/lake/process-alive.ts';
 
@@ -46,7 +46,7 @@ function lakeCacheRoot(): string {
 }
 
 function generatorHash(): string {
-  const sources = [generateLake, afterQuarterWritten, writePartitionSummary, writeServingCopy, fileOrder];
+  const sources = [generateLake, afterQuarterWritten, writePartitionSummary, writeServingCopy];
   const hash = createHash('sha256');
   for (const f of sources) hash.update(f.toString());
   return hash.digest('hex').slice(0, 10);

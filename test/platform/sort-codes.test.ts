@@ -32,13 +32,34 @@ describe('ENUM sort types shared by a table and its sorted copy', () => {
     // The copy (same staging, same partition) reuses them: no new type.
     expect(await codes.of(holdings13fByManager, 'staging_holdings_13f', q4)).toEqual(source);
     expect(await types()).toHaveLength(holdings13f.sortAsCodes!.length);
-    // Each type holds the partition's staged values.
+    // Each type holds the partition's staged values, in their order.
     const [{ values }] = await queryRows(conn, `SELECT enum_range(NULL::${source[0].type})::VARCHAR[] AS values`);
-    expect([...(values as string[])].sort()).toEqual(['manager_name 0', 'manager_name 1', 'manager_name 2']);
+    expect(values).toEqual(['manager_name 0', 'manager_name 1', 'manager_name 2']);
     const q1 = await codes.of(holdings13f, 'staging_holdings_13f', `CAST(period AS VARCHAR) = '2025Q1'`);
     expect(q1.map((c) => c.type)).not.toEqual(source.map((c) => c.type));
     expect(await types()).toHaveLength(2 * holdings13f.sortAsCodes!.length);
     await codes.release();
     expect(await types()).toEqual([]);
+  });
+
+  it('a sort column cast to its codes sorts as its text: the codes follow the values, not the order they were staged in', async () => {
+    // 20,000 distinct keys staged in hash order, on two threads with insertion order off (as the ingest runs).
+    await conn.run(`SET threads = 2; SET preserve_insertion_order = false`);
+    await conn.run(
+      `CREATE TABLE staging_probe AS SELECT 'p' AS part, CASE WHEN i % 7 = 0 THEN NULL ELSE 'k' || (hash(i) % 20000) END AS accession_number ` +
+        'FROM range(100000) t(i)',
+    );
+    const codes = createSortCodes(conn);
+    const spec = { ...holdings13f, sortAsCodes: ['accession_number'] };
+    const [{ type }] = await codes.of(spec, 'staging_probe', `part = 'p'`);
+    const [{ same, rows }] = await queryRows(
+      conn,
+      'SELECT count(*) FILTER (WHERE a.v IS NOT DISTINCT FROM b.v)::INTEGER AS same, count(*)::INTEGER AS rows FROM ' +
+        '(SELECT accession_number AS v, row_number() OVER (ORDER BY accession_number) AS r FROM staging_probe) a JOIN ' +
+        `(SELECT CAST(accession_number AS ${type})::VARCHAR AS v, row_number() OVER (ORDER BY CAST(accession_number AS ${type})) AS r FROM staging_probe) b USING (r)`,
+    );
+    expect(rows).toBe(100000);
+    expect(same).toBe(rows);
+    await codes.release();
   });
 });
