@@ -25,7 +25,8 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
   if (!ok) return;
   await ctx.sql(`
     CREATE OR REPLACE TEMP TABLE np_ctx AS
-    SELECT s.acc, s.filing_date, s.sub_type, s.rpe, s.rd, r.cik, r.reg_name, i.series_id, i.series_name,
+    SELECT s.acc, s.filing_date, s.sub_type, s.rpe, s.rd, ${quarterSql('s.rd')} AS report_quarter, r.cik, r.reg_name, i.series_id, i.series_name,
+           ${filingIndexUrlSql('r.cik', 's.acc')} AS source_url,
            row_number() OVER (PARTITION BY coalesce(i.series_id, r.cik, s.acc), s.rd ORDER BY s.filing_date DESC NULLS LAST, s.acc DESC) = 1 AS is_current
     FROM (SELECT trim(ACCESSION_NUMBER) AS acc, ${dmySql('FILING_DATE')} AS filing_date, upper(trim(SUB_TYPE)) AS sub_type,
                  ${dmySql('REPORT_ENDING_PERIOD')} AS rpe, ${dmySql('REPORT_DATE')} AS rd FROM np_sub) s
@@ -51,7 +52,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     (rel, ids) => `
     INSERT INTO staging_fund_holdings BY NAME
     SELECT c.acc AS accession_number, trim(h.HOLDING_ID) AS holding_id, c.cik AS registrant_cik, c.reg_name AS registrant_name,
-           c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, ${quarterSql('c.rd')} AS report_quarter,
+           c.series_id, c.series_name AS fund_name, c.rd AS report_date, c.rpe AS report_period_end, c.report_quarter,
            c.filing_date, c.sub_type AS submission_type, c.is_current,
            ${textSql('h.ISSUER_NAME')} AS issuer_name, nullif(upper(${textSql('h.ISSUER_LEI')}), 'N/A') AS issuer_lei,
            ${textSql('h.ISSUER_TITLE')} AS security_title,
@@ -62,7 +63,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            ${textSql('h.PAYOFF_PROFILE')} AS payoff_profile, ${textSql('h.ASSET_CAT')} AS asset_category, ${textSql('h.ISSUER_TYPE')} AS issuer_category,
            ${textSql('h.INVESTMENT_COUNTRY')} AS inv_country, ${boolSql('h.IS_RESTRICTED_SECURITY')} AS is_restricted,
            ${textSql('h.FAIR_VALUE_LEVEL')} AS fair_value_level, 'sec_nport_dataset' AS source,
-           ${filingIndexUrlSql('c.cik', 'c.acc')} AS source_url, ${ctx.parserVersion} AS parser_version
+           c.source_url, ${ctx.parserVersion} AS parser_version
     FROM ${rel} h
     JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
     LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)`,
