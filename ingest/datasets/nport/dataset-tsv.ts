@@ -40,7 +40,9 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
   // The first ISIN/ticker of each holding, aggregated inside the holdings statement: as a TEMP table (a line per
   // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB for a
   // 152.5 MiB block; read inline it ingests there (peak RSS 1,613 MB), and at 2GB (then the default) its peak went from 2,965
-  // to 2,327 MB at the same CPU (docs/13f-funds.md).
+  // to 2,327 MB at the same CPU (docs/13f-funds.md). The lines meet the identifiers before the filing's columns join
+  // them: at 10M lines the identifiers join spills its probe side, which then carries the raw line alone (the statement
+  // 67.2-71.0 s of CPU against 73.8-84.8 s with the filing's columns joined first, three runs each).
   const idsPath = members.get('IDENTIFIERS.TSV');
   const identifiers = (rel: string) =>
     `(SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, ` +
@@ -58,15 +60,14 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            ${textSql('h.ISSUER_TITLE')} AS security_title,
            CASE WHEN upper(trim(h.ISSUER_CUSIP)) IN ('', 'N/A') OR regexp_full_match(trim(h.ISSUER_CUSIP), '0+')
              THEN NULL ELSE upper(trim(h.ISSUER_CUSIP)) END AS cusip,
-           ids.isin, ids.ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units, ${textSql('h.CURRENCY_CODE')} AS currency,
+           h.ids_isin AS isin, h.ids_ticker AS ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units, ${textSql('h.CURRENCY_CODE')} AS currency,
            ${numSql('h.EXCHANGE_RATE')} AS exchange_rate, ${numSql('h.CURRENCY_VALUE')} AS value_usd, ${numSql('h.PERCENTAGE')} AS pct_of_net_assets,
            ${textSql('h.PAYOFF_PROFILE')} AS payoff_profile, ${textSql('h.ASSET_CAT')} AS asset_category, ${textSql('h.ISSUER_TYPE')} AS issuer_category,
            ${textSql('h.INVESTMENT_COUNTRY')} AS inv_country, ${boolSql('h.IS_RESTRICTED_SECURITY')} AS is_restricted,
            ${textSql('h.FAIR_VALUE_LEVEL')} AS fair_value_level, 'sec_nport_dataset' AS source,
            c.source_url, ${ctx.parserVersion} AS parser_version
-    FROM ${rel} h
-    JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)
-    LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)`,
+    FROM (SELECT h.*, ids.isin AS ids_isin, ids.ticker AS ids_ticker FROM ${rel} h LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)) h
+    JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)`,
   );
   ctx.progress.rows(staged);
   // Dropped before the sorted write, which would otherwise spill beside them.
