@@ -60,13 +60,15 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
            ${textSql('h.ISSUER_TITLE')} AS security_title,
            CASE WHEN upper(trim(h.ISSUER_CUSIP)) IN ('', 'N/A') OR regexp_full_match(trim(h.ISSUER_CUSIP), '0+')
              THEN NULL ELSE upper(trim(h.ISSUER_CUSIP)) END AS cusip,
-           h.ids_isin AS isin, h.ids_ticker AS ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units, ${textSql('h.CURRENCY_CODE')} AS currency,
+           h.ids_isin AS isin, h.ids_ticker AS ticker, ${numSql('h.BALANCE')} AS balance, ${textSql('h.UNIT')} AS units,
+           ${textSql('h.CURRENCY_CODE')} AS currency,
            ${numSql('h.EXCHANGE_RATE')} AS exchange_rate, ${numSql('h.CURRENCY_VALUE')} AS value_usd, ${numSql('h.PERCENTAGE')} AS pct_of_net_assets,
            ${textSql('h.PAYOFF_PROFILE')} AS payoff_profile, ${textSql('h.ASSET_CAT')} AS asset_category, ${textSql('h.ISSUER_TYPE')} AS issuer_category,
            ${textSql('h.INVESTMENT_COUNTRY')} AS inv_country, ${boolSql('h.IS_RESTRICTED_SECURITY')} AS is_restricted,
            ${textSql('h.FAIR_VALUE_LEVEL')} AS fair_value_level, 'sec_nport_dataset' AS source,
            c.source_url, ${ctx.parserVersion} AS parser_version
-    FROM (SELECT h.*, ids.isin AS ids_isin, ids.ticker AS ids_ticker FROM ${rel} h LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)) h
+    FROM (SELECT h.*, ids.isin AS ids_isin, ids.ticker AS ids_ticker FROM ${rel} h
+          LEFT JOIN ${ids ? identifiers(ids) : noIdentifiers} ids ON ids.hid = trim(h.HOLDING_ID)) h
     JOIN np_ctx c ON c.acc = trim(h.ACCESSION_NUMBER)`,
   );
   ctx.progress.rows(staged);
