@@ -239,17 +239,18 @@ export async function openLakeReader(
     fps: ReadonlyMap<string, string | null>,
   ): Promise<ReadonlyMap<string, ReadonlyMap<string, IndexedPartition>>> {
     const out = new Map<string, Map<string, IndexedPartition>>();
+    const listed = new Set<string>();
     for (const index of spec.keyIndexes ?? []) {
       const of = new Map<string, IndexedPartition>();
       for (const [value, files] of l.byPartition) {
+        listed.add(keyIndexPath(dirname(files[0]), index));
         const current = await keyIndexCheck.current(dirname(files[0]), index, fps.get(value) ?? null);
         of.set(value, { index: current?.path ?? null, buckets: current?.buckets ?? null, appended: files.filter(isAppendFile) });
       }
       out.set(index.key, of);
     }
     // The indexes of partitions gone from the listing are forgotten.
-    const listed = [...l.byPartition.values()].flatMap((files) => (spec.keyIndexes ?? []).map((index) => keyIndexPath(dirname(files[0]), index)));
-    keyIndexCheck.forget(`${tableDir(lakeDir, spec.name)}/`, new Set(listed));
+    keyIndexCheck.forget(`${tableDir(lakeDir, spec.name)}/`, listed);
     return out;
   }
 

@@ -39,8 +39,8 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
 
   // The first ISIN/ticker of each holding, aggregated inside the holdings statement: as a TEMP table (a line per
   // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB for a
-  // 152.5 MiB block; read inline it ingests there (peak RSS 1,613 MB), and at 2GB (then the default) its peak went from 2,965
-  // to 2,327 MB at the same CPU (docs/13f-funds.md). The lines meet the identifiers before the filing's columns join
+  // 152.5 MiB block; read inline it ingests there (peak RSS now 1,373-1,404 MB), and at 2GB (then the default) its peak
+  // went from 2,965 to 2,327 MB at the same CPU (docs/13f-funds.md). The lines meet the identifiers before the filing's columns join
   // them: at 10M lines the identifiers join spills its probe side, which then carries the raw line alone (the statement
   // 67.2-71.0 s of CPU against 73.8-84.8 s with the filing's columns joined first, three runs each).
   const idsPath = members.get('IDENTIFIERS.TSV');
