@@ -70,4 +70,59 @@ describe('loadTsv over several members', () => {
     expect(logs).toEqual(['INFOTABLE.tsv: not valid UTF-8, read as latin-1']);
     expect(bad).toEqual([]);
   });
+
+  // DuckDB's reader allocates each buffer at 16 times the longest line allowed, whatever the file's size: at the 10 MB
+  // the readers allowed before, one buffer was a 152.5 MiB block, so this statement failed out of memory under any
+  // limit below that, as a 10M-line N-PORT data set did at the 1GB default in about one run of three.
+  it('reads two members in one statement within a 96MB memory limit', async () => {
+    const small = await openDuck(':memory:', { memory_limit: '96MB', threads: '2' });
+    try {
+      const holdings = join(dir, 'small-holdings.tsv');
+      const identifiers = join(dir, 'small-identifiers.tsv');
+      await writeFile(holdings, `HOLDING_ID\tISSUER_NAME\n${Array.from({ length: 2000 }, (_, i) => `${i}\tISSUER ${i}`).join('\n')}\n`);
+      const isins = Array.from({ length: 2000 }, (_, i) => `${i}\tUS${String(i).padStart(9, '0')}0`);
+      await writeFile(identifiers, `HOLDING_ID\tIDENTIFIER_ISIN\n${isins.join('\n')}\n`);
+      const smallCtx = { ...ctx, sql: (sql: string) => queryRows(small.conn, sql) } as LoadContext;
+      const n = await loadTsv(
+        smallCtx,
+        [holdings, identifiers],
+        (h, i) => `CREATE TABLE joined AS SELECT h.HOLDING_ID, i.IDENTIFIER_ISIN FROM ${h} h JOIN ${i} i USING (HOLDING_ID)`,
+      );
+      expect(n).toBe(2000);
+    } finally {
+      small.conn.closeSync();
+      small.instance.closeSync();
+    }
+  });
+
+  // The first read takes lines up to 2 MiB (small buffers); a longer line, where DuckDB sniffs (it throws) or past
+  // that (it rejects the line), makes the member be read again with a longer limit, so no line is lost to the limit.
+  it.each([
+    ['where the reader sniffs', 1],
+    ['past what it sniffs', 30_000],
+  ])('a line longer than the first read takes is read again with a longer limit (%s)', async (_, before) => {
+    bad.length = 0;
+    logs.length = 0;
+    const info = join(dir, `LONG-${before}.tsv`);
+    const lines = Array.from({ length: before }, (_, i) => `${i}\tSHORT ${i}\n`);
+    await writeFile(info, `ID\tNAME\n${lines.join('')}long\t${'X'.repeat(2_200_000)}\nlast\tSHORT TOO\n`);
+    const n = await loadTsv(ctx, info, (rel) => `CREATE OR REPLACE TABLE long_lines AS SELECT ID AS id, NAME AS name FROM ${rel}`);
+    expect(n).toBe(before + 2);
+    expect(await queryRows(opened.conn, "SELECT length(name) AS n FROM long_lines WHERE id = 'long'")).toEqual([{ n: 2_200_000 }]);
+    expect(bad).toEqual([]);
+    // DuckDB counts the line's size with a few bytes of its own (2,200,003 to 2,200,006 for these 2,200,000 X's).
+    const logged = new RegExp(`^LONG-${before}\\.tsv: a line of 220000\\d bytes, read again taking lines up to 4194304 bytes$`);
+    expect(logs).toEqual([expect.stringMatching(logged)]);
+  });
+
+  it('a line past the longest any read takes (16 MiB) stays a bad row of its member; its other lines load', async () => {
+    bad.length = 0;
+    const info = join(dir, 'HUGE.tsv');
+    const lines = Array.from({ length: 30_000 }, (_, i) => `${i}\tSHORT ${i}\n`);
+    await writeFile(info, `ID\tNAME\n${lines.join('')}huge\t${'X'.repeat(17_000_000)}\nlast\tSHORT TOO\n`);
+    const n = await loadTsv(ctx, info, (rel) => `CREATE OR REPLACE TABLE huge_lines AS SELECT ID AS id FROM ${rel}`);
+    expect(n).toBe(30_001);
+    expect(await queryRows(opened.conn, "SELECT count(*) AS n FROM huge_lines WHERE id IN ('huge', 'last')")).toEqual([{ n: 1 }]);
+    expect(bad).toEqual([{ file: 'HUGE.tsv', line: 30_002 }]);
+  });
 });

@@ -1,6 +1,8 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defineIngester } from '../../ingest/pipeline/contract.ts';
+import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
 import { DEFAULT_INGEST_MEMORY_LIMIT } from '../../ingest/lake/work-database.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, toyIngester, writeToyCsv } from './toy-dataset.ts';
@@ -77,6 +79,40 @@ describe('ingest memory: the work database’s limit and allocator', () => {
     expect(loadSettings({ DATA_DIR: app.dataDir, INGEST_MEMORY_LIMIT: '1500MB' }).INGEST_MEMORY_LIMIT).toBe('1500MB');
     for (const bad of ['lots', '1 GBs', '-1GB', '80%']) {
       expect(() => loadSettings({ DATA_DIR: app.dataDir, INGEST_MEMORY_LIMIT: bad }), bad).toThrow(/INGEST_MEMORY_LIMIT/);
+    }
+  });
+  // Rows a parser hands over are staged as JSON lines, loaded by DuckDB's reader, which allocates each buffer at twice
+  // its longest-object setting, whatever the file's size: at the 100 MB every load set before, a 200 MiB block, so no
+  // ingest of such rows could run under a limit below that.
+  it('rows staged from JS load within a 160MB limit', async () => {
+    const small = await createTestApp({ extraTables: [firmsTable], env: { INGEST_MEMORY_LIMIT: '160MB' } });
+    try {
+      await writeToyCsv(join(small.dataDir, 'in'), '2026-01-01', 20);
+      const summary = await small.ingest(recording, { from: join(small.dataDir, 'in') });
+      expect(summary.rowsWritten).toBe(20);
+      expect(seen).toMatchObject([{ memory_limit: '152.5 MiB' }]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("a staged row longer than the reader's default object size (16 MiB) still loads whole", async () => {
+    const dir = join(app.dataDir, 'long');
+    await mkdir(dir, { recursive: true });
+    const name = 'N'.repeat(20_000_000);
+    await writeFile(join(dir, 'firms-2026-02-01.csv'), `id,name,state,aum,active\nF1,${name},NY,1000,Y\nF2,Firm 2,CA,2000,N\n`);
+    const summary = await app.ingest(recording, { from: dir });
+    expect(summary.rowsWritten).toBe(2);
+    const { instance, conn } = await openDuck();
+    try {
+      const file = join(app.dataDir, 'lake', firmsTable.name, 'snapshot_date=2026-02-01', 'data.parquet');
+      expect(await queryRows(conn, `SELECT id, length(name) AS n FROM read_parquet('${file}') ORDER BY id`)).toEqual([
+        { id: 'F1', n: 20_000_000 },
+        { id: 'F2', n: 6 },
+      ]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
     }
   });
 });
