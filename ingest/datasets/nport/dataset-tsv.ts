@@ -38,11 +38,12 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     ctx.badRow({ file: 'SUBMISSION.tsv', line: null, reason: `${bad[0].n} submission(s) without a parsable REPORT_DATE skipped` });
 
   // The first ISIN/ticker of each holding, aggregated inside the holdings statement: as a TEMP table (a line per
-  // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB for a
-  // 152.5 MiB block; read inline it ingests there (peak RSS now 1,373-1,404 MB), and at 2GB (then the default) its peak
-  // went from 2,965 to 2,327 MB at the same CPU (docs/13f-funds.md). The lines meet the identifiers before the filing's columns join
-  // them: at 10M lines the identifiers join spills its probe side, which then carries the raw line alone (the statement
-  // 67.2-71.0 s of CPU against 73.8-84.8 s with the filing's columns joined first, three runs each).
+  // holding) it was held in memory through the join, and a 10M-line data set failed at INGEST_MEMORY_LIMIT=1GB (the
+  // block it failed on was a member reader's buffer, since made smaller: tsv.ts); read inline it ingests there (peak
+  // RSS 1,373-1,404 MB), and at 2GB (then the default) its peak went from 2,965 to 2,327 MB at the same CPU
+  // (docs/13f-funds.md). The lines meet the identifiers before the filing's columns join them: at 10M lines the
+  // identifiers join spills its probe side, which then carries the raw line alone (the statement 67.2-71.0 s of CPU
+  // against 73.8-84.8 s with the filing's columns joined first, three runs each).
   const idsPath = members.get('IDENTIFIERS.TSV');
   const identifiers = (rel: string) =>
     `(SELECT trim(HOLDING_ID) AS hid, min(nullif(trim(IDENTIFIER_ISIN), '')) AS isin, ` +
