@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
 import type { LoadContext } from '../../ingest/sources/common/context.ts';
-import { loadTsv } from '../../ingest/sources/edgar/funds/tsv.ts';
+import { loadTsv, tsvColumns } from '../../ingest/sources/edgar/funds/tsv.ts';
 
 /**
  * `loadTsv` over two data set members read by one statement (the N-PORT holdings joined to their identifiers inline,
@@ -113,6 +113,14 @@ describe('loadTsv over several members', () => {
     // DuckDB counts the line's size with a few bytes of its own (2,200,003 to 2,200,006 for these 2,200,000 X's).
     const logged = new RegExp(`^LONG-${before}\\.tsv: a line of 220000\\d bytes, read again taking lines up to 4194304 bytes$`);
     expect(logs).toEqual([expect.stringMatching(logged)]);
+  });
+
+  it("a member's header is described past a long line where DuckDB sniffs (N-CEN reads its provider members' headers)", async () => {
+    logs.length = 0;
+    const info = join(dir, 'LONG-HEADER.tsv');
+    await writeFile(info, `ID\tPROVIDER_NAME\nlong\t${'X'.repeat(2_200_000)}\n`);
+    expect(await tsvColumns(ctx, info)).toEqual(new Set(['ID', 'PROVIDER_NAME']));
+    expect(logs).toEqual([expect.stringMatching(/^LONG-HEADER\.tsv: a line of 220000\d bytes, read again taking lines up to 4194304 bytes$/)]);
   });
 
   it('a line past the longest any read takes (16 MiB) stays a bad row of its member; its other lines load', async () => {

@@ -58,11 +58,7 @@ export async function loadTsv(ctx: LoadContext, paths: string | readonly string[
     const attempt = await attemptLoad(ctx, files, reads, build);
     if (attempt.kind === 'loaded') return attempt.rows;
     if (attempt.kind === 'long') {
-      for (const [f, longest] of attempt.files) {
-        const read = reads[files.indexOf(f)];
-        read.maxLine = Math.min(LINE_LIMIT_CAP, 2 ** Math.ceil(Math.log2(longest + 1)));
-        ctx.log(`${basename(f)}: a line of ${longest} bytes, read again taking lines up to ${read.maxLine} bytes`);
-      }
+      for (const [f, longest] of attempt.files) takeLongerLines(ctx, f, reads[files.indexOf(f)], longest);
       continue;
     }
     const next = attempt.kind === 'rejected' ? attempt.files : await failingAlone(ctx, files, reads);
@@ -125,6 +121,12 @@ async function attemptLoad(ctx: LoadContext, files: string[], reads: MemberRead[
   }
 }
 
+/** Makes `read` take a line of `longest` bytes: the next power of two above it, up to `LINE_LIMIT_CAP`. */
+function takeLongerLines(ctx: LoadContext, path: string, read: MemberRead, longest: number): void {
+  read.maxLine = Math.min(LINE_LIMIT_CAP, 2 ** Math.ceil(Math.log2(longest + 1)));
+  ctx.log(`${basename(path)}: a line of ${longest} bytes, read again taking lines up to ${read.maxLine} bytes`);
+}
+
 /**
  * The member and the size of a line past its limit in what DuckDB sniffs, where it throws instead of rejecting the
  * line; null for any other error, or a member already read at `LINE_LIMIT_CAP` (the error then stands).
@@ -165,8 +167,18 @@ async function failingAlone(ctx: LoadContext, files: string[], reads: MemberRead
 
 /** Header columns of a TSV member (upper-cased), to adapt to columns that differ across eras. */
 export async function tsvColumns(ctx: LoadContext, path: string): Promise<Set<string>> {
-  const rows = await ctx.sql(`DESCRIBE SELECT * FROM ${readCsvSql(path)}`);
-  return new Set(rows.map((r) => String(r.column_name).toUpperCase()));
+  // DuckDB sniffs the file to describe it: a long line there is taken as `loadTsv` takes it.
+  const read = { ...FIRST_READ };
+  for (;;) {
+    try {
+      const rows = await ctx.sql(`DESCRIBE SELECT * FROM ${readCsvSql(path, read)}`);
+      return new Set(rows.map((r) => String(r.column_name).toUpperCase()));
+    } catch (err) {
+      const long = sniffedLongLine(err, [path], [read]);
+      if (!long) throw err;
+      takeLongerLines(ctx, path, read, long[1]);
+    }
+  }
 }
 
 /**
