@@ -60,9 +60,10 @@ export interface TableSpec<C extends ColumnMap = ColumnMap> {
   copyOf?: string;
   /**
    * VARCHAR columns holding few distinct values per partition (a filing's text repeated on each of its lines). The
-   * writer sorts them as ENUM codes built from the staged values and writes the same strings (same Parquet type): the
-   * sort then moves 4 bytes instead of the text (docs/engine-notes.md §4). The codes follow the values' order, so a
-   * column of `sortBy` may be one: the sort then compares codes, and the rows come out as its text orders them.
+   * writer sorts them as ENUM codes built from the staged values (or from the values a loader declares for them:
+   * `LoadContext.codeValues`) and writes the same strings (same Parquet type): the sort then moves 4 bytes instead of
+   * the text (docs/engine-notes.md §4). The codes follow the values' order, so a column of `sortBy` may be one: the
+   * sort then compares codes, and the rows come out as its text orders them.
    */
   sortAsCodes?: string[];
   /**

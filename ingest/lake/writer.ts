@@ -10,6 +10,7 @@ import { SERVING_FILE, writeServingCopy } from './serving.ts';
 import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import { keyIndexFile, writeKeyIndex } from './key-index.ts';
 import { keyFilterFile, writeKeyFilters } from './key-filter.ts';
+import { createSortCodes, type SortCodes } from './sort-codes.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -116,10 +117,11 @@ async function writePartitions(
     // A file this run staged earlier already holds the partition's append files (folded when it was written).
     const earlier = pending.get(target);
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
+    let carriedOver = false;
     if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-      await conn.run(
+      const carried = await conn.run(
         // The file holds no partition column (it is the folder name): add it back so a key may include it.
         // The live lane's append files are folded in here (compaction): for a key in several files the newest file
         // wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two rows.
@@ -128,6 +130,7 @@ async function writePartitions(
           `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
           `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
       );
+      carriedOver = carried.rowsChanged > 0;
     }
     await mkdir(dir, { recursive: true });
     // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
@@ -143,7 +146,7 @@ async function writePartitions(
     }));
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
-    const codes = order ? await sortCodes.of(spec, staging, inPartition) : [];
+    const codes = order ? await sortCodes.of(spec, staging, inPartition, carriedOver) : [];
     try {
       const replace = codes.length ? ` REPLACE (${codes.map((c) => `CAST(${sqlIdent(c.column)} AS ${c.type}) AS ${sqlIdent(c.column)}`).join(', ')})` : '';
       await conn.run(
@@ -174,48 +177,6 @@ async function writePartitions(
     }
   }
   return written;
-}
-
-/** The ENUM types sorted writes cast `sortAsCodes` columns to (`createSortCodes`). */
-export interface SortCodes {
-  /** One ENUM type per `sortAsCodes` column of `spec`, of the values staged for the partition. */
-  of(spec: TableSpec, staging: string, inPartition: string): Promise<{ column: string; type: string }[]>;
-  /** Drops every type made. */
-  release(): Promise<void>;
-}
-
-/**
- * ENUM types of the values staged for a partition (carried-over rows included: the merge has inserted them by now),
- * one per staging table, partition and column, so a sorted copy (`copyOf`), written from its source's staging once the
- * source is written, casts with the source's types instead of reading the partition's distinct values again (13F:
- * seven columns, ≈ 0.2 s of CPU a 1M-line quarter). The runner holds one for a batch's writes; a caller that passes
- * none gets one for its call. An ENUM column is written to Parquet as the same UTF8 strings a VARCHAR gives.
- */
-export function createSortCodes(conn: DuckDBConnection): SortCodes {
-  const prefix = `codes_${randomUUID().slice(0, 8)}_`;
-  const made = new Map<string, string>();
-  return {
-    async of(spec, staging, inPartition) {
-      const out: { column: string; type: string }[] = [];
-      for (const column of spec.sortAsCodes ?? []) {
-        const key = JSON.stringify([staging, inPartition, column]);
-        let type = made.get(key);
-        if (!type) {
-          type = sqlIdent(`${prefix}${made.size}`);
-          const col = sqlIdent(column);
-          // In value order: an ENUM sorts by code, so a sort column cast to it sorts as its text would.
-          await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL ORDER BY 1)`);
-          made.set(key, type);
-        }
-        out.push({ column, type });
-      }
-      return out;
-    },
-    async release() {
-      for (const type of made.values()) await conn.run(`DROP TYPE IF EXISTS ${type}`);
-      made.clear();
-    },
-  };
 }
 
 /**

@@ -7,16 +7,9 @@ import type { DatasetIngester } from './contract.ts';
 import type { IngestArgs, IngestContext, LoadContext, RawInput } from '../sources/common/context.ts';
 import { queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
-import {
-  createSortCodes,
-  partitionRenames,
-  stageAppendPartitions,
-  stagedFiles,
-  writeStagedPartitions,
-  type StagedPartition,
-  type WrittenPartition,
-} from '../lake/writer.ts';
+import { partitionRenames, stageAppendPartitions, stagedFiles, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
+import { createDeclaredCodes, createSortCodes } from '../lake/sort-codes.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress, type StepTime } from './progress.ts';
@@ -213,6 +206,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             await createStagingTable(conn, t);
             staging.set(t.name, new StagingTable(t, workDir, def.parserVersion, onBad));
           }
+          const codeValues = await createDeclaredCodes(conn, (table) => staging.get(table)?.count ?? 0);
           const loadCtx: LoadContext = {
             ...ctx,
             parserVersion: def.parserVersion,
@@ -231,6 +225,11 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             sql: (sqlText, params) => {
               opts.onLoadSql?.(sqlText);
               return queryRows(conn, sqlText, params ?? []);
+            },
+            codeValues: (table, column, select) => {
+              if (!staging.has(table.name)) throw new Error(`${def.name}: code values of table ${table.name}, which is not in the dataset's tables`);
+              opts.onLoadSql?.(select);
+              return codeValues.declare(table, column, select);
             },
           };
           progress.phase(batches.length > 1 ? `reading inputs of ${batch.label}` : 'reading inputs');
@@ -261,7 +260,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           for (const t of def.tables) if (!stagedIn.has(t.name)) await assertStagedKeys(conn, t);
           if (refusals.length && !opts.force) throw new IngestRefused(def.name, refusals);
           // One set of ENUM sort types for the batch's writes: a sorted copy reuses its source's (writer.ts).
-          const sortCodes = createSortCodes(conn);
+          const sortCodes = createSortCodes(conn, codeValues);
           for (const t of def.tables) {
             progress.phase(`writing ${t.name}`);
             const earlier = new Map([...pending].map(([k, v]) => [k, v.part.staged]));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuck, queryRows } from '../../ingest/lake/duck.ts';
-import { createSortCodes } from '../../ingest/lake/writer.ts';
+import { createSortCodes } from '../../ingest/lake/sort-codes.ts';
 import { holdings13f, holdings13fByManager } from '../../schemas/tables/13f.ts';
 
 /**
