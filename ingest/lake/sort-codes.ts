@@ -1,90 +1,110 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdent, sqlString } from './duck.ts';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
-/** The ENUM types sorted writes cast `sortAsCodes` columns to (`createSortCodes`). */
+/**
+ * The ENUM codes a batch's sorted writes sort `sortAsCodes` columns by (docs/engine-notes.md §4), and the staged
+ * columns a loader declared the values of (`LoadContext.codeValues`), which are staged as codes from the start.
+ */
 export interface SortCodes {
   /**
-   * One ENUM type per `sortAsCodes` column of `spec`, of the values staged for the partition. `carriedOver`: the
-   * write's merge put rows of the lake into the staging table, so no declaration covers the partition (below).
+   * One ENUM type per `sortAsCodes` column of `spec` that is staged as text, of the values staged for the partition,
+   * for the write to cast it to. A column staged as codes (declared) needs none: it is left out.
    */
-  of(spec: TableSpec, staging: string, inPartition: string, carriedOver?: boolean): Promise<{ column: string; type: string }[]>;
-  /** Drops every type made. */
+  of(spec: TableSpec, staging: string, inPartition: string): Promise<{ column: string; type: string }[]>;
+  /**
+   * Types `spec`'s staged column as an ENUM of every value declared for it so far (`select`: one column, `v`). The
+   * values of rows already staged must be among them, as must those of every row the loader stages with SQL later:
+   * one that is not fails its statement (DuckDB's cast to the ENUM), so no value is ever written wrong.
+   */
+  declare(spec: TableSpec, column: string, select: string): Promise<void>;
+  /**
+   * Before rows that passed through no declaration enter `spec`'s staging table (the rows `append` staged, the rows
+   * a merge carries over from the lake), `relation`'s values of each declared column are added to its codes.
+   */
+  admit(spec: TableSpec, relation: string): Promise<void>;
+  /** Drops every type made for the writes (those of staged columns stay with their table, the run's work database). */
   release(): Promise<void>;
 }
 
 /**
- * The values a loader promises a staged column holds (`LoadContext.codeValues`), kept in one TEMP table of the run's
- * work database, so an ENUM type is made from a few thousand per-filing values instead of the staged lines.
- * A declaration holds only for rows the loader inserted with SQL: `covers` is false for a column of a table that also
- * got rows through `append` (those never passed through the declared relation).
- */
-export interface DeclaredCodes {
-  declare(spec: TableSpec, column: string, select: string): Promise<void>;
-  covers(staging: string, column: string): boolean;
-  /** The SQL selecting a declared column's values (`v`) for `CREATE TYPE … AS ENUM`. */
-  valuesSql(staging: string, column: string): string;
-}
-
-export async function createDeclaredCodes(conn: DuckDBConnection, appendedRows: (table: string) => number): Promise<DeclaredCodes> {
-  const table = sqlIdent(`declared_codes_${randomUUID().slice(0, 8)}`);
-  await conn.run(`CREATE TEMP TABLE ${table} (staging VARCHAR NOT NULL, col VARCHAR NOT NULL, v VARCHAR)`);
-  const declared = new Map<string, string>();
-  const key = (staging: string, column: string) => JSON.stringify([staging, column]);
-  return {
-    async declare(spec, column, select) {
-      if (!spec.sortAsCodes?.includes(column)) throw new Error(`${spec.name}.${column} is not one of the table's sortAsCodes columns`);
-      const staging = sqlIdent(`staging_${spec.name}`);
-      await conn.run(`INSERT INTO ${table} SELECT ${sqlString(staging)}, ${sqlString(column)}, CAST(v AS VARCHAR) FROM (${select})`);
-      declared.set(key(staging, column), spec.name);
-    },
-    covers(staging, column) {
-      const name = declared.get(key(staging, column));
-      return name !== undefined && appendedRows(name) === 0;
-    },
-    valuesSql(staging, column) {
-      return `SELECT DISTINCT v FROM ${table} WHERE staging = ${sqlString(staging)} AND col = ${sqlString(column)} AND v IS NOT NULL ORDER BY 1`;
-    },
-  };
-}
-
-/**
- * ENUM types of the values staged for a partition (carried-over rows included: the merge has inserted them by now),
- * one per staging table, partition and column, so a sorted copy (`copyOf`), written from its source's staging once the
- * source is written, casts with the source's types instead of reading the partition's distinct values again (13F:
- * seven columns, ≈ 0.2 s of CPU a 1M-line quarter). The runner holds one for a batch's writes; a caller that passes
- * none gets one for its call. An ENUM column is written to Parquet as the same UTF8 strings a VARCHAR gives.
+ * Staged as codes, a 10M-line N-PORT data set's eight filing columns are 1–2 bytes a line instead of their text: its
+ * sorted write took 62.1 s of CPU against 72.4–73.9 s, and no type is made from the staged lines (reading them back
+ * cost 7.4 s once they spilled); the Parquet file is byte for byte the same (docs/13f-funds.md).
  *
- * A column `declared` covers takes its values from the loader's declaration instead of the staged column: reading
- * the staged column back is what costs, once the staged lines spill (a 10M-line N-PORT data set: eight columns,
- * 8.2–8.9 s of CPU; docs/13f-funds.md). A superset serves as well: codes follow the values' order either way. A
- * declaration that misses a staged value fails the write loudly (DuckDB's cast to the ENUM rejects it), never
- * writes a wrong value.
+ * A column staged as text gets its type at the write, of the values staged for the partition (carried-over rows
+ * included: the merge has inserted them by now), one per staging table, partition and column, so a sorted copy
+ * (`copyOf`), written from its source's staging once the source is written, casts with the source's types instead of
+ * reading the partition's distinct values again (13F: seven columns, ≈ 0.2 s of CPU a 1M-line quarter). An ENUM
+ * column is written to Parquet as the same UTF8 strings a VARCHAR gives, and its codes follow the values' order (the
+ * type is made from `SELECT DISTINCT … ORDER BY 1`), so it sorts as its text would.
  */
-export function createSortCodes(conn: DuckDBConnection, declared?: DeclaredCodes): SortCodes {
+export function createSortCodes(conn: DuckDBConnection): SortCodes {
   const prefix = `codes_${randomUUID().slice(0, 8)}_`;
+  let count = 0;
+  const newType = () => sqlIdent(`${prefix}${count++}`);
+  const declared = sqlIdent(`${prefix}declared`);
+  /** Write types by staging table, partition and column. */
   const made = new Map<string, string>();
+  /** Staged columns typed as codes, by staging table and column: their current type. */
+  const staged = new Map<string, string>();
+  const key = (...parts: string[]) => JSON.stringify(parts);
+  const stagingOf = (spec: TableSpec) => sqlIdent(`staging_${spec.name}`);
+
+  /** (Re)types a staged column as an ENUM of every value declared for it: DuckDB converts the rows staged so far. */
+  const retype = async (staging: string, column: string) => {
+    const type = newType();
+    await conn.run(
+      `CREATE TYPE ${type} AS ENUM (SELECT DISTINCT v FROM ${declared} WHERE staging = ${sqlString(staging)} AND col = ${sqlString(column)} ` +
+        'AND v IS NOT NULL ORDER BY 1)',
+    );
+    await conn.run(`ALTER TABLE ${staging} ALTER ${sqlIdent(column)} TYPE ${type}`);
+    staged.set(key(staging, column), type);
+  };
+
   return {
-    async of(spec, staging, inPartition, carriedOver = false) {
+    async of(spec, staging, inPartition) {
       const out: { column: string; type: string }[] = [];
       for (const column of spec.sortAsCodes ?? []) {
-        const key = JSON.stringify([staging, inPartition, column]);
-        let type = made.get(key);
+        if (staged.has(key(staging, column))) continue;
+        const k = key(staging, inPartition, column);
+        let type = made.get(k);
         if (!type) {
-          type = sqlIdent(`${prefix}${made.size}`);
+          type = newType();
           const col = sqlIdent(column);
-          // In value order: an ENUM sorts by code, so a sort column cast to it sorts as its text would.
-          const values =
-            !carriedOver && declared?.covers(staging, column)
-              ? declared.valuesSql(staging, column)
-              : `SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL ORDER BY 1`;
-          await conn.run(`CREATE TYPE ${type} AS ENUM (${values})`);
-          made.set(key, type);
+          await conn.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${col} FROM ${staging} WHERE ${inPartition} AND ${col} IS NOT NULL ORDER BY 1)`);
+          made.set(k, type);
         }
         out.push({ column, type });
       }
       return out;
+    },
+    async declare(spec, column, select) {
+      if (!spec.sortAsCodes?.includes(column)) throw new Error(`${spec.name}.${column} is not one of the table's sortAsCodes columns`);
+      const staging = stagingOf(spec);
+      if (!staged.size) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${declared} (staging VARCHAR NOT NULL, col VARCHAR NOT NULL, v VARCHAR)`);
+      await conn.run(`INSERT INTO ${declared} SELECT ${sqlString(staging)}, ${sqlString(column)}, CAST(v AS VARCHAR) FROM (${select})`);
+      await retype(staging, column);
+    },
+    async admit(spec, relation) {
+      const staging = stagingOf(spec);
+      const coded = (spec.sortAsCodes ?? []).filter((c) => staged.has(key(staging, c)));
+      if (!coded.length) return;
+      // A file written before a column was added lacks it: its rows bring no value of it.
+      const present = new Set((await queryRows(conn, `DESCRIBE SELECT * FROM ${relation}`)).map((r) => String(r.column_name)));
+      for (const column of coded) {
+        const type = staged.get(key(staging, column));
+        if (!present.has(column)) continue;
+        // Only values the codes lack: most often none (a quarter merged again holds the same filings), and then the
+        // staged column is left as it is.
+        const value = `CAST(${sqlIdent(column)} AS VARCHAR)`;
+        const added = await conn.run(
+          `INSERT INTO ${declared} SELECT DISTINCT ${sqlString(staging)}, ${sqlString(column)}, ${value} FROM ${relation} ` +
+            `WHERE ${value} IS NOT NULL AND ${value} NOT IN (SELECT unnest(enum_range(NULL::${type})))`,
+        );
+        if (added.rowsChanged > 0) await retype(staging, column);
+      }
     },
     async release() {
       for (const type of made.values()) await conn.run(`DROP TYPE IF EXISTS ${type}`);

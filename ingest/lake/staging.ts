@@ -79,13 +79,15 @@ export class StagingTable {
    */
   async load(conn: DuckDBConnection): Promise<void> {
     if (this.count === 0) return;
+    await conn.run(`INSERT INTO ${sqlIdent(`staging_${this.spec.name}`)} BY NAME SELECT * FROM ${this.relation()}`);
+  }
+
+  /** The staged rows as DuckDB reads them from the NDJSON file, once it is closed. */
+  relation(): string {
     const cols = Object.entries(allColumns(this.spec))
       .map(([n, c]) => `${sqlString(n)}: ${sqlString(c.type === 'JSON' ? 'VARCHAR' : c.type)}`)
       .join(', ');
-    await conn.run(
-      `INSERT INTO ${sqlIdent(`staging_${this.spec.name}`)} BY NAME SELECT * FROM read_json(${sqlString(this.file)}, ` +
-        `format = 'newline_delimited', columns = {${cols}})`,
-    );
+    return `read_json(${sqlString(this.file)}, format = 'newline_delimited', columns = {${cols}})`;
   }
 }
 

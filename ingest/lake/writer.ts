@@ -117,20 +117,21 @@ async function writePartitions(
     // A file this run staged earlier already holds the partition's append files (folded when it was written).
     const earlier = pending.get(target);
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
-    let carriedOver = false;
     if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
       const pk = spec.primaryKey.map(sqlIdent);
       const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-      const carried = await conn.run(
+      const files = `[${existing.map(sqlString).join(', ')}]`;
+      // A column staged as codes takes the values of the rows carried over first (sort-codes.ts).
+      await sortCodes.admit(spec, `read_parquet(${files}, hive_partitioning = false, union_by_name = true)`);
+      await conn.run(
         // The file holds no partition column (it is the folder name): add it back so a key may include it.
         // The live lane's append files are folded in here (compaction): for a key in several files the newest file
         // wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two rows.
         `INSERT INTO ${staging} BY NAME SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-          `read_parquet([${existing.map(sqlString).join(', ')}], hive_partitioning = false, filename = true, union_by_name = true) ` +
+          `read_parquet(${files}, hive_partitioning = false, filename = true, union_by_name = true) ` +
           `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
           `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
       );
-      carriedOver = carried.rowsChanged > 0;
     }
     await mkdir(dir, { recursive: true });
     // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
@@ -146,7 +147,7 @@ async function writePartitions(
     }));
     const order = spec.sortBy.map(sqlIdent).join(', ');
     const inPartition = `CAST(${part} AS VARCHAR) = ${sqlString(value)}`;
-    const codes = order ? await sortCodes.of(spec, staging, inPartition, carriedOver) : [];
+    const codes = order ? await sortCodes.of(spec, staging, inPartition) : [];
     try {
       const replace = codes.length ? ` REPLACE (${codes.map((c) => `CAST(${sqlIdent(c.column)} AS ${c.type}) AS ${sqlIdent(c.column)}`).join(', ')})` : '';
       await conn.run(

@@ -9,7 +9,7 @@ import { queryRows, sqlIdent } from '../lake/duck.ts';
 import { createHttpClient, type HttpClient } from '../sources/common/http.ts';
 import { partitionRenames, stageAppendPartitions, stagedFiles, writeStagedPartitions, type StagedPartition, type WrittenPartition } from '../lake/writer.ts';
 import { withLock } from '../lake/lock.ts';
-import { createDeclaredCodes, createSortCodes } from '../lake/sort-codes.ts';
+import { createSortCodes } from '../lake/sort-codes.ts';
 import { commitRun, type Rename, type RunManifest } from '../lake/commit.ts';
 import { startRun } from '../lake/scratch.ts';
 import { createProgress, type StepTime } from './progress.ts';
@@ -206,7 +206,9 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             await createStagingTable(conn, t);
             staging.set(t.name, new StagingTable(t, workDir, def.parserVersion, onBad));
           }
-          const codeValues = await createDeclaredCodes(conn, (table) => staging.get(table)?.count ?? 0);
+          // One set of sort codes for the batch: the loader's declarations (ctx.codeValues), then the writes, where a
+          // sorted copy reuses its source's types (sort-codes.ts).
+          const sortCodes = createSortCodes(conn);
           const loadCtx: LoadContext = {
             ...ctx,
             parserVersion: def.parserVersion,
@@ -229,7 +231,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             codeValues: (table, column, select) => {
               if (!staging.has(table.name)) throw new Error(`${def.name}: code values of table ${table.name}, which is not in the dataset's tables`);
               opts.onLoadSql?.(select);
-              return codeValues.declare(table, column, select);
+              return sortCodes.declare(table, column, select);
             },
           };
           progress.phase(batches.length > 1 ? `reading inputs of ${batch.label}` : 'reading inputs');
@@ -238,6 +240,7 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
             progress.phase('staging rows');
             for (const s of staging.values()) {
               await s.close();
+              if (s.count) await sortCodes.admit(s.spec, s.relation());
               await s.load(conn);
             }
           } catch (err) {
@@ -259,8 +262,6 @@ export async function runIngest(nameOrDef: string | DatasetIngester, args: Inges
           // A sorted copy holds its source's staged rows: checked once, with the source.
           for (const t of def.tables) if (!stagedIn.has(t.name)) await assertStagedKeys(conn, t);
           if (refusals.length && !opts.force) throw new IngestRefused(def.name, refusals);
-          // One set of ENUM sort types for the batch's writes: a sorted copy reuses its source's (writer.ts).
-          const sortCodes = createSortCodes(conn, codeValues);
           for (const t of def.tables) {
             progress.phase(`writing ${t.name}`);
             const earlier = new Map([...pending].map(([k, v]) => [k, v.part.staged]));

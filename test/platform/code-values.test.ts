@@ -8,15 +8,14 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { firmsTable, writeToyCsv } from './toy-dataset.ts';
 
 /**
- * `ctx.codeValues`: a loader that stages lines with SQL declares the values a `sortAsCodes` column holds, and the writer
- * makes that column's sort codes from them instead of reading the staged column back (N-PORT: eight columns from its
- * per-filing table). A declaration that misses a staged value fails the write, so these tests see which values the
- * codes were made from: a declared set lacking a staged state fails the run, unless the declaration was voided by a
- * row staged through `append` or by rows a merge carried over from the lake, when the staged column is read as before.
+ * `ctx.codeValues`: a loader that stages lines with SQL declares the values a `sortAsCodes` column holds, and the column
+ * is staged as an ENUM of them (N-PORT: eight columns, from its per-filing table), which the sorted write sorts and
+ * writes as the same strings. A staged value missing from the declaration fails the run loudly; rows that passed
+ * through no declaration (staged with `append`, or carried over from the lake by a merge) add their values first.
  */
 const codedFirms = defineTable({ ...firmsTable, name: 'toy_coded_firms', writeMode: 'merge', sortBy: ['state', 'id'], sortAsCodes: ['state'] });
 
-function codedIngester(opts: { date: string; states: string[]; declared: string[]; appendOne?: boolean }) {
+function codedIngester(opts: { date: string; states: string[]; declared: string[]; appendOne?: boolean; declareFirst?: boolean; seen?: unknown[] }) {
   return defineIngester({
     name: codedFirms.name,
     description: 'toy, staged with SQL',
@@ -29,11 +28,14 @@ function codedIngester(opts: { date: string; states: string[]; declared: string[
     inputs: (_ctx, args) => localInputs(args.from!, (n) => n.endsWith('.csv')),
     async load(ctx) {
       const rows = opts.states.map((s, i) => `('${s}-${i}', '${s}')`).join(', ');
+      const declare = () => ctx.codeValues?.(codedFirms, 'state', `SELECT * FROM (VALUES ${opts.declared.map((s) => `('${s}')`).join(', ')}) t(v)`);
+      if (opts.declareFirst) await declare();
       await ctx.sql(
         `INSERT INTO staging_toy_coded_firms BY NAME SELECT DATE '${opts.date}' AS snapshot_date, id, 'Firm ' || id AS name, state, ` +
           `10 AS aum, 1 AS parser_version FROM (VALUES ${rows}) t(id, state)`,
       );
-      await ctx.codeValues?.(codedFirms, 'state', `SELECT * FROM (VALUES ${opts.declared.map((s) => `('${s}')`).join(', ')}) t(v)`);
+      if (!opts.declareFirst) await declare();
+      opts.seen?.push(...(await ctx.sql(`SELECT data_type FROM duckdb_columns() WHERE table_name = 'staging_toy_coded_firms' AND column_name = 'state'`)));
       if (opts.appendOne)
         await ctx.append(codedFirms, { snapshot_date: opts.date, id: 'js-1', name: 'JS', state: 'WY', aum: 1, active: null, source_url: null });
     },
@@ -61,26 +63,45 @@ describe('sort codes from the values a loader declares (ctx.codeValues)', () => 
   });
   afterAll(() => app.close());
 
-  it('a declared set that misses a staged value fails the write: the codes came from the declaration, and nothing is written', async () => {
-    await expect(app.ingest(codedIngester({ date: '2026-01-01', states: ['NY', 'CA', 'TX'], declared: ['CA', 'NY'] }), from())).rejects.toThrow(
-      /Conversion Error.*'TX'/s,
-    );
+  it('a staged value the declaration lacks fails the run, declared before the rows or after them; nothing is written', async () => {
+    for (const declareFirst of [true, false]) {
+      const run = app.ingest(codedIngester({ date: '2026-01-01', states: ['NY', 'CA', 'TX'], declared: ['CA', 'NY'], declareFirst }), from());
+      await expect(run).rejects.toThrow(/Could not convert string 'TX'/);
+    }
     await expect(written('2026-01-01')).rejects.toThrow(/No files found|does not exist/);
   });
 
-  it('a declared superset writes every line, sorted by its text', async () => {
-    const summary = await app.ingest(codedIngester({ date: '2026-01-02', states: ['NY', 'CA', 'TX', 'CA'], declared: ['AK', 'CA', 'NY', 'TX', 'ZZ'] }), from());
+  it('the column is staged as codes and written as its text, sorted by it; values declared and never staged do no harm', async () => {
+    const seen: unknown[] = [];
+    const ingester = codedIngester({
+      date: '2026-01-02',
+      states: ['NY', 'CA', 'TX', 'CA'],
+      declared: ['AK', 'CA', 'NY', 'TX', 'ZZ'],
+      declareFirst: true,
+      seen,
+    });
+    const summary = await app.ingest(ingester, from());
     expect(summary.rowsWritten).toBe(4);
+    expect(seen).toEqual([{ data_type: "ENUM('AK', 'CA', 'NY', 'TX', 'ZZ')" }]);
     expect(await written('2026-01-02')).toEqual(['CA-1:CA', 'CA-3:CA', 'NY-0:NY', 'TX-2:TX']);
+    const { instance, conn } = await openDuck();
+    try {
+      const file = join(app.dataDir, 'lake', codedFirms.name, 'snapshot_date=2026-01-02', 'data.parquet');
+      const [col] = await queryRows(conn, `SELECT type, converted_type FROM parquet_schema('${file}') WHERE name = 'state'`);
+      expect(col).toEqual({ type: 'BYTE_ARRAY', converted_type: 'UTF8' });
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 
-  it('a row staged through append voids the declaration: the staged column is read', async () => {
+  it('a row staged through append adds its values to the codes', async () => {
     const summary = await app.ingest(codedIngester({ date: '2026-01-03', states: ['NY', 'CA'], declared: ['CA', 'NY'], appendOne: true }), from());
     expect(summary.rowsWritten).toBe(3);
     expect(await written('2026-01-03')).toEqual(['CA-1:CA', 'NY-0:NY', 'js-1:WY']);
   });
 
-  it('rows a merge carries over from the lake void it for that partition', async () => {
+  it('so do the rows a merge carries over from the lake', async () => {
     // The lake holds js-1 (WY) from the run before; this run declares only its own states.
     const summary = await app.ingest(codedIngester({ date: '2026-01-03', states: ['OR'], declared: ['OR'] }), from());
     expect(summary.rowsWritten).toBe(4);
