@@ -30,8 +30,9 @@ export interface SortCodes {
 
 /**
  * Staged as codes, a 10M-line N-PORT data set's eight filing columns are 1–2 bytes a line instead of their text: its
- * sorted write took 62.1 s of CPU against 72.4–73.9 s, and no type is made from the staged lines (reading them back
- * cost 7.4 s once they spilled); the Parquet file is byte for byte the same (docs/13f-funds.md).
+ * sorted write took 48.2–49.4 s of CPU against 64.6–72.5 s, and no type is made from the staged lines (reading them
+ * back cost 7.4 s once they spilled); the whole ingest 131.7–146.0 s against 164.7–168.3 s, the Parquet file byte for
+ * byte the same (docs/13f-funds.md).
  *
  * A column staged as text gets its type at the write, of the values staged for the partition (carried-over rows
  * included: the merge has inserted them by now), one per staging table, partition and column, so a sorted copy

@@ -46,8 +46,8 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     LEFT JOIN (SELECT trim(ACCESSION_NUMBER) AS acc, ${cikSql('CIK')} AS cik, ${textSql('REGISTRANT_NAME')} AS reg_name FROM np_reg) r USING (acc)
     LEFT JOIN (SELECT trim(ACCESSION_NUMBER) AS acc, ${textSql('SERIES_ID')} AS series_id, ${textSql('SERIES_NAME')} AS series_name FROM np_info) i USING (acc)
     WHERE s.rd IS NOT NULL`);
-  // The filing's sort columns come from np_ctx (or are constants) on every staged line: their sort codes are made
-  // from np_ctx's few thousand rows, not read back from the staged lines (at 10M lines, spilled: ≈ 8 s of CPU).
+  // The filing's sort columns come from np_ctx (or are constants) on every staged line: declared from its few thousand
+  // rows, they are staged as codes (at 10M lines the ingest took 131.7-146.0 s of CPU against 164.7-168.3 s).
   for (const [column, value] of Object.entries(FILING_CODES)) await ctx.codeValues?.(fundHoldings, column, `SELECT ${value} AS v FROM np_ctx c`);
   const bad = await ctx.sql(`SELECT count(*)::INTEGER AS n FROM np_sub WHERE ${dmySql('REPORT_DATE')} IS NULL`);
   if (Number(bad[0]?.n ?? 0) > 0)

@@ -77,13 +77,13 @@ export interface LoadContext extends IngestContext {
    */
   sql(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /**
-   * Declares the values a `sortAsCodes` column of `table` can hold in the rows this loader inserts with `sql`: a
-   * SELECT of one column named `v` on the work database (a per-filing table of a few thousand rows, where the staged
-   * lines are millions). The writer then makes that column's sort codes from these values instead of reading the
-   * staged column back (ingest/lake/sort-codes.ts). A promise: every value staged in the column through `sql` is
-   * among them (more do no harm). Calls add up. Rows staged through `append`, or carried over from the lake by a
-   * merge, void the declaration for that write. A staged value missing from it fails the write; none is written wrong.
-   * Optional, as `declaredRows`: call it as `ctx.codeValues?.(…)`.
+   * Declares the values a `sortAsCodes` column of `table` holds in the rows this loader stages with `sql`: a SELECT of
+   * one column named `v` on the work database (a per-filing table of a few thousand rows, where the staged lines are
+   * millions). The staged column becomes an ENUM of them, so each line stages 1–2 bytes instead of the text and the
+   * sorted write needs no codes of its own (ingest/lake/sort-codes.ts). Declare before inserting the lines; calls add
+   * up. A promise: every value staged in the column through `sql` is among them (more do no harm); one that is not
+   * fails its statement, so none is written wrong. Rows staged with `append`, and rows a merge carries over from the
+   * lake, add their own values first. Optional, as `declaredRows`: call it as `ctx.codeValues?.(…)`.
    */
   codeValues?(table: TableSpec, column: string, select: string): Promise<void>;
   parserVersion: number;
