@@ -11,6 +11,7 @@ import { SUMMARY_FILE, writePartitionSummary } from './summary.ts';
 import { keyIndexFile, writeKeyIndex } from './key-index.ts';
 import { keyFilterFile, writeKeyFilters } from './key-filter.ts';
 import { createSortCodes, type SortCodes } from './sort-codes.ts';
+import { carryOverRows } from './carry-over.ts';
 import { DEFAULT_ROW_GROUP_SIZE, type TableSpec } from '../../schemas/table.ts';
 
 const PARTITION_FILE = 'data.parquet';
@@ -118,20 +119,9 @@ async function writePartitions(
     const earlier = pending.get(target);
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
     if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
-      const pk = spec.primaryKey.map(sqlIdent);
-      const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-      const files = `[${existing.map(sqlString).join(', ')}]`;
       // A column staged as codes takes the values of the rows carried over first (sort-codes.ts).
-      await sortCodes.admit(spec, `read_parquet(${files}, hive_partitioning = false, union_by_name = true)`);
-      await conn.run(
-        // The file holds no partition column (it is the folder name): add it back so a key may include it.
-        // The live lane's append files are folded in here (compaction): for a key in several files the newest file
-        // wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two rows.
-        `INSERT INTO ${staging} BY NAME SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-          `read_parquet(${files}, hive_partitioning = false, filename = true, union_by_name = true) ` +
-          `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
-          `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)} AND ${match})`,
-      );
+      await sortCodes.admit(spec, `read_parquet([${existing.map(sqlString).join(', ')}], hive_partitioning = false, union_by_name = true)`);
+      await carryOverRows(conn, staging, spec, value, existing);
     }
     await mkdir(dir, { recursive: true });
     // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two

@@ -11,6 +11,7 @@ import { bareCopyInChild, ingestInChild, ingestTargetFigures, ratio, type BenchR
  * per report) straight into zstd Parquet files (`bare-copy-child.ts`, its own process, the ingest's 2 threads). Both
  * figures come from the same run: CPU time (all threads) and peak RSS of each process. The ingest's CPU is the whole
  * CLI process (Node start and module loading of the prebuilt bundle included); the baseline's is the COPYs alone.
+ * Then the same data set is ingested again into the lake it wrote, the merge path, against the same baseline.
  * Size: BENCH_NPORT_LINES holdings lines, else 500,000 × BENCH_SCALE (a real quarter holds several million).
  */
 const LINES = Number(process.env.BENCH_NPORT_LINES ?? 500_000 * Number(process.env.BENCH_SCALE ?? 1));
@@ -128,7 +129,11 @@ export async function nportIngestBench(root: string, lines = LINES): Promise<Ben
   const main = ['FUND_REPORTED_HOLDING', 'IDENTIFIERS'].map((m) => join(src, `${m}.tsv`));
   const bare = await bareCopyInChild(main.map((f, i) => [f, join(root, `nport-baseline-${i}.parquet`)]));
   const run = await ingestInChild(['nport', '--from', src], { DATA_DIR: join(root, 'nport-data') });
+  // The same data set again, into the lake it wrote: the merge path, where every line of the partition is matched
+  // against the staged ones (the next data set overlapping a report quarter, or a re-run, takes it).
+  const merged = await ingestInChild(['nport', '--from', src], { DATA_DIR: join(root, 'nport-data') });
   const cpuRatio = ratio(run.cpuMs, bare.cpuMs);
+  const mergedRatio = ratio(merged.cpuMs, bare.cpuMs);
   let mb = 0;
   for (const f of main) mb += (await stat(f)).size / 1e6;
   return [
@@ -143,6 +148,17 @@ export async function nportIngestBench(root: string, lines = LINES): Promise<Ben
         ...ingestTargetFigures(cpuRatio, run.peakRssMb),
         wall_s: Math.round(run.ms / 100) / 10,
         rows_per_s: Math.round(lines / (run.ms / 1000)),
+      },
+    },
+    {
+      name: `nport: the same data set ingested again into the quarter it wrote (a merge of ${lines.toLocaleString('en-US')} lines)`,
+      figures: {
+        cpu_s: Math.round(merged.cpuMs / 100) / 10,
+        bare_copy_cpu_s: Math.round(bare.cpuMs / 100) / 10,
+        cpu_ratio: mergedRatio,
+        peak_rss_mb: merged.peakRssMb,
+        ...ingestTargetFigures(mergedRatio, merged.peakRssMb),
+        wall_s: Math.round(merged.ms / 100) / 10,
       },
     },
   ];

@@ -22,6 +22,9 @@ const FILING_CODES = {
   source: "'sec_nport_dataset'",
   source_url: 'c.source_url',
 } satisfies Partial<Record<keyof typeof fundHoldings.columns, string>>;
+const FILING_COLUMNS = Object.entries(FILING_CODES)
+  .map(([column, value]) => `${value} AS ${column}`)
+  .join(', ');
 
 export async function loadNportDataset(ctx: LoadContext, members: Map<string, string>, label: string): Promise<void> {
   const ok = await loadMemberTables(
@@ -70,9 +73,7 @@ export async function loadNportDataset(ctx: LoadContext, members: Map<string, st
     [members.get('FUND_REPORTED_HOLDING.TSV')!, ...(idsPath ? [idsPath] : [])],
     (rel, ids) => `
     INSERT INTO staging_fund_holdings BY NAME
-    SELECT ${Object.entries(FILING_CODES)
-      .map(([column, value]) => `${value} AS ${column}`)
-      .join(', ')}, trim(h.HOLDING_ID) AS holding_id,
+    SELECT ${FILING_COLUMNS}, trim(h.HOLDING_ID) AS holding_id,
            c.rd AS report_date, c.rpe AS report_period_end, c.report_quarter, c.filing_date, c.is_current,
            ${textSql('h.ISSUER_NAME')} AS issuer_name, nullif(upper(${textSql('h.ISSUER_LEI')}), 'N/A') AS issuer_lei,
            ${textSql('h.ISSUER_TITLE')} AS security_title,

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlIdent, sqlString } from './duck.ts';
+import type { TableSpec } from '../../schemas/table.ts';
+
+/**
+ * A merge's carry-over: inserts into `staging` the rows of a partition's `files` whose primary key the run did not
+ * stage, so the partition keeps them. The files hold no partition column (it is the folder name): it is added back as
+ * `value`, so a key may include it.
+ *
+ * One file (a partition as written): the keys to carry are found first, from the key columns alone (`EXCEPT` the staged
+ * keys), then only those rows are read whole. A 10M-line N-PORT partition merged with the same data set again took
+ * 6.9 s of CPU this way (and 15.9 s with 1M of its lines to carry), where one statement reading the partition's rows
+ * whole against the staged keys ran out of memory at the 1GB limit (its window over the file's rows), and without
+ * that window took 97–106 s (docs/13f-funds.md).
+ *
+ * Several files (the live lane's append files beside `data.parquet`, folded in here: compaction): for a key in several
+ * files the newest file wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two
+ * rows.
+ */
+export async function carryOverRows(conn: DuckDBConnection, staging: string, spec: TableSpec, value: string, files: string[]): Promise<void> {
+  const part = sqlIdent(spec.partitionBy);
+  const list = `[${files.map(sqlString).join(', ')}]`;
+  const inPartition = (alias: string) => `CAST(${alias}.${part} AS VARCHAR) = ${sqlString(value)}`;
+  if (files.length > 1) {
+    const pk = spec.primaryKey.map(sqlIdent);
+    const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
+    await conn.run(
+      `INSERT INTO ${staging} BY NAME SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
+        `read_parquet(${list}, hive_partitioning = false, filename = true, union_by_name = true) ` +
+        `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
+        `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE ${inPartition('s')} AND ${match})`,
+    );
+    return;
+  }
+  const rows = `(SELECT *, ${sqlString(value)} AS ${part} FROM read_parquet(${list}, hive_partitioning = false, union_by_name = true))`;
+  // The partition column is compared as text on both sides, as the folder name is.
+  const key = (alias: string) => spec.primaryKey.map((c) => (c === spec.partitionBy ? `CAST(${alias}.${sqlIdent(c)} AS VARCHAR)` : `${alias}.${sqlIdent(c)}`));
+  const named = (alias: string) => key(alias).map((k, i) => `${k} AS k${i}`);
+  const carry = sqlIdent(`carry_${randomUUID().slice(0, 8)}`);
+  // EXCEPT compares NULLs as equal, as IS NOT DISTINCT FROM does.
+  await conn.run(
+    `CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rows} e ` +
+      `EXCEPT SELECT ${named('s').join(', ')} FROM ${staging} s WHERE ${inPartition('s')}`,
+  );
+  try {
+    const on = key('e')
+      .map((k, i) => `${k} IS NOT DISTINCT FROM c.k${i}`)
+      .join(' AND ');
+    await conn.run(`INSERT INTO ${staging} BY NAME SELECT e.* FROM ${rows} e SEMI JOIN ${carry} c ON ${on}`);
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${carry}`);
+  }
+}
