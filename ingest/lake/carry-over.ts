@@ -18,19 +18,28 @@ import type { TableSpec } from '../../schemas/table.ts';
  * files the newest file wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two
  * rows.
  */
-export async function carryOverRows(conn: DuckDBConnection, staging: string, spec: TableSpec, value: string, files: string[]): Promise<void> {
+export async function carryOverRows(
+  conn: DuckDBConnection,
+  staging: string,
+  spec: TableSpec,
+  value: string,
+  files: string[],
+  /** Called with the rows to carry over (a relation) before they are inserted: sort-codes.ts's `admit`. */
+  admit: (relation: string) => Promise<void>,
+): Promise<void> {
   const part = sqlIdent(spec.partitionBy);
   const list = `[${files.map(sqlString).join(', ')}]`;
   const inPartition = (alias: string) => `CAST(${alias}.${part} AS VARCHAR) = ${sqlString(value)}`;
   if (files.length > 1) {
     const pk = spec.primaryKey.map(sqlIdent);
     const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-    await conn.run(
-      `INSERT INTO ${staging} BY NAME SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-        `read_parquet(${list}, hive_partitioning = false, filename = true, union_by_name = true) ` +
-        `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
-        `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE ${inPartition('s')} AND ${match})`,
-    );
+    const carried =
+      `(SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
+      `read_parquet(${list}, hive_partitioning = false, filename = true, union_by_name = true) ` +
+      `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE ${inPartition('s')} AND ${match}))`;
+    await admit(carried);
+    await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
     return;
   }
   const rows = `(SELECT *, ${sqlString(value)} AS ${part} FROM read_parquet(${list}, hive_partitioning = false, union_by_name = true))`;
@@ -47,7 +56,9 @@ export async function carryOverRows(conn: DuckDBConnection, staging: string, spe
     const on = key('e')
       .map((k, i) => `${k} IS NOT DISTINCT FROM c.k${i}`)
       .join(' AND ');
-    await conn.run(`INSERT INTO ${staging} BY NAME SELECT e.* FROM ${rows} e SEMI JOIN ${carry} c ON ${on}`);
+    const carried = `(SELECT e.* FROM ${rows} e SEMI JOIN ${carry} c ON ${on})`;
+    await admit(carried);
+    await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${carry}`);
   }

@@ -120,8 +120,7 @@ async function writePartitions(
     const existing = earlier ? [earlier] : [...(existsSync(target) ? [target] : []), ...appended];
     if (spec.writeMode === 'merge' && existing.length && !stagedIn) {
       // A column staged as codes takes the values of the rows carried over first (sort-codes.ts).
-      await sortCodes.admit(spec, `read_parquet([${existing.map(sqlString).join(', ')}], hive_partitioning = false, union_by_name = true)`);
-      await carryOverRows(conn, staging, spec, value, existing);
+      await carryOverRows(conn, staging, spec, value, existing, (carried) => sortCodes.admit(spec, carried));
     }
     await mkdir(dir, { recursive: true });
     // The run id ends the name (ingest/lake/scratch.ts tells a dead run's leftovers by it); the prefix keeps two
