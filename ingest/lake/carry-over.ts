@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdent, sqlString } from './duck.ts';
+import { queryRows, sqlIdent, sqlString } from './duck.ts';
 import type { TableSpec } from '../../schemas/table.ts';
 
 /**
@@ -53,6 +53,9 @@ export async function carryOverRows(
       `EXCEPT SELECT ${named('s').join(', ')} FROM ${staging} s WHERE ${inPartition('s')}`,
   );
   try {
+    // A quarter merged again carries nothing: no admission, no read of its rows.
+    const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${carry}`);
+    if (Number(n) === 0) return;
     const on = key('e')
       .map((k, i) => `${k} IS NOT DISTINCT FROM c.k${i}`)
       .join(' AND ');
