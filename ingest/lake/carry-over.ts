@@ -8,15 +8,17 @@ import type { TableSpec } from '../../schemas/table.ts';
  * stage, so the partition keeps them. The files hold no partition column (it is the folder name): it is added back as
  * `value`, so a key may include it.
  *
- * One file (a partition as written): the keys to carry are found first, from the key columns alone (`EXCEPT` the staged
- * keys), then only those rows are read whole. A 10M-line N-PORT partition merged with the same data set again took
- * 6.9 s of CPU this way (and 15.9 s with 1M of its lines to carry), where one statement reading the partition's rows
- * whole against the staged keys ran out of memory at the 1GB limit (its window over the file's rows), and without
- * that window took 97–106 s (docs/13f-funds.md).
+ * File by file, the keys to carry are found first, from the key columns alone (`EXCEPT` the staged keys), then only
+ * those rows are read whole. A 10M-line N-PORT partition merged with the same data set again took 6.9 s of CPU this
+ * way (and 15.9 s with 1M of its lines to carry), where one statement reading the partition's rows whole against the
+ * staged keys ran out of memory at the 1GB limit (its window over the file's rows), and without that window took
+ * 97–106 s (docs/13f-funds.md).
  *
  * Several files (the live lane's append files beside `data.parquet`, folded in here: compaction): for a key in several
- * files the newest file wins (`data.parquet` sorts before `part-live-<time>`), so a retried live batch never leaves two
- * rows.
+ * files the newest file wins, so a retried live batch never leaves two rows. `files` come oldest first
+ * (`data.parquet`, then `part-live-<time>` by name): a file's keys are also superseded by those of the files after it.
+ * The same 10M-line partition with one append file of 10,000 rows, nothing staged (a compaction): 67.2 s of CPU, peak
+ * RSS 1,425 MB; the window over whole rows ran out of memory at 1GB.
  */
 export async function carryOverRows(
   conn: DuckDBConnection,
@@ -27,31 +29,31 @@ export async function carryOverRows(
   /** Called with the rows to carry over (a relation) before they are inserted: sort-codes.ts's `admit`. */
   admit: (relation: string) => Promise<void>,
 ): Promise<void> {
+  // Oldest first (`data.parquet`, then the append files by time): a file's rows give way to the run's and to newer files'.
+  for (const [i, file] of files.entries()) await carryFromFile(conn, staging, spec, value, file, files.slice(i + 1), admit);
+}
+
+async function carryFromFile(
+  conn: DuckDBConnection,
+  staging: string,
+  spec: TableSpec,
+  value: string,
+  file: string,
+  newer: string[],
+  admit: (relation: string) => Promise<void>,
+): Promise<void> {
   const part = sqlIdent(spec.partitionBy);
-  const list = `[${files.map(sqlString).join(', ')}]`;
-  const inPartition = (alias: string) => `CAST(${alias}.${part} AS VARCHAR) = ${sqlString(value)}`;
-  if (files.length > 1) {
-    const pk = spec.primaryKey.map(sqlIdent);
-    const match = pk.map((c) => `s.${c} IS NOT DISTINCT FROM e.${c}`).join(' AND ');
-    const carried =
-      `(SELECT e.* EXCLUDE (filename) FROM (SELECT *, ${sqlString(value)} AS ${part} FROM ` +
-      `read_parquet(${list}, hive_partitioning = false, filename = true, union_by_name = true) ` +
-      `QUALIFY row_number() OVER (PARTITION BY ${pk.join(', ')} ORDER BY filename DESC) = 1) e ` +
-      `WHERE NOT EXISTS (SELECT 1 FROM ${staging} s WHERE ${inPartition('s')} AND ${match}))`;
-    await admit(carried);
-    await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
-    return;
-  }
-  const rows = `(SELECT *, ${sqlString(value)} AS ${part} FROM read_parquet(${list}, hive_partitioning = false, union_by_name = true))`;
+  const rowsOf = (f: string) => `(SELECT *, ${sqlString(value)} AS ${part} FROM read_parquet(${sqlString(f)}, hive_partitioning = false))`;
   // The partition column is compared as text on both sides, as the folder name is.
   const key = (alias: string) => spec.primaryKey.map((c) => (c === spec.partitionBy ? `CAST(${alias}.${sqlIdent(c)} AS VARCHAR)` : `${alias}.${sqlIdent(c)}`));
   const named = (alias: string) => key(alias).map((k, i) => `${k} AS k${i}`);
+  const superseding = [
+    `SELECT ${named('s').join(', ')} FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)}`,
+    ...newer.map((f) => `SELECT ${named('n').join(', ')} FROM ${rowsOf(f)} n`),
+  ];
   const carry = sqlIdent(`carry_${randomUUID().slice(0, 8)}`);
   // EXCEPT compares NULLs as equal, as IS NOT DISTINCT FROM does.
-  await conn.run(
-    `CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rows} e ` +
-      `EXCEPT SELECT ${named('s').join(', ')} FROM ${staging} s WHERE ${inPartition('s')}`,
-  );
+  await conn.run(`CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rowsOf(file)} e EXCEPT (${superseding.join(' UNION ALL ')})`);
   try {
     // A quarter merged again carries nothing: no admission, no read of its rows.
     const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${carry}`);
@@ -59,7 +61,7 @@ export async function carryOverRows(
     const on = key('e')
       .map((k, i) => `${k} IS NOT DISTINCT FROM c.k${i}`)
       .join(' AND ');
-    const carried = `(SELECT e.* FROM ${rows} e SEMI JOIN ${carry} c ON ${on})`;
+    const carried = `(SELECT e.* FROM ${rowsOf(file)} e SEMI JOIN ${carry} c ON ${on})`;
     await admit(carried);
     await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
   } finally {
