@@ -114,4 +114,29 @@ describe('a merge’s carry-over of the rows a run did not stage', () => {
     // Handed over file by file: each file's own carried rows.
     expect(admitted.sort()).toEqual(['k1=newer', 'k2=data only', 'k3=append only']);
   });
+  it('few superseding keys against a larger file (a compaction): the same rows, the file read once past those keys', async () => {
+    await conn.run('DELETE FROM staging_toy_carried');
+    const data = await file('big.parquet', [
+      ['k1', 'data'],
+      ['k2', 'data'],
+      ['k3', 'data'],
+      ['k4', 'data'],
+      ['k5', null],
+      ['k6', 'data'],
+    ]);
+    const live = await file('part-live-000000000000002-y.parquet', [['k3', 'newer']]);
+    await conn.run(`INSERT INTO staging_toy_carried VALUES ('d', 'k2', 'staged', 1)`);
+    const admitted: string[] = [];
+    const paths: boolean[] = [];
+    const admit = async (relation: string) => {
+      // The large file past its two superseding keys (an anti-join); the one-row append file, with one staged key
+      // against it, through the list of the keys to carry.
+      paths.push(relation.includes('ANTI JOIN'));
+      admitted.push(...(await queryRows(conn, `SELECT id FROM ${relation} ORDER BY 1`)).map((r) => String(r.id)));
+    };
+    await carryOverRows(conn, 'staging_toy_carried', byId, 'd', [data, live], admit);
+    expect(paths).toEqual([true, false]);
+    expect(await staged('staging_toy_carried')).toEqual(['d/k1=data', 'd/k2=staged', 'd/k3=newer', 'd/k4=data', 'd/k5=null', 'd/k6=data']);
+    expect(admitted.sort()).toEqual(['k1', 'k3', 'k4', 'k5', 'k6']);
+  });
 });
