@@ -59,14 +59,10 @@ async function carryFromFile(
       .join(' AND ');
   // Few superseding keys against a large file (a compaction, a small run into a big quarter): the file's rows are read
   // once, past those keys, with no list of the keys to carry (which would be nearly all of the file's).
-  const [{ fileRows }] = await queryRows(conn, `SELECT count(*)::BIGINT AS "fileRows" FROM read_parquet(${sqlString(file)})`);
-  const [{ stagedRows }] = await queryRows(
-    conn,
-    `SELECT count(*)::BIGINT AS "stagedRows" FROM ${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}`,
-  );
-  let newerRows = 0;
-  for (const f of newer) newerRows += Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(f)})`))[0].n);
-  if (2 * (Number(stagedRows) + newerRows) < Number(fileRows)) {
+  const count = async (from: string) => Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${from}`))[0].n);
+  let supersedingRows = await count(`${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}`);
+  for (const f of newer) supersedingRows += await count(`read_parquet(${sqlString(f)})`);
+  if (2 * supersedingRows < (await count(`read_parquet(${sqlString(file)})`))) {
     const carried = `(SELECT e.* FROM ${rowsOf(file)} e ANTI JOIN (${superseding.join(' UNION ALL ')}) x ON ${on('x')})`;
     await admit(carried);
     await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
@@ -77,8 +73,7 @@ async function carryFromFile(
   await conn.run(`CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rowsOf(file)} e EXCEPT (${superseding.join(' UNION ALL ')})`);
   try {
     // A quarter merged again carries nothing: no admission, no read of its rows.
-    const [{ n }] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${carry}`);
-    if (Number(n) === 0) return;
+    if ((await count(carry)) === 0) return;
     const carried = `(SELECT e.* FROM ${rowsOf(file)} e SEMI JOIN ${carry} c ON ${on('c')})`;
     await admit(carried);
     await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
