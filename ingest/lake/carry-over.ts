@@ -52,7 +52,7 @@ async function carryFromFile(
   const superseding = [
     `SELECT ${named('s').join(', ')} FROM ${staging} s WHERE CAST(s.${part} AS VARCHAR) = ${sqlString(value)}`,
     ...newer.map((f) => `SELECT ${named('n').join(', ')} FROM ${rowsOf(f)} n`),
-  ];
+  ].join(' UNION ALL ');
   const on = (alias: string) =>
     key('e')
       .map((k, i) => `${k} IS NOT DISTINCT FROM ${alias}.k${i}`)
@@ -62,22 +62,20 @@ async function carryFromFile(
   const count = async (from: string) => Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${from}`))[0].n);
   let supersedingRows = await count(`${staging} WHERE CAST(${part} AS VARCHAR) = ${sqlString(value)}`);
   for (const f of newer) supersedingRows += await count(`read_parquet(${sqlString(f)})`);
-  if (2 * supersedingRows < (await count(`read_parquet(${sqlString(file)})`))) {
-    const carried = `(SELECT e.* FROM ${rowsOf(file)} e ANTI JOIN (${superseding.join(' UNION ALL ')}) x ON ${on('x')})`;
-    await admit(carried);
-    await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
-    return;
-  }
-  const carry = sqlIdent(`carry_${randomUUID().slice(0, 8)}`);
-  // EXCEPT compares NULLs as equal, as IS NOT DISTINCT FROM does.
-  await conn.run(`CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rowsOf(file)} e EXCEPT (${superseding.join(' UNION ALL ')})`);
+  const few = 2 * supersedingRows < (await count(`read_parquet(${sqlString(file)})`));
+  // Otherwise the keys to carry first, from the key columns alone. EXCEPT compares NULLs as equal, as IS NOT DISTINCT
+  // FROM does.
+  const carry = few ? null : sqlIdent(`carry_${randomUUID().slice(0, 8)}`);
+  if (carry) await conn.run(`CREATE TEMP TABLE ${carry} AS SELECT ${named('e').join(', ')} FROM ${rowsOf(file)} e EXCEPT (${superseding})`);
   try {
     // A quarter merged again carries nothing: no admission, no read of its rows.
-    if ((await count(carry)) === 0) return;
-    const carried = `(SELECT e.* FROM ${rowsOf(file)} e SEMI JOIN ${carry} c ON ${on('c')})`;
+    if (carry && (await count(carry)) === 0) return;
+    const carried = carry
+      ? `(SELECT e.* FROM ${rowsOf(file)} e SEMI JOIN ${carry} c ON ${on('c')})`
+      : `(SELECT e.* FROM ${rowsOf(file)} e ANTI JOIN (${superseding}) x ON ${on('x')})`;
     await admit(carried);
     await conn.run(`INSERT INTO ${staging} BY NAME SELECT * FROM ${carried}`);
   } finally {
-    await conn.run(`DROP TABLE IF EXISTS ${carry}`);
+    if (carry) await conn.run(`DROP TABLE IF EXISTS ${carry}`);
   }
 }

@@ -94,17 +94,28 @@ export function createSortCodes(conn: DuckDBConnection): SortCodes {
       if (!coded.length) return;
       // A file written before a column was added lacks it: its rows bring no value of it.
       const present = new Set((await queryRows(conn, `DESCRIBE SELECT * FROM ${relation}`)).map((r) => String(r.column_name)));
-      for (const column of coded) {
-        const type = staged.get(key(staging, column));
-        if (!present.has(column)) continue;
-        // Only values the codes lack: most often none (a quarter merged again holds the same filings), and then the
-        // staged column is left as it is.
-        const value = `CAST(${sqlIdent(column)} AS VARCHAR)`;
-        const added = await conn.run(
-          `INSERT INTO ${declared} SELECT DISTINCT ${sqlString(staging)}, ${sqlString(column)}, ${value} FROM ${relation} ` +
-            `WHERE ${value} IS NOT NULL AND ${value} NOT IN (SELECT unnest(enum_range(NULL::${type})))`,
-        );
-        if (added.rowsChanged > 0) await retype(staging, column);
+      const columns = coded.filter((c) => present.has(c));
+      if (!columns.length) return;
+      // The rows are read once for every coded column (UNPIVOT drops the nulls); each column then takes only the values
+      // its codes lack: most often none (a quarter merged again holds the same filings), and its staged rows stay as
+      // they are.
+      const candidates = sqlIdent(`${prefix}admitted`);
+      const names = columns.map(sqlIdent).join(', ');
+      await conn.run(
+        `CREATE OR REPLACE TEMP TABLE ${candidates} AS SELECT DISTINCT col, v FROM ` +
+          `(SELECT ${columns.map((c) => `CAST(${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent(c)}`).join(', ')} FROM ${relation}) ` +
+          `UNPIVOT (v FOR col IN (${names}))`,
+      );
+      try {
+        for (const column of columns) {
+          const added = await conn.run(
+            `INSERT INTO ${declared} SELECT ${sqlString(staging)}, col, v FROM ${candidates} ` +
+              `WHERE col = ${sqlString(column)} AND v NOT IN (SELECT unnest(enum_range(NULL::${staged.get(key(staging, column))})))`,
+          );
+          if (added.rowsChanged > 0) await retype(staging, column);
+        }
+      } finally {
+        await conn.run(`DROP TABLE IF EXISTS ${candidates}`);
       }
     },
     async release() {
