@@ -96,14 +96,15 @@ export function createSortCodes(conn: DuckDBConnection): SortCodes {
       const present = new Set((await queryRows(conn, `DESCRIBE SELECT * FROM ${relation}`)).map((r) => String(r.column_name)));
       const columns = coded.filter((c) => present.has(c));
       if (!columns.length) return;
-      // The rows are read once for every coded column (UNPIVOT drops the nulls); each column then takes only the values
-      // its codes lack: most often none (a quarter merged again holds the same filings), and its staged rows stay as
-      // they are.
+      // The rows are read once for every coded column, as distinct tuples (about one a filing) before UNPIVOT, which
+      // drops the nulls (9M carried N-PORT lines: 5.3 s of CPU, against 13.7 s unpivoting every line); each column then
+      // takes only the values its codes lack: most often none (a quarter merged again holds the same filings), and its
+      // staged rows stay as they are.
       const candidates = sqlIdent(`${prefix}admitted`);
       const names = columns.map(sqlIdent).join(', ');
       await conn.run(
         `CREATE OR REPLACE TEMP TABLE ${candidates} AS SELECT DISTINCT col, v FROM ` +
-          `(SELECT ${columns.map((c) => `CAST(${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent(c)}`).join(', ')} FROM ${relation}) ` +
+          `(SELECT DISTINCT ${columns.map((c) => `CAST(${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent(c)}`).join(', ')} FROM ${relation}) ` +
           `UNPIVOT (v FOR col IN (${names}))`,
       );
       try {
